@@ -115,9 +115,11 @@ def newton(
         while True:
             cand = x + t * step
             new_value, _, _ = objective(cand, False)
-            if new_value >= value - 1e-12 * abs(value) or t < 1e-8:
+            if np.isfinite(new_value) and new_value >= value - 1e-12 * abs(value):
                 break
             t *= 0.5
+            if t < 1e-10:  # no ascent left at working precision: converged
+                return x, it
         x = cand
         if np.max(np.abs(t * step)) < tol:
             return x, it
