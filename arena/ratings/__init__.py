@@ -4,8 +4,15 @@ error bars, LOS, standings, SPRT, and readers/writers for results files.
 Pure computation on :class:`GameRecord` values; the only I/O is in the readers.
 """
 
+from ._bootstrap import BootstrapResult as BootstrapResult
+from ._bootstrap import ErrorBar as ErrorBar
+from ._bootstrap import bootstrap_bradley_terry as bootstrap_bradley_terry
 from ._bradley_terry import fit_bradley_terry as fit_bradley_terry
 from ._plackett_luce import fit_plackett_luce as fit_plackett_luce
 from ._fit import ELO_PER_NAT as ELO_PER_NAT
 from ._fit import RatingFit as RatingFit
 from ._results import GameRecord as GameRecord
+from ._standings import HeadToHead as HeadToHead
+from ._standings import Standings as Standings
+from ._standings import StandingsRow as StandingsRow
+from ._standings import compute_standings as compute_standings

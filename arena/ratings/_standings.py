@@ -1,0 +1,162 @@
+"""Standings: one row per entrant, the crosstable, and the LOS matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._bootstrap import los_matrix, replicate_ratings
+from ._encode import encode, ml_exists, pair_scores
+from ._fit import place, resolve_prior
+from ._plackett_luce import solve_plackett_luce
+from ._results import GameRecord
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    """One entrant's line.
+
+    Attributes:
+        name: the entrant.
+        elo: Bradley-Terry rating (pairwise decomposition).
+        minus, plus: bootstrap interval offsets, ``[elo - minus, elo + plus]``.
+        pl_elo: Plackett-Luce rating from full finishing orders.
+        games: games played (a 4-player game counts once).
+        points_percent: pairwise score share, 100 * points / pairwise games.
+        first_places: games finished with rank 1 (shared firsts included).
+        average_rank: mean finishing rank (1 = best).
+    """
+
+    name: str
+    elo: float
+    minus: float
+    plus: float
+    pl_elo: float
+    games: int
+    points_percent: float
+    first_places: int
+    average_rank: float
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready dict of the fields."""
+        return {
+            "name": self.name,
+            "elo": self.elo,
+            "minus": self.minus,
+            "plus": self.plus,
+            "pl_elo": self.pl_elo,
+            "games": self.games,
+            "points_percent": self.points_percent,
+            "first_places": self.first_places,
+            "average_rank": self.average_rank,
+        }
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Pairwise results of ``player`` against ``opponent``: points out of games."""
+
+    player: str
+    opponent: str
+    score: float
+    games: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Everything a report needs.
+
+    Attributes:
+        rows: one per entrant, best Bradley-Terry rating first (name breaks ties).
+        crosstable: one :class:`HeadToHead` per ordered pair that met, in row order.
+        los: ``los[i][j]`` = P(rows[i] is stronger than rows[j]) from the bootstrap.
+        n_boot, seed, blocked: how the error bars were drawn.
+    """
+
+    rows: tuple[StandingsRow, ...]
+    crosstable: tuple[HeadToHead, ...]
+    los: tuple[tuple[float, ...], ...]
+    n_boot: int
+    seed: int
+    blocked: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``rows`` list, ``crosstable[a][b] = {score, games}``, ``los[a][b]``."""
+        names = [row.name for row in self.rows]
+        cross: dict[str, dict[str, dict[str, float]]] = {name: {} for name in names}
+        for h in self.crosstable:
+            cross[h.player][h.opponent] = {"score": h.score, "games": h.games}
+        return {
+            "n_boot": self.n_boot,
+            "seed": self.seed,
+            "blocked": self.blocked,
+            "rows": [row.as_dict() for row in self.rows],
+            "crosstable": cross,
+            "los": {a: dict(zip(names, row)) for a, row in zip(names, self.los)},
+        }
+
+
+def compute_standings(
+    records: Iterable[GameRecord],
+    *,
+    n_boot: int = 200,
+    seed: int = 0,
+    anchor: tuple[str, float] | None = None,
+    prior_draws: float | None = None,
+) -> Standings:
+    """Standings of a set of games: ratings, error bars, counts, crosstable, LOS.
+
+    Ratings and 95 % error bars are those of :func:`bootstrap_bradley_terry`
+    with the same arguments; ``pl_elo`` is :func:`fit_plackett_luce` with the same
+    ``anchor`` and ``prior_draws``.
+
+    Raises:
+        ValueError: as :func:`bootstrap_bradley_terry`.
+    """
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 1:
+        raise ValueError(f"n_boot must be an int >= 1, got {n_boot!r}")
+    enc = encode(records)
+    point, replicates = replicate_ratings(enc, n_boot, seed, anchor, prior_draws)
+    low, high = np.quantile(replicates, [0.025, 0.975], axis=0)
+
+    prior = resolve_prior(prior_draws, ml_exists(pair_scores(enc)))
+    pl_elo = place(enc, solve_plackett_luce(enc, prior)[0], anchor)
+
+    n = enc.n
+    scores = pair_scores(enc)
+    met = scores + scores.T
+    games = np.zeros(n, dtype=np.int64)
+    firsts = np.zeros(n, dtype=np.int64)
+    rank_sum = np.zeros(n)
+    for g in enc.groups:
+        flat = g.players.ravel()
+        games += np.bincount(flat, minlength=n)
+        firsts += np.bincount(flat, weights=(g.ranks.ravel() == 1), minlength=n).astype(np.int64)
+        rank_sum += np.bincount(flat, weights=g.ranks.ravel(), minlength=n)
+
+    order = sorted(range(n), key=lambda i: (-point[i], enc.names[i]))
+    rows = tuple(
+        StandingsRow(
+            name=enc.names[i],
+            elo=float(point[i]),
+            minus=float(point[i] - low[i]),
+            plus=float(high[i] - point[i]),
+            pl_elo=float(pl_elo[i]),
+            games=int(games[i]),
+            points_percent=float(100.0 * scores[i].sum() / met[i].sum()),
+            first_places=int(firsts[i]),
+            average_rank=float(rank_sum[i] / games[i]),
+        )
+        for i in order
+    )
+    crosstable = tuple(
+        HeadToHead(enc.names[i], enc.names[j], float(scores[i, j]), int(round(met[i, j])))
+        for i in order
+        for j in order
+        if i != j and met[i, j] > 0
+    )
+    los = los_matrix(replicates[:, order])
+    return Standings(rows, crosstable, los, n_boot, seed, enc.has_blocks)
