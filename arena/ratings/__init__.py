@@ -16,3 +16,7 @@ from ._standings import HeadToHead as HeadToHead
 from ._standings import Standings as Standings
 from ._standings import StandingsRow as StandingsRow
 from ._standings import compute_standings as compute_standings
+from ._sprt import SprtDecision as SprtDecision
+from ._sprt import SprtResult as SprtResult
+from ._sprt import sprt as sprt
+from ._sprt import sprt_from_counts as sprt_from_counts
