@@ -1,0 +1,62 @@
+"""Fault classes, the record of a fault, and what a fault costs the bot (the policy)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class FaultKind(enum.Enum):
+    """Why a bot failed a decision. The arena, not the game, assigns these."""
+
+    TIMEOUT = "timeout"          #: no valid reply within the move limit plus the reserve
+    CRASH = "crash"              #: the process could not start, exited, or closed its stdout
+    PROTOCOL = "protocol"        #: bad frame, bad msgpack, wrong message or id
+    ILLEGAL = "illegal"          #: a well-formed reply with an action the engine rejected
+    OVERSIZE = "oversize"        #: a frame header declared more than the frame limit
+
+
+class FaultPolicy(enum.Enum):
+    """What happens to a bot that faults.
+
+    - ``FORFEIT`` (default): the bot is ranked last; a fallback plays its seat with uniformly
+      random legal actions, so the others finish a real game.
+    - ``END_GAME``: the game stops at once; the faulting bot is last, the others share first.
+    - ``SUBSTITUTE``: a random legal action replaces the failed one, up to ``max_substitutions``
+      times per game; the next fault forfeits. A crashed bot forfeits at once.
+    """
+
+    FORFEIT = "forfeit"
+    END_GAME = "end-game"
+    SUBSTITUTE = "substitute"
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One fault, attributed to a seat and its bot."""
+
+    seat: int
+    bot: str
+    kind: FaultKind
+    detail: str
+    step: int
+    stderr_tail: str = ""
+
+    def as_dict(self) -> dict:
+        return {
+            "seat": self.seat,
+            "bot": self.bot,
+            "kind": self.kind.value,
+            "detail": self.detail,
+            "step": self.step,
+            "stderr_tail": self.stderr_tail,
+        }
+
+
+class BotFault(Exception):
+    """Raised by the bot connection layer; the match turns it into a :class:`Fault`."""
+
+    def __init__(self, kind: FaultKind, detail: str) -> None:
+        super().__init__(f"{kind.value}: {detail}")
+        self.kind = kind
+        self.detail = detail

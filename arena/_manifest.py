@@ -1,0 +1,116 @@
+"""Bot manifests: who a bot is and how to start it.
+
+A manifest is a small TOML file::
+
+    name = "py-random"
+    command = ["python", "-m", "bots.random"]   # or one string, split like a shell would
+    cwd = "."                                   # relative to the manifest's folder (default)
+    games = ["dead-mans-draw"]                  # optional: the games it claims to play
+    [env]                                       # optional: extra environment variables
+    BOT_LEVEL = "3"
+
+Anywhere a bot is expected, a plain command line works too (``"python -m bots.random"``).
+A command whose first word is ``python`` or ``python3`` runs with the interpreter that runs
+the arena, so bots use the same installed packages.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class ManifestError(ValueError):
+    """A manifest or bot command is unreadable or invalid; the message names file and key."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """How to start one bot."""
+
+    name: str
+    command: tuple[str, ...]
+    cwd: Path | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    games: tuple[str, ...] | None = None
+    #: address-space limit in MiB (None: the arena's default)
+    memory_mb: int | None = None
+
+    def argv(self) -> list[str]:
+        argv = list(self.command)
+        if argv and argv[0] in ("python", "python3"):
+            argv[0] = sys.executable
+        return argv
+
+
+_KEYS = {"name", "command", "cwd", "games", "env", "memory_mb"}
+
+
+def load_manifest(path: str | os.PathLike[str]) -> BotSpec:
+    """Read a TOML manifest. Raises :class:`ManifestError` naming the file and the problem."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ManifestError(f"{path}: cannot read manifest ({error.strerror or error})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ManifestError(f"{path}: not valid TOML ({error})") from None
+    return manifest_from_dict(data, path.parent, str(path))
+
+
+def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
+    """Build a :class:`BotSpec` from a manifest table; ``base`` resolves a relative ``cwd``."""
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ManifestError(f"{where}: unknown key {unknown[0]!r}; known keys: {sorted(_KEYS)}")
+    command = data.get("command")
+    if isinstance(command, str):
+        command = shlex.split(command)
+    if not isinstance(command, list) or not command or not all(isinstance(part, str) for part in command):
+        raise ManifestError(f"{where}: 'command' must be a non-empty string or list of strings")
+    name = data.get("name", Path(command[-1]).stem)
+    if not isinstance(name, str) or not name:
+        raise ManifestError(f"{where}: 'name' must be a non-empty string")
+    cwd = data.get("cwd", ".")
+    if not isinstance(cwd, str):
+        raise ManifestError(f"{where}: 'cwd' must be a string path")
+    games = data.get("games")
+    if games is not None and (not isinstance(games, list) or not all(isinstance(g, str) for g in games)):
+        raise ManifestError(f"{where}: 'games' must be a list of game ids")
+    env = data.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise ManifestError(f"{where}: 'env' must be a table of string values")
+    memory_mb = data.get("memory_mb")
+    if memory_mb is not None and (not isinstance(memory_mb, int) or memory_mb <= 0):
+        raise ManifestError(f"{where}: 'memory_mb' must be a positive integer")
+    return BotSpec(
+        name=name,
+        command=tuple(command),
+        cwd=(base / cwd).resolve(),
+        env=dict(env),
+        games=tuple(games) if games is not None else None,
+        memory_mb=memory_mb,
+    )
+
+
+def resolve_bot(text: str, base: Path | None = None) -> BotSpec:
+    """A manifest path (``*.toml``) or a plain command line → :class:`BotSpec`."""
+    base = base or Path.cwd()
+    candidate = Path(text) if Path(text).is_absolute() else base / text
+    if text.endswith(".toml"):
+        if not candidate.is_file():
+            raise ManifestError(f"{text}: no such manifest file")
+        return load_manifest(candidate)
+    try:
+        command = shlex.split(text)
+    except ValueError as error:
+        raise ManifestError(f"bot command {text!r}: {error}") from None
+    if not command:
+        raise ManifestError("empty bot command")
+    name = Path(command[-1]).name if len(command) > 1 else Path(command[0]).name
+    return BotSpec(name=name, command=tuple(command), cwd=base)

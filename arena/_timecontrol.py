@@ -1,0 +1,54 @@
+"""Time control: a per-move limit plus an optional per-game reserve (overage bank).
+
+:class:`TimeControl` is the configured value; :class:`GameClock` is one seat's clock in one
+game. Time a bot spends beyond the per-move limit is taken from its reserve; a move that
+needs more than both is a timeout. The clock never reads the time itself: the caller
+measures and reports elapsed seconds, which keeps the policy testable with any clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Per-move limit and per-game reserve, in milliseconds; ``startup_ms`` bounds the handshake."""
+
+    move_ms: int = 1000
+    reserve_ms: int = 0
+    startup_ms: int = 10_000
+
+    def __post_init__(self) -> None:
+        if self.move_ms <= 0:
+            raise ValueError(f"move_ms must be positive, got {self.move_ms}")
+        if self.reserve_ms < 0 or self.startup_ms <= 0:
+            raise ValueError("reserve_ms must be >= 0 and startup_ms > 0")
+
+    def new_clock(self) -> GameClock:
+        return GameClock(self.move_ms / 1000, self.reserve_ms / 1000)
+
+
+class GameClock:
+    """One seat's clock for one game."""
+
+    __slots__ = ("move_limit", "reserve")
+
+    def __init__(self, move_limit: float, reserve: float) -> None:
+        self.move_limit = move_limit
+        self.reserve = reserve
+
+    def budget(self) -> float:
+        """Seconds the bot may use for the next move."""
+        return self.move_limit + self.reserve
+
+    def update(self, elapsed: float) -> bool:
+        """Charge ``elapsed`` seconds for one move; ``False`` if that was over the budget."""
+        overage = elapsed - self.move_limit
+        if overage <= 0:
+            return True
+        if overage > self.reserve:
+            self.reserve = 0.0
+            return False
+        self.reserve -= overage
+        return True

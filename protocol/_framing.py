@@ -1,0 +1,93 @@
+"""Framing: a 4-byte big-endian length, then that many bytes holding one msgpack map.
+
+:func:`encode` turns a message into a frame; :class:`FrameDecoder` turns a byte stream back
+into messages incrementally, rejecting an oversize frame as soon as its header arrives (so a
+bot that declares a 4 GiB frame costs the arena nothing).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+
+from ._errors import FrameTooLarge, MalformedFrame
+
+HEADER = struct.Struct(">I")
+HEADER_SIZE = HEADER.size
+#: Default maximum payload size of one frame (1 MiB).
+DEFAULT_MAX_FRAME = 1 << 20
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """Return the frame (header + payload) of one message."""
+    payload = msgpack.packb(message, use_bin_type=True)
+    return HEADER.pack(len(payload)) + payload
+
+
+def decode_payload(payload: bytes) -> dict[str, Any]:
+    """Decode one frame payload into a message map.
+
+    Raises :class:`MalformedFrame` unless the payload is exactly one msgpack map whose keys
+    are all strings.
+    """
+    try:
+        message = msgpack.unpackb(payload, raw=False, strict_map_key=False)
+    except msgpack.ExtraData:
+        raise MalformedFrame("frame holds more than one msgpack value") from None
+    except msgpack.StackError:
+        raise MalformedFrame("msgpack value is nested too deeply") from None
+    except Exception as error:  # msgpack raises several unrelated types for bad bytes
+        raise MalformedFrame(f"payload is not valid msgpack ({type(error).__name__})") from None
+    if not isinstance(message, dict):
+        raise MalformedFrame(f"payload must be a msgpack map, got {type(message).__name__}")
+    for key in message:
+        if not isinstance(key, str):
+            raise MalformedFrame(f"message keys must be strings, got {key!r}")
+    return message
+
+
+class FrameDecoder:
+    """Incremental decoder: ``feed`` bytes, then take complete messages with ``next``.
+
+    Args:
+      max_frame: the largest accepted payload in bytes; a larger declared length raises
+        :class:`FrameTooLarge` from :meth:`next` without buffering the payload.
+    """
+
+    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self._buffer += data
+
+    def pending(self) -> int:
+        """Bytes received but not yet consumed as a complete frame."""
+        return len(self._buffer)
+
+    def needed(self) -> int:
+        """How many more bytes the next frame needs (at least 1 when nothing is complete)."""
+        if len(self._buffer) < HEADER_SIZE:
+            return HEADER_SIZE - len(self._buffer)
+        (length,) = HEADER.unpack_from(self._buffer)
+        return max(HEADER_SIZE + length - len(self._buffer), 0)
+
+    def next(self) -> dict[str, Any] | None:
+        """Return the next complete message, or ``None`` if more bytes are needed.
+
+        Raises :class:`FrameTooLarge` or :class:`MalformedFrame`.
+        """
+        buffer = self._buffer
+        if len(buffer) < HEADER_SIZE:
+            return None
+        (length,) = HEADER.unpack_from(buffer)
+        if length > self.max_frame:
+            raise FrameTooLarge(length, self.max_frame)
+        end = HEADER_SIZE + length
+        if len(buffer) < end:
+            return None
+        payload = bytes(buffer[HEADER_SIZE:end])
+        del buffer[:end]
+        return decode_payload(payload)
