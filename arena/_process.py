@@ -75,6 +75,20 @@ class BotProcess:
         self.kill()
         with trio.CancelScope(shield=True):
             await self.process.wait()
+            await self._wait_group_gone()
+
+    async def _wait_group_gone(self, limit: float = 2.0) -> None:
+        # Children the bot left in its group are not ours to wait() for: they are reaped by
+        # init after SIGKILL. Poll briefly so that "the slot is free" means the group is gone.
+        delay = 0.001
+        with trio.move_on_after(limit):
+            while True:
+                try:
+                    os.killpg(self.process.pid, 0)
+                except (ProcessLookupError, PermissionError):
+                    return
+                await trio.sleep(delay)
+                delay = min(delay * 2, 0.05)
 
     async def _pump_stderr(self) -> None:
         stream = self.process.stderr
