@@ -1,0 +1,148 @@
+"""The ``arena`` command line (typer). Each command parses input, calls one library
+function, and prints; bad input is one line on stderr and exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import trio
+import typer
+from tabulate import tabulate
+
+import engines
+
+from ._faults import FaultPolicy
+from ._manifest import ManifestError, resolve_bot
+from ._match import MatchSettings
+from ._replay_view import ReplayFileError, describe_replay, load_replay_file, save_replay_file
+from ._single import run_single_match
+from ._timecontrol import TimeControl
+
+app = typer.Typer(
+    help="pirate-arena: bot matches, tournaments and ratings for pirate card and board games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+#: Errors that mean "the user's input is wrong": reported in one line, exit code 2.
+USER_ERRORS: tuple[type[Exception], ...] = (engines.EngineError, ManifestError, ReplayFileError, ValueError)
+
+
+class UsageError(Exception):
+    """A command-line value is wrong; the message says which and what to do."""
+
+
+def fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def reports_errors(command):
+    """Turn known input errors into ``error: ...`` on stderr and exit code 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (UsageError, *USER_ERRORS) as error:
+            fail(str(error))
+
+    return wrapper
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """``["characters=false", "target=3000"]`` → ``{"characters": False, "target": 3000}``."""
+    options = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option must look like NAME=VALUE, got {pair!r}")
+        try:
+            options[key] = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError:
+            options[key] = text
+    return options
+
+
+@app.command("games")
+@reports_errors
+def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the games: ids, player counts, options and decision kinds."""
+    rows = []
+    for game_id in engines.game_ids():
+        game = engines.get_game(game_id)
+        options = [f"{o.name}={json.dumps(o.default)}" for o in game.options]
+        rows.append({
+            "id": game.id, "name": game.name, "players": f"{game.min_players}-{game.max_players}",
+            "options": options, "decisions": sorted(game.decisions),
+        })
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    typer.echo(tabulate(
+        [[r["id"], r["name"], r["players"], "\n".join(r["options"]), "\n".join(r["decisions"])] for r in rows],
+        headers=["id", "name", "players", "options (default)", "decisions"],
+    ))
+
+
+def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int) -> MatchSettings:
+    try:
+        fault_policy = FaultPolicy(policy)
+    except ValueError:
+        raise UsageError(f"--fault-policy must be one of {[p.value for p in FaultPolicy]}, got {policy!r}") from None
+    return MatchSettings(TimeControl(move_ms, reserve_ms, startup_ms), fault_policy, substitutions)
+
+
+@app.command("match")
+@reports_errors
+def match_command(
+    game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
+    bots: Annotated[list[str], typer.Argument(help="Bot manifests (*.toml) or commands, one per seat.")],
+    seed: Annotated[int, typer.Option(help="Game seed: same seed and bots, same game.")] = 1,
+    option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],
+    move_ms: Annotated[int, typer.Option(help="Per-move time limit in ms.")] = 1000,
+    reserve_ms: Annotated[int, typer.Option(help="Per-game reserve (overage bank) in ms.")] = 5000,
+    startup_ms: Annotated[int, typer.Option(help="Time to start and answer hello, in ms.")] = 10000,
+    fault_policy: Annotated[str, typer.Option(help="forfeit | end-game | substitute")] = "forfeit",
+    substitutions: Annotated[int, typer.Option(help="Random substitutions before forfeit (substitute policy).")] = 3,
+    replay: Annotated[Optional[Path], typer.Option(help="Write the replay (JSON) to this file.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+) -> None:
+    """Play one game between bots and print ranks, scores and faults."""
+    specs = [resolve_bot(bot) for bot in bots]
+    settings = match_settings(move_ms, reserve_ms, startup_ms, fault_policy, substitutions)
+    result = trio.run(run_single_match, game, specs, seed, parse_options(option), settings)
+    if replay is not None:
+        save_replay_file(replay, result)
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    typer.echo(f"{result.game}  seed {result.seed}  {result.reason.value}  "
+               f"{len(result.replay.steps)} steps  {result.duration_s:.2f} s")
+    typer.echo(tabulate(
+        [[seat, bot, rank, score] for seat, (bot, rank, score) in
+         enumerate(zip(result.bots, result.ranks, result.scores))],
+        headers=["seat", "bot", "rank", "score"],
+    ))
+    for fault in result.faults:
+        typer.echo(f"fault: seat {fault.seat} ({fault.bot}) {fault.kind.value} at step {fault.step}: {fault.detail}")
+        if fault.stderr_tail:
+            typer.echo("  last stderr lines:\n    " + fault.stderr_tail.replace("\n", "\n    "))
+
+
+@app.command("replay")
+@reports_errors
+def replay_command(file: Annotated[Path, typer.Argument(help="A replay file written by `arena match --replay`.")]) -> None:
+    """Print a recorded game turn by turn."""
+    for line in describe_replay(load_replay_file(file)):
+        typer.echo(line)
+
+
+def main() -> None:
+    app()
