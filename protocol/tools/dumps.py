@@ -1,0 +1,145 @@
+"""The example frames of ``protocol/SPEC.md``: each message as JSON and as a hex dump.
+
+Every example is built with the package's own builders (arena → bot) or checked with its
+parsers (bot → arena), then framed with :func:`protocol.encode`, so the bytes in the spec
+are bytes the arena really sends or accepts. ``tests/protocol/test_spec.py`` regenerates
+them and fails if SPEC.md holds anything else.
+
+Usage::
+
+    python -m protocol.tools.dumps            # print every example
+    python -m protocol.tools.dumps --write    # replace the dump blocks in protocol/SPEC.md
+    python -m protocol.tools.dumps --check    # exit 1 if SPEC.md is out of date
+
+In SPEC.md an example is the fenced block right after a marker line
+``<!-- dump: NAME -->``; ``--write`` replaces that block and leaves all other text alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import protocol
+
+SPEC = Path(__file__).resolve().parent.parent / "SPEC.md"
+#: A marker line and the fenced block that follows it.
+BLOCK = re.compile(r"^<!-- dump: (?P<name>[a-z0-9-]+) -->\n```text\n(?P<body>.*?)```\n", re.S | re.M)
+
+#: An example bot seed: a uint64 above 2**63, so the frame shows msgpack's 0xcf encoding.
+EXAMPLE_BOT_SEED = 0xC3A5C85C97CB3127
+
+
+def _start() -> dict[str, Any]:
+    message = protocol.start("opito-bay", seat=1, players=2, options={"target": 50000, "deals": 0},
+                             move_ms=1000, reserve_ms=5000)
+    message["bot_seed"] = EXAMPLE_BOT_SEED
+    return message
+
+
+def _request() -> dict[str, Any]:
+    # An abbreviated observation: a real one holds every field of the game's schema.
+    observation = {"seat": 1, "hand": ["8D", "X", "QH"], "library": 31}
+    events = [{"type": "play", "seat": 0, "card": "4C", "as": "4", "id": 0, "owner": 0}]
+    return protocol.request(7, "play", observation, events, legal=["8D", "X3", "XK", "QH"],
+                            time_left_ms=5980, move_ms=1000)
+
+
+def _request_unenumerated() -> dict[str, Any]:
+    # Schematic: a decision whose actions are not enumerated (see the game's doc for the real one).
+    observation = {"seat": 0, "rum": [-1, 0, 1, 2, 3, 4, 5]}
+    return protocol.request(12, "bribe", observation, [], legal=None, time_left_ms=1000, move_ms=1000)
+
+
+def _bot_hello() -> dict[str, Any]:
+    message = {"type": "hello", "protocol": "1.0", "name": "js-random", "version": "1.0.0",
+               "games": ["dead-mans-draw", "opito-bay", "karibik"]}
+    protocol.parse_hello(message)
+    return message
+
+
+def _action() -> dict[str, Any]:
+    message = {"type": "action", "id": 7, "action": "X3"}
+    protocol.parse_action(message)
+    return message
+
+
+def examples() -> dict[str, dict[str, Any]]:
+    """Every example message by its name in SPEC.md, in the order the spec shows them."""
+    return {
+        "hello-arena": protocol.hello("pirate-arena 0.1"),
+        "hello-bot": _bot_hello(),
+        "start": _start(),
+        "request": _request(),
+        "request-unenumerated": _request_unenumerated(),
+        "action": _action(),
+        "end": protocol.end([2, 1], [41000, 57500],
+                            [{"type": "end", "totals": [41000, 57500], "ranks": [2, 1]}], "normal"),
+        "bye": protocol.bye(),
+    }
+
+
+def hexdump(data: bytes) -> str:
+    """``hexdump -C`` style: offset, 16 bytes in two groups of 8, printable ASCII."""
+    lines = []
+    for offset in range(0, len(data), 16):
+        chunk = data[offset:offset + 16]
+        left = " ".join(f"{byte:02x}" for byte in chunk[:8])
+        right = " ".join(f"{byte:02x}" for byte in chunk[8:])
+        text = "".join(chr(byte) if 0x20 <= byte < 0x7F else "." for byte in chunk)
+        lines.append(f"{offset:08x}  {left:<23}  {right:<23}  |{text}|")
+    return "\n".join(lines)
+
+
+def render(message: dict[str, Any]) -> str:
+    """The body of one SPEC.md example block: the message as JSON, then its frame."""
+    frame = protocol.encode(message)
+    return (f"{json.dumps(message)}\n\n"
+            f"frame: 4-byte length {len(frame) - protocol.HEADER_SIZE}, then the msgpack map\n"
+            f"{hexdump(frame)}\n")
+
+
+def rendered() -> dict[str, str]:
+    return {name: render(message) for name, message in examples().items()}
+
+
+def blocks_in(text: str) -> dict[str, str]:
+    """The dump blocks of a SPEC.md text, by name."""
+    return {match["name"]: match["body"] for match in BLOCK.finditer(text)}
+
+
+def rewrite(text: str) -> str:
+    """``text`` with every dump block replaced by its freshly generated body."""
+    bodies = rendered()
+
+    def replace(match: re.Match[str]) -> str:
+        name = match["name"]
+        if name not in bodies:
+            raise SystemExit(f"SPEC.md has a dump block {name!r} that no example generates; "
+                             f"known: {', '.join(bodies)}")
+        return f"<!-- dump: {name} -->\n```text\n{bodies[name]}```\n"
+
+    return BLOCK.sub(replace, text)
+
+
+def main(argv: list[str]) -> int:
+    if "--write" in argv:
+        SPEC.write_text(rewrite(SPEC.read_text(encoding="utf-8")), encoding="utf-8")
+        return 0
+    if "--check" in argv:
+        text = SPEC.read_text(encoding="utf-8")
+        if rewrite(text) != text or set(blocks_in(text)) != set(rendered()):
+            print("protocol/SPEC.md is out of date: run python -m protocol.tools.dumps --write",
+                  file=sys.stderr)
+            return 1
+        return 0
+    for name, body in rendered().items():
+        print(f"<!-- dump: {name} -->\n```text\n{body}```\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,70 @@
+"""protocol/SPEC.md stays true to the code: its example frames and its list of games."""
+
+import re
+
+import msgpack
+import pytest
+
+import protocol
+from engines import game_ids, get_game
+from protocol.tools import dumps
+
+SPEC_TEXT = dumps.SPEC.read_text(encoding="utf-8")
+
+
+def test_spec_holds_exactly_the_generated_dumps():
+    in_spec = dumps.blocks_in(SPEC_TEXT)
+    generated = dumps.rendered()
+    assert list(in_spec) == list(generated), "dump blocks missing, extra or out of order in SPEC.md"
+    for name, body in generated.items():
+        assert in_spec[name] == body, (
+            f"SPEC.md example {name!r} is out of date: run python -m protocol.tools.dumps --write")
+
+
+@pytest.mark.parametrize("name", list(dumps.examples()))
+def test_each_dump_decodes_back_to_its_message(name):
+    body = dumps.blocks_in(SPEC_TEXT)[name]
+    raw = bytes.fromhex("".join(line[10:58] for line in body.splitlines() if re.match(r"[0-9a-f]{8}  ", line)))
+    decoder = protocol.FrameDecoder()
+    decoder.feed(raw)
+    assert decoder.next() == dumps.examples()[name]
+    assert decoder.pending() == 0
+
+
+def test_bot_seed_example_uses_the_uint64_encoding():
+    frame = protocol.encode(dumps.examples()["start"])
+    assert b"\xcf" + dumps.EXAMPLE_BOT_SEED.to_bytes(8, "big") in frame
+    assert dumps.EXAMPLE_BOT_SEED >= 1 << 63
+
+
+def test_spec_states_the_version_the_code_speaks():
+    assert f"Protocol v{protocol.PROTOCOL_VERSION_STRING}" in SPEC_TEXT.splitlines()[0]
+    assert f"{protocol.DEFAULT_MAX_FRAME:_}".replace("_", " ") in SPEC_TEXT
+
+
+def test_rewrite_replaces_only_dump_blocks():
+    stale = SPEC_TEXT.replace("00000000  00 00 00 16", "00000000  ff ff ff ff", 1)
+    assert stale != SPEC_TEXT
+    assert dumps.rewrite(stale) == SPEC_TEXT
+
+
+def _game_section() -> str:
+    return SPEC_TEXT.split("## 12. Games", 1)[1].split("\n## ", 1)[0]
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_registered_game_is_linked_and_its_kinds_summarised(game_id):
+    section = _game_section()
+    entry = re.search(rf"^- \*\*`{re.escape(game_id)}`\*\*(.*?)(?=^- \*\*|\Z)", section, re.S | re.M)
+    assert entry, f"SPEC.md section 12 has no entry for the registered game {game_id!r}"
+    assert f"(games/{game_id}.md)" in entry[1]
+    for kind in get_game(game_id).decisions:
+        assert f"`{kind}`" in entry[1], (
+            f"SPEC.md's summary of {game_id} does not mention its decision kind {kind!r}")
+
+
+def test_dumps_are_plain_msgpack():
+    # What a bot author's own msgpack library would do with the payload.
+    for name, message in dumps.examples().items():
+        payload = protocol.encode(message)[protocol.HEADER_SIZE:]
+        assert msgpack.unpackb(payload, raw=False) == message, name
