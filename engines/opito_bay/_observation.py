@@ -1,0 +1,170 @@
+"""What one player sees, and states rebuilt from it (resampling and determinization).
+
+Public: the Aces and seats, the table (what lies on what), the graveyard, the library's size,
+hand sizes, totals and every play. Private: one's own hand and what one saw with a 5
+(``library_top``, and ``seen_in_hands``: cards one saw on the library that another player has
+since drawn and still holds). Never: other hands, the library's order beyond one's own look.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from ._cards import DECK
+from ._state import MAX_DEALS, OpitoState
+from ._table import Table, deal_points
+
+
+def observe(state: OpitoState, player: int) -> dict[str, Any]:
+    """The observation of ``player`` (see ``protocol/games/opito-bay.md``)."""
+    table = state.table
+    live = table.live()
+    owner = table.owner
+    over = not state.acting
+    spying = state.phase == "spyglass" and state.turn == player
+    return {
+        "seat": player,
+        "players": state.num_players,
+        "aces": ["A" + suit for suit in state.aces],
+        "order": list(state.order),
+        "deal": state.deal,
+        "deals": state.options["deals"],
+        "target": state.options["target"],
+        "max_deals": MAX_DEALS,
+        "totals": list(state.totals),
+        "deal_history": [list(points) for points in state.deal_history],
+        "turn": None if over else state.turn,
+        "decision": None if over else state.phase,
+        "hand": list(state.hands[player]),
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "library": len(state.library),
+        "graveyard": list(state.graveyard),
+        "table": [
+            {"id": node_id, "card": card, "as": rank, "on": on, "owner": owner[root], "live": live[node_id]}
+            for node_id, (card, rank, on, root) in enumerate(table.nodes)
+        ],
+        "deal_points": deal_points(state.deal_scores()),
+        "pending": None if state.pending is None else {"card": state.pending[0], "as": state.pending[1]},
+        "swap_from": state.swap_from,
+        "window": state.window,
+        "looking": state.looking() if spying else [],
+        "library_top": list(state.know.top[player]),
+        "seen_in_hands": [list(cards) for cards in state.know.hands[player]],
+    }
+
+
+def _known_positions(state: OpitoState, player: int) -> dict[int, str]:
+    """Library positions (0 = top) whose card ``player`` knows."""
+    known = {index: card for index, card in enumerate(state.know.top[player]) if card is not None}
+    if state.phase == "spyglass" and state.turn == player:
+        known.update(enumerate(state.looking()))
+    return known
+
+
+def resample(state: OpitoState, player: int, rng: random.Random) -> OpitoState:
+    """A copy in which everything ``player`` cannot know is redrawn.
+
+    Other hands (but the cards ``player`` saw going into them) and the library (but the
+    positions ``player`` knows) are reshuffled together; the others' own looks are refilled
+    from the new library; events ``player`` may not see are dropped from the log; the rng is new.
+    """
+    other = state.clone()
+    other.rng = random.Random(rng.getrandbits(64))
+    other.log = [event for event in state.log if event.visible_to(player)]
+    library = other.library
+    size = len(library)
+    known = _known_positions(state, player)
+    free_slots = [size - 1 - index for index in range(size) if index not in known]
+    pool = [library[slot] for slot in free_slots]
+    kept: list[list[str]] = [[] for _ in range(state.num_players)]
+    for seat, hand in enumerate(other.hands):
+        if seat != player:
+            seen = state.know.hands[player][seat]
+            rest = list(hand)
+            for card in seen:
+                rest.remove(card)
+            kept[seat] = list(seen)
+            pool.extend(rest)
+    rng.shuffle(pool)
+    for slot in free_slots:
+        library[slot] = pool.pop()
+    for seat in range(state.num_players):
+        if seat != player:
+            other.hands[seat] = kept[seat] + [pool.pop() for _ in range(len(other.hands[seat]) - len(kept[seat]))]
+    _refill_others_knowledge(other, player)
+    return other
+
+
+def _refill_others_knowledge(state: OpitoState, player: int) -> None:
+    """Make the other seats' private knowledge agree with the redrawn library."""
+    library = state.library
+    for seat in range(state.num_players):
+        if seat == player:
+            continue
+        top = state.know.top[seat]
+        state.know.top[seat] = [None if card is None else library[-1 - index] for index, card in enumerate(top)]
+        for holder in range(state.num_players):
+            if holder != player:
+                state.know.hands[seat][holder] = []
+
+
+def determinize(observation: dict[str, Any], rng: random.Random) -> OpitoState:
+    """A full state consistent with one seat's observation; the hidden cards are sampled.
+
+    The other seats know nothing privately in the result (their own looks are not
+    observable). Its log and history are empty; its rng is seeded from ``rng``.
+    """
+    player = observation["seat"]
+    aces = [ace[1] for ace in observation["aces"]]
+    options = {"deals": observation["deals"], "target": observation["target"]}
+    state = OpitoState.blank(aces, options, random.Random(rng.getrandbits(64)))
+    state.deal = observation["deal"]
+    state.totals = list(observation["totals"])
+    state.deal_history = [list(points) for points in observation["deal_history"]]
+    state.graveyard = list(observation["graveyard"])
+    state.table = table = Table()
+    for node in observation["table"]:
+        if node["on"] is None:
+            table.place(node["card"], node["as"], node["owner"])
+        else:
+            table.lay(node["card"], node["as"], node["on"])
+    pending = observation["pending"]
+    state.pending = None if pending is None else (pending["card"], pending["as"])
+    state.swap_from = observation["swap_from"]
+    state.window = observation["window"]
+    state.know.top[player] = list(observation["library_top"])
+    state.know.hands[player] = [list(cards) for cards in observation["seen_in_hands"]]
+
+    known = dict(enumerate(observation["library_top"]))
+    known.update(enumerate(observation["looking"]))
+    known = {index: card for index, card in known.items() if card is not None}
+    unseen = Counter(DECK)
+    unseen.subtract(observation["hand"])
+    unseen.subtract(node["card"] for node in observation["table"])
+    unseen.subtract(observation["graveyard"])
+    unseen.subtract(known.values())
+    for cards in observation["seen_in_hands"]:
+        unseen.subtract(cards)
+    if pending is not None:
+        unseen[pending["card"]] -= 1
+    pool = list(unseen.elements())
+    rng.shuffle(pool)
+
+    size = observation["library"]
+    state.library = [known[size - 1 - slot] if size - 1 - slot in known else pool.pop() for slot in range(size)]
+    state.hands = []
+    for seat, count in enumerate(observation["hand_sizes"]):
+        if seat == player:
+            state.hands.append(list(observation["hand"]))
+        else:
+            seen = list(observation["seen_in_hands"][seat])
+            state.hands.append(seen + [pool.pop() for _ in range(count - len(seen))])
+    if pool:
+        raise ValueError(f"observation does not account for the cards {sorted(pool)}")
+    if observation["turn"] is None:
+        state.turn, state.phase, state.acting = state.order[0], "over", ()
+    else:
+        state.turn, state.phase, state.acting = observation["turn"], observation["decision"], (observation["turn"],)
+    return state
