@@ -88,6 +88,10 @@ def solve_bradley_terry(
 
 
 def fit_encoded(enc: Encoded, scores: np.ndarray, prior: float, anchor, start=None) -> tuple[np.ndarray, np.ndarray, int]:
-    """Helper for bootstrap/standings: (elo, log-strength, iterations)."""
+    """Fit a score matrix of ``enc``'s entrants: (elo, log-strength, iterations).
+
+    Used by the bootstrap, which refits reweighted score matrices starting
+    from the point estimate's log-strengths (``start``).
+    """
     strength, iterations = solve_bradley_terry(scores, prior, start)
     return place(enc, strength, anchor), strength, iterations

@@ -63,7 +63,7 @@ def fit_plackett_luce(
 class _Orders:
     """Per-seat-count arrays for the likelihood: who, and where tie groups start/end."""
 
-    def __init__(self, group: SeatGroup) -> None:
+    def __init__(self, group: SeatGroup, n: int) -> None:
         k = group.k
         self.players = group.players
         ranks = group.ranks
@@ -78,17 +78,15 @@ class _Orders:
         self.last = np.minimum.accumulate(rev, axis=1)[:, ::-1]
         size = self.last - self.first + 1
         self.weight = 1.0 / size  # each tie group counts as one choice
-        lo = np.minimum.outer(np.arange(k), np.arange(k))
-        self.lower = lo  # (k, k): min(s, u)
-        self.cells = np.empty(0, dtype=np.int64)  # set by solve_plackett_luce
+        self.lower = np.minimum.outer(np.arange(k), np.arange(k))  # (k, k): min(s, u)
+        # flat index into the n x n Hessian of every (position, position) pair
+        self.cells = (self.players[:, :, None] * n + self.players[:, None, :]).ravel()
 
 
 def solve_plackett_luce(enc: Encoded, prior: float, start: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Natural-log worths maximising the Plackett-Luce likelihood of ``enc``."""
     n = enc.n
-    orders = [_Orders(g) for g in enc.groups]
-    for o in orders:
-        o.cells = (o.players[:, :, None] * n + o.players[:, None, :]).ravel()
+    orders = [_Orders(g, n) for g in enc.groups]
     chosen = np.zeros(n)
     for o in orders:
         chosen += np.bincount(o.players.ravel(), weights=o.weight.ravel(), minlength=n)
