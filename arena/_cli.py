@@ -3,10 +3,7 @@ function, and prints; bad input is one line on stderr and exit code 2, never a t
 
 from __future__ import annotations
 
-import functools
 import json
-import sys
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -16,10 +13,11 @@ from tabulate import tabulate
 
 import engines
 
+from ._cli_common import UsageError, parse_options, reports_errors
 from ._faults import FaultPolicy
-from ._manifest import ManifestError, resolve_bot
+from ._manifest import resolve_bot
 from ._match import MatchSettings
-from ._replay_view import ReplayFileError, describe_replay, load_replay_file, save_replay_file
+from ._replay_view import describe_replay, load_replay_file, save_replay_file
 from ._single import run_single_match
 from ._timecontrol import TimeControl
 
@@ -29,46 +27,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-#: Errors that mean "the user's input is wrong": reported in one line, exit code 2.
-USER_ERRORS: tuple[type[Exception], ...] = (engines.EngineError, ManifestError, ReplayFileError, ValueError)
-
-
-class UsageError(Exception):
-    """A command-line value is wrong; the message says which and what to do."""
-
-
-def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def reports_errors(command):
-    """Turn known input errors into ``error: ...`` on stderr and exit code 2."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except (UsageError, *USER_ERRORS) as error:
-            fail(str(error))
-
-    return wrapper
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``["characters=false", "target=3000"]`` → ``{"characters": False, "target": 3000}``."""
-    options = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--option must look like NAME=VALUE, got {pair!r}")
-        try:
-            options[key] = tomllib.loads(f"v = {text}")["v"]
-        except tomllib.TOMLDecodeError:
-            options[key] = text
-    return options
-
 
 @app.command("games")
 @reports_errors
@@ -142,6 +100,11 @@ def replay_command(file: Annotated[Path, typer.Argument(help="A replay file writ
     """Print a recorded game turn by turn."""
     for line in describe_replay(load_replay_file(file)):
         typer.echo(line)
+
+
+from . import _cli_tournament  # noqa: E402  (registers the tournament and rating commands)
+
+_cli_tournament.register(app)
 
 
 def main() -> None:

@@ -135,7 +135,7 @@ class _Match:
             if not seat.forfeited:
                 message = protocol.start(self.game.id, seat.index, len(self.seats), self.state.options,
                                          tc.move_ms, tc.reserve_ms)
-                message["bot_seed"] = derived_seed(self.seed, "bot", seat.index)
+                message["bot_seed"] = derived_seed(self.seed, "bot", seat.index, seat.player.name)
                 await self._send(seat, message)
         state = self.state
         while state.acting and not self.stopped:

@@ -1,0 +1,198 @@
+"""Tournament files (TOML): read, validate strictly, and describe.
+
+Every error names the file, the key and the problem, e.g.
+``quick.toml: key 'time.move_ms' must be an integer, got "fast"``. A documented example with
+every key and its default is ``examples/tournament-reference.toml``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engines
+
+from ._faults import FaultPolicy
+from ._manifest import BotSpec, ManifestError, load_manifest, manifest_from_dict
+from ._match import MatchSettings
+from ._schedule import Format, ScheduleSpec
+from ._timecontrol import TimeControl
+
+
+class ConfigError(ValueError):
+    """A tournament file is unreadable or invalid."""
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A validated tournament: what to play, who plays, how, and where results go."""
+
+    path: Path
+    game: str
+    options: dict[str, Any]
+    schedule: ScheduleSpec
+    entrants: tuple[BotSpec, ...]
+    settings: MatchSettings
+    concurrency: int
+    database: Path
+    #: the file's content as parsed, stored in the database to recognise the tournament
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    def fingerprint(self) -> str:
+        """Canonical JSON of what determines the games (not where the database lives)."""
+        raw = {key: value for key, value in self.raw.items() if key not in ("database", "concurrency")}
+        return json.dumps(raw, sort_keys=True, default=str)
+
+
+_TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency",
+        "database", "options", "time", "faults", "entrants", "candidates"}
+_TIME = {"move_ms", "reserve_ms", "startup_ms"}
+_FAULTS = {"policy", "max_substitutions"}
+
+
+class _Reader:
+    def __init__(self, path: Path, data: dict[str, Any]) -> None:
+        self.path = path
+        self.data = data
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.path}: key {key!r} {problem}")
+
+    def table(self, key: str, allowed: set[str] | None) -> dict[str, Any]:
+        value = self.data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.error(key, "must be a table")
+        if allowed is not None:
+            unknown = sorted(set(value) - allowed)
+            if unknown:
+                raise self.error(f"{key}.{unknown[0]}", f"is unknown; known keys of [{key}]: {sorted(allowed)}")
+        return value
+
+    def get(self, table: dict[str, Any], key: str, kind: type, default: Any, name: str | None = None,
+            minimum: int | None = None) -> Any:
+        name = name or key
+        if key not in table:
+            if default is _REQUIRED:
+                raise ConfigError(f"{self.path}: required key {name!r} is missing")
+            return default
+        value = table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self.error(name, f"must be an integer, got {json.dumps(value, default=str)}")
+        if kind is not int and not isinstance(value, kind):
+            raise self.error(name, f"must be a {kind.__name__}, got {json.dumps(value, default=str)}")
+        if minimum is not None and value < minimum:
+            raise self.error(name, f"must be at least {minimum}, got {value}")
+        return value
+
+
+_REQUIRED = object()
+
+
+def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
+    """Read and validate a tournament file. Raises :class:`ConfigError`."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read tournament file ({error.strerror or error})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML ({error})") from None
+    return config_from_dict(data, path)
+
+
+def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
+    reader = _Reader(path, data)
+    unknown = sorted(set(data) - _TOP)
+    if unknown:
+        raise reader.error(unknown[0], f"is unknown; known keys: {sorted(_TOP)}")
+    base = path.parent
+    game_id = reader.get(data, "game", str, _REQUIRED)
+    try:
+        game = engines.get_game(game_id)
+        options = game.resolve_options(reader.table("options", None))
+    except engines.EngineError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    players = reader.get(data, "players", int, game.min_players, minimum=1)
+    try:
+        game.check_players(players)
+    except engines.BadOption as error:
+        raise reader.error("players", f"is invalid: {error}") from None
+    entrants = _entrants(reader, base)
+    names = [entrant.name for entrant in entrants]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise reader.error("entrants", f"has two entrants named {duplicates[0]!r}; give each a unique 'name'")
+    format_text = reader.get(data, "format", str, Format.ROUND_ROBIN.value)
+    try:
+        fmt = Format(format_text)
+    except ValueError:
+        raise reader.error("format", f"must be one of {[f.value for f in Format]}, got {format_text!r}") from None
+    candidates = tuple(reader.get(data, "candidates", list, []))
+    if fmt is Format.GAUNTLET:
+        missing = [c for c in candidates if c not in names]
+        if not candidates or missing:
+            raise reader.error("candidates", f"must name entrants for a gauntlet; unknown: {missing or 'none given'}")
+        field_size = len(names) - len(candidates)
+        if field_size < players - 1:
+            raise reader.error("entrants", f"gauntlet needs at least {players - 1} non-candidates, has {field_size}")
+    elif len(entrants) < players:
+        raise reader.error("entrants", f"has {len(entrants)} entrants but a table has {players} seats")
+    time = reader.table("time", _TIME)
+    faults = reader.table("faults", _FAULTS)
+    policy_text = reader.get(faults, "policy", str, FaultPolicy.FORFEIT.value, "faults.policy")
+    try:
+        policy = FaultPolicy(policy_text)
+    except ValueError:
+        raise reader.error("faults.policy", f"must be one of {[p.value for p in FaultPolicy]}") from None
+    settings = MatchSettings(
+        TimeControl(
+            reader.get(time, "move_ms", int, 1000, "time.move_ms", minimum=1),
+            reader.get(time, "reserve_ms", int, 0, "time.reserve_ms", minimum=0),
+            reader.get(time, "startup_ms", int, 10_000, "time.startup_ms", minimum=1),
+        ),
+        policy,
+        reader.get(faults, "max_substitutions", int, 3, "faults.max_substitutions", minimum=0),
+    )
+    schedule = ScheduleSpec(
+        entrants=tuple(names),
+        players=players,
+        format=fmt,
+        rounds=reader.get(data, "rounds", int, 1, minimum=1),
+        seed=reader.get(data, "seed", int, 1),
+        duplicate=reader.get(data, "duplicate", bool, True),
+        max_tables=reader.get(data, "max_tables", int, 0, minimum=0),
+        candidates=candidates,
+    )
+    concurrency = reader.get(data, "concurrency", int, 0, minimum=0) or (os.cpu_count() or 1)
+    database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
+    return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
+                            concurrency, database, raw=data)
+
+
+def _entrants(reader: _Reader, base: Path) -> list[BotSpec]:
+    items = reader.data.get("entrants")
+    if not isinstance(items, list) or not items:
+        raise ConfigError(f"{reader.path}: 'entrants' must be a non-empty array of tables ([[entrants]])")
+    specs = []
+    for number, item in enumerate(items, 1):
+        where = f"{reader.path}: entrant {number}"
+        if not isinstance(item, dict):
+            raise ConfigError(f"{where} must be a table with 'manifest' or 'command'")
+        try:
+            if "manifest" in item:
+                extra = sorted(set(item) - {"manifest", "name"})
+                if extra:
+                    raise ConfigError(f"{where}: key {extra[0]!r} is not allowed beside 'manifest'")
+                spec = load_manifest(base / item["manifest"])
+                if "name" in item:
+                    spec = BotSpec(item["name"], spec.command, spec.cwd, spec.env, spec.games, spec.memory_mb)
+            else:
+                spec = manifest_from_dict(item, base, where)
+        except ManifestError as error:
+            raise ConfigError(str(error)) from None
+        specs.append(spec)
+    return specs
