@@ -1,0 +1,105 @@
+"""The starter kits under ``examples/bots/``: how to build each one, and how to play with it.
+
+Each kit is a manifest plus a build step. :func:`prepare` runs the build (``npm ci``, ``make``,
+``cargo build``, ``go build``) and returns the :class:`~arena._manifest.BotSpec`, skips the
+test only when the kit's toolchain is not installed, and fails with the command to run when
+the build itself fails.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from arena._manifest import BotSpec, load_manifest
+from arena._match import MatchResult, MatchSettings, play_match
+from arena._player import open_player
+from arena._timecontrol import TimeControl
+from engines import get_game
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
+PY_RANDOM = BotSpec(name="py-random", command=("python", "-m", "bots.random"))
+#: Generous: these tests check correctness, not speed; a loaded CI machine must not time out.
+SETTINGS = MatchSettings(TimeControl(move_ms=5000, reserve_ms=0, startup_ms=20_000))
+
+
+@dataclass(frozen=True)
+class Kit:
+    name: str
+    #: programs that must be on PATH, and the packages that bring them
+    tools: tuple[str, ...]
+    install: str
+    #: the build, run in the kit's folder
+    build: tuple[str, ...]
+
+    @property
+    def manifest(self) -> Path:
+        return EXAMPLES / f"{self.name}.toml"
+
+    @property
+    def folder(self) -> Path:
+        return EXAMPLES / self.name
+
+
+KITS = {
+    "js-random": Kit("js-random", ("node",), "apt-get install nodejs npm", ("npm", "ci", "--no-audit", "--no-fund")),
+    "c-random": Kit("c-random", ("cc", "make"), "apt-get install gcc make", ("make",)),
+    "rust-random": Kit("rust-random", ("cargo",), "apt-get install cargo librust-rmp-serde-dev",
+                       ("cargo", "build", "--release", "--offline", "--quiet")),
+    "go-random": Kit("go-random", ("go",), "apt-get install golang-go golang-github-vmihailenco-msgpack.v5-dev",
+                     ("go", "build", "-o", "go-random", ".")),
+}
+
+
+def _needs_build(kit: Kit) -> bool:
+    # node_modules is the one build output a developer may already have: `npm ci` wipes and
+    # reinstalls it, so skip it when it is there. The compiled kits' builds are incremental.
+    return not (kit.name == "js-random" and (kit.folder / "node_modules" / "@msgpack" / "msgpack").is_dir())
+
+
+@cache
+def _build(name: str) -> str | None:
+    """Build the kit once per test session; the failure text, or None on success."""
+    kit = KITS[name]
+    if not _needs_build(kit):
+        return None
+    try:
+        result = subprocess.run(kit.build, cwd=kit.folder, capture_output=True, text=True, timeout=900)
+    except FileNotFoundError:
+        return f"building {name} needs `{kit.build[0]}` (install: {kit.install})"
+    if result.returncode != 0:
+        return (f"building {name} failed; run `cd {kit.folder} && {' '.join(kit.build)}`:\n"
+                f"{result.stdout[-2000:]}{result.stderr[-4000:]}")
+    return None
+
+
+def prepare(name: str) -> BotSpec:
+    """The kit's bot, built; skips when its toolchain is missing, fails when the build does."""
+    kit = KITS[name]
+    missing = [tool for tool in kit.tools if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"{name} needs {', '.join(missing)} on PATH (install: {kit.install})")
+    failure = _build(name)
+    if failure is not None:
+        pytest.fail(failure, pytrace=False)
+    return load_manifest(kit.manifest)
+
+
+async def play(game_id: str, specs: list[BotSpec], seeds: list[int], players: int | None = None) -> list[MatchResult]:
+    """Start one process per spec, then play one game per seed with the same processes."""
+    game = get_game(game_id)
+    async with AsyncExitStack() as stack:
+        started = [await stack.enter_async_context(open_player(spec, SETTINGS.time_control.startup_ms / 1000))
+                   for spec in specs]
+        return [await play_match(game, started, seed, settings=SETTINGS) for seed in seeds]
+
+
+def describe(results: list[MatchResult]) -> str:
+    return "; ".join(f"{r.game} seed {r.seed}: {r.reason.value} {[f.as_dict() for f in r.faults]}"
+                     for r in results)
