@@ -274,7 +274,7 @@ class OpitoState(State):
         if target is None:
             return self._end_turn(self._played(target=None, returned=0))
         hand = self.hands[target]
-        self.library[:0] = hand
+        self.library[:0] = hand[::-1]  # under the library, the hand's first card uppermost
         self.hands[target] = []
         self.know.hand_gone(target)
         for _ in range(KRAKEN_MIN_LIBRARY):
