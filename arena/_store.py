@@ -120,7 +120,10 @@ class ResultsStore:
         """Open an existing store. Raises :class:`StoreError` if it is missing, corrupt or foreign."""
         if not path.is_file():
             raise StoreError(f"{path}: no such database")
-        db = cls._connect(path)
+        try:
+            db = cls._connect(path)
+        except StoreError:
+            raise StoreError(f"{path}: not a pirate-arena results database (or corrupt)") from None
         try:
             row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.DatabaseError:

@@ -1,0 +1,157 @@
+"""Tournaments end to end with real bot processes: config errors, the store, kill -9 and resume."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from arena._config import ConfigError, load_config
+from arena._store import ResultsStore, StoreError
+
+RANDOM = '"python -m bots.random"'
+
+
+def write_tournament(folder: Path, name="t.toml", rounds=2, extra="", entrants=3, seed=7) -> Path:
+    entries = "".join(
+        f'\n[[entrants]]\nname = "r{i}"\ncommand = {RANDOM}\n' for i in range(entrants))
+    path = folder / name
+    path.write_text(textwrap.dedent(f"""\
+        game = "dead-mans-draw"
+        players = 2
+        rounds = {rounds}
+        seed = {seed}
+        concurrency = 2
+        database = "{Path(name).stem}.db"
+        {extra}
+        [options]
+        characters = false
+        """) + entries)
+    return path
+
+
+def arena(*args, cwd=None, check=True):
+    result = subprocess.run([sys.executable, "-m", "arena._cli", *args] if False else ["arena", *args],
+                            capture_output=True, text=True, cwd=cwd, timeout=300)
+    if check and result.returncode != 0:
+        raise AssertionError(f"arena {args} failed ({result.returncode}):\n{result.stderr}")
+    return result
+
+
+def standings(db: Path) -> list:
+    data = json.loads(arena("standings", str(db), "--format", "json").stdout)
+    return data["rows"]
+
+
+@pytest.mark.parametrize("extra,message", [
+    ('colour = "red"', "key 'colour' is unknown"),
+    ('max_tables = "many"', "key 'max_tables' must be an integer"),
+    ('[time]\nmove_ms = "fast"', "key 'time.move_ms' must be an integer"),
+    ('[faults]\npolicy = "shrug"', "key 'faults.policy' must be one of"),
+])
+def test_config_errors_name_the_key(tmp_path, extra, message):
+    path = write_tournament(tmp_path)
+    path.write_text(path.read_text().replace("[options]", f"{extra}\n[options]", 1)
+                    if not extra.startswith("[") else path.read_text() + "\n" + extra + "\n")
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(")) as error:
+        load_config(path)
+    assert str(path) in str(error.value)
+
+
+def test_config_rejects_fewer_entrants_than_seats(tmp_path):
+    path = write_tournament(tmp_path, entrants=1)
+    with pytest.raises(ConfigError, match="has 1 entrants but a table has 2 seats"):
+        load_config(path)
+
+
+def test_config_rejects_missing_manifest_and_bad_game_option(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('game = "dead-mans-draw"\n[[entrants]]\nmanifest = "nope.toml"\n[[entrants]]\nmanifest = "nope.toml"\n')
+    with pytest.raises(ConfigError, match="nope.toml"):
+        load_config(path)
+    path.write_text('game = "dead-mans-draw"\n[options]\nsails = 3\n[[entrants]]\ncommand = "x"\n')
+    with pytest.raises(ConfigError, match="unknown option 'sails'"):
+        load_config(path)
+
+
+def test_cli_reports_config_error_in_one_line(tmp_path):
+    path = write_tournament(tmp_path, extra='colour = "red"')
+    result = arena("tournament", "run", str(path), check=False)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error:")
+
+
+def test_store_refuses_foreign_and_other_tournaments(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database at all" * 100)
+    with pytest.raises(StoreError, match="not a pirate-arena results database"):
+        ResultsStore.open(junk)
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE x (y)").connection.commit()
+    with pytest.raises(StoreError, match="not a pirate-arena results database"):
+        ResultsStore.open(other)
+    first = write_tournament(tmp_path, "a.toml", rounds=1)
+    arena("tournament", "run", str(first), "-q")
+    second = write_tournament(tmp_path, "b.toml", rounds=1, seed=99)
+    second.write_text(second.read_text().replace('database = "b.db"', 'database = "a.db"'))
+    result = arena("tournament", "run", str(second), check=False)
+    assert result.returncode == 2 and "different tournament" in result.stderr
+    store = ResultsStore.open(tmp_path / "a.db")
+    assert len(store.completed_keys()) == 6
+    store.close()
+
+
+def test_run_again_plays_nothing_and_export_formats(tmp_path):
+    path = write_tournament(tmp_path, rounds=1)
+    arena("tournament", "run", str(path), "-q")
+    again = arena("tournament", "run", str(path))
+    assert "(6 already played)" in again.stderr
+    db = tmp_path / "t.db"
+    lines = arena("export", str(db), "--format", "jsonl").stdout.splitlines()
+    assert len(lines) == 6 and set(json.loads(lines[0])) >= {"players", "ranks", "scores", "seed"}
+    pgn = arena("export", str(db), "--format", "pgn").stdout
+    assert pgn.count("[Result ") == 6
+    csv_lines = arena("export", str(db), "--format", "csv").stdout.splitlines()
+    assert len(csv_lines) == 1 + 12
+    table = arena("crosstable", str(db)).stdout
+    assert "r0" in table and "/2" in table
+
+
+@pytest.mark.slow
+def test_kill_minus_nine_then_resume_gives_identical_standings(tmp_path):
+    reference = write_tournament(tmp_path, "ref.toml", rounds=6)
+    arena("tournament", "run", str(reference), "-q")
+    expected = standings(tmp_path / "ref.db")
+
+    path = write_tournament(tmp_path, "t.toml", rounds=6)
+    db = tmp_path / "t.db"
+    for attempt in range(3):
+        process = subprocess.Popen(["arena", "tournament", "run" if attempt == 0 else "resume",
+                                    str(path) if attempt == 0 else str(db), "-q"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        target = 8 * (attempt + 1)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if db.exists():
+                try:
+                    count = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+                except sqlite3.Error:
+                    count = 0
+                if count >= target or process.poll() is not None:
+                    break
+            time.sleep(0.01)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    result = arena("tournament", "resume", str(db), "-q")
+    assert "r0" in result.stdout
+    store = ResultsStore.open(db)
+    keys = [g.key for g in store.games()]
+    store.close()
+    assert len(keys) == len(set(keys)) == 36
+    assert standings(db) == expected
