@@ -4,6 +4,7 @@
 import math
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -122,27 +123,16 @@ def test_decode_payload_of_any_bytes(payload):
     assert isinstance(message, dict) and all(isinstance(key, str) for key in message)
 
 
-def test_deep_nesting_bomb_is_malformed():
-    bomb = b"\x91" * 100_000 + b"\xc0"
-    try:
+@pytest.mark.parametrize("bomb", [
+    b"\x91" * 100_000 + b"\xc0",        # [[[[...nil...]]]]
+    b"\x81\xa1k" * 50_000 + b"\xc0",    # {"k": {"k": ...nil...}}
+], ids=["arrays", "maps"])
+def test_deep_nesting_bomb_is_malformed_and_the_stream_goes_on(bomb):
+    with pytest.raises(MalformedFrame, match="^msgpack value is nested too deeply$"):
         decode_payload(bomb)
-    except MalformedFrame as error:
-        assert str(error) == "msgpack value is nested too deeply"
-    else:
-        raise AssertionError("nesting bomb decoded")
     decoder = FrameDecoder()
     decoder.feed(protocol.HEADER.pack(len(bomb)) + bomb + protocol.encode({"type": "bye"}))
     assert drain(decoder) == (["malformed", {"type": "bye"}], None)
-
-
-def test_deep_map_nesting_bomb_is_malformed():
-    bomb = b"\x81\xa1k" * 50_000 + b"\xc0"
-    try:
-        decode_payload(bomb)
-    except MalformedFrame as error:
-        assert str(error) == "msgpack value is nested too deeply"
-    else:
-        raise AssertionError("nesting bomb decoded")
 
 
 # -- message parsers on arbitrary maps ------------------------------------------------------------
@@ -197,12 +187,8 @@ def test_parse_version_raises_only_bad_message(text):
 
 def test_parse_version_with_a_huge_number_is_a_bad_message():
     # int() refuses more than 4300 digits with ValueError; that must stay a BadMessage.
-    try:
+    with pytest.raises(BadMessage):
         parse_version("9" * 5000 + ".0")
-    except BadMessage:
-        pass
-    else:
-        raise AssertionError("accepted")
 
 
 def test_protocol_errors_share_one_base():
