@@ -1,0 +1,122 @@
+"""Drawing a board and, optionally, a state: text for the terminal, SVG for files.
+
+Pure functions of (board, state): no I/O. ``state`` is a :class:`~._state.KaribikState`
+or ``None`` for the empty board. Area markers in the text map: ``#`` port, ``R``/``B``/
+``G``/``Y`` hideout of that colour, ``*`` ship start, ``~`` open sea, followed by the area
+id; a ship's initial letter (``A``..``F``) is put in front of the area it stands on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from ._board import COLOURS, HIDEOUT, PORT, START, Board
+from ._rules import CHEST_STATES, SHIPS
+
+_MARK = {PORT: "#", START: "*"}
+_COLS, _ROWS = 104, 30  # text frame; board x is 0..100, y is 0..55
+
+
+def _mark(board: Board, area: int) -> str:
+    a = board.areas[area]
+    if a.kind == HIDEOUT:
+        return a.colour[0].upper()
+    return _MARK.get(a.kind, "~")
+
+
+def _cell(x: float, y: float) -> tuple[int, int]:
+    return round(y * (_ROWS - 2) / 55), round(x)
+
+
+def render_text(board: Board, state: Any = None) -> str:
+    """The map as text (edges dotted), then a legend of every area and the state."""
+    grid = [[" "] * _COLS for _ in range(_ROWS)]
+    where = [_cell(a.x, a.y) for a in board.areas]
+    for area, near in enumerate(board.neighbours):
+        for other in near:
+            if other > area:
+                (r0, c0), (r1, c1) = where[area], where[other]
+                steps = max(abs(r1 - r0), abs(c1 - c0))
+                for i in range(1, steps):
+                    grid[round(r0 + (r1 - r0) * i / steps)][round(c0 + (c1 - c0) * i / steps)] = "."
+    ships_at = {} if state is None else {area: SHIPS[s][0] for s, area in enumerate(state.ship_area)}
+    for area, (row, col) in enumerate(where):
+        label = ships_at.get(area, "") + _mark(board, area) + str(area)
+        start = max(0, min(_COLS - len(label), col - len(label) // 2))
+        grid[row][start:start + len(label)] = label
+    lines = ["".join(row).rstrip() for row in grid]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    lines.append("")
+    lines.extend(_legend(board, state))
+    return "\n".join(lines) + "\n"
+
+
+def _legend(board: Board, state: Any) -> list[str]:
+    lines = [f"Board {board.name!r}: # port (chest value), R/B/G/Y hideout, * start, ~ sea"]
+    for area in board.areas:
+        extra = {PORT: f"chest {area.chest}", HIDEOUT: f"{area.colour} hideout"}.get(area.kind, area.kind)
+        if state is not None and area.kind == PORT:
+            extra += f", {CHEST_STATES[state.chest_status[area.id]]}"
+        lines.append(f"  {_mark(board, area.id)}{area.id:<3} {area.name:<20} {extra}")
+    if state is None:
+        return lines
+    lines.append(f"Round {state.round}/{state.max_rounds}, phase {state.phase}, "
+                 f"{len(state.reserve) // 2} reserve pairs, target {state.target}")
+    for ship, name in enumerate(SHIPS):
+        area, chest = state.ship_area[ship], state.ship_chest[ship]
+        cargo = "empty" if chest is None else f"chest of {board.areas[chest].name} ({board.chest_value[chest]})"
+        lines.append(f"  {name[0]} {name:<8} at {board.areas[area].name:<20} {cargo}")
+    for seat, score in enumerate(state.scores):
+        lines.append(f"  seat {seat} ({COLOURS[seat]}): {score}")
+    return lines
+
+
+_FILL = {PORT: "#c8a165", START: "#9fd3f0", "sea": "#cfe9f7"}
+_SCALE = 10
+
+
+def render_svg(board: Board, state: Any = None) -> str:
+    """The map as a standalone SVG document (areas, borders, names, ships, chests, scores)."""
+    width, height = 101 * _SCALE, 60 * _SCALE
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="-20 -20 {width + 20} {height + 20}" font-family="sans-serif" font-size="9">',
+           f'<rect x="-20" y="-20" width="{width + 40}" height="{height + 40}" fill="#eaf6fb"/>']
+    point = [(a.x * _SCALE, a.y * _SCALE) for a in board.areas]
+    for area, near in enumerate(board.neighbours):
+        for other in near:
+            if other > area:
+                (x0, y0), (x1, y1) = point[area], point[other]
+                out.append(f'<line x1="{x0:.0f}" y1="{y0:.0f}" x2="{x1:.0f}" y2="{y1:.0f}" stroke="#7aa6c2"/>')
+    for a in board.areas:
+        x, y = point[a.id]
+        fill = a.colour if a.kind == HIDEOUT else _FILL.get(a.kind, _FILL["sea"])
+        out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="13" fill="{fill}" stroke="#345"/>')
+        out.append(f'<text x="{x:.0f}" y="{y + 3:.0f}" text-anchor="middle">{a.id}</text>')
+        label = a.name + (f" {a.chest // 1000}k" if a.kind == PORT else "")
+        out.append(f'<text x="{x:.0f}" y="{y + 24:.0f}" text-anchor="middle">{escape(label)}</text>')
+        if state is not None and a.kind == PORT and CHEST_STATES[state.chest_status[a.id]] == "port":
+            out.append(f'<rect x="{x + 9:.0f}" y="{y - 17:.0f}" width="9" height="9" fill="gold" stroke="#540"/>')
+    if state is not None:
+        out.extend(_svg_state(board, state, point))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _svg_state(board: Board, state: Any, point: list[tuple[float, float]]) -> list[str]:
+    out = []
+    for ship, name in enumerate(SHIPS):
+        x, y = point[state.ship_area[ship]]
+        chest = state.ship_chest[ship]
+        title = name if chest is None else f"{name} carrying {board.areas[chest].name}"
+        fill = "gold" if chest is not None else "white"
+        out.append(f'<g><title>{escape(title)}</title><rect x="{x - 22:.0f}" y="{y - 22:.0f}" width="14" '
+                   f'height="12" fill="{fill}" stroke="black"/><text x="{x - 15:.0f}" y="{y - 13:.0f}" '
+                   f'text-anchor="middle" font-weight="bold">{name[0]}</text></g>')
+    status = f"Round {state.round}, phase {state.phase}; " + ", ".join(
+        f"{COLOURS[seat]} {score}" for seat, score in enumerate(state.scores))
+    out.append(f'<text x="0" y="{58 * _SCALE}" font-size="14" data-status={quoteattr(status)}>{escape(status)}</text>')
+    return out
