@@ -74,27 +74,18 @@ def test_negative_elapsed_is_free():
 def test_overage_is_taken_from_the_reserve():
     clock = GameClock(0.5, 2.0)
     assert clock.update(0.75) is True
-    assert clock.reserve == 1.75
-    assert clock.budget() == 2.25
+    assert (clock.reserve, clock.budget()) == (1.75, 2.25)
     assert clock.update(1.5) is True
     assert clock.reserve == 0.75
     assert clock.update(0.5) is True
     assert clock.reserve == 0.75
 
 
-def test_using_exactly_the_whole_budget_is_ok_and_empties_the_reserve():
+@pytest.mark.parametrize("elapsed,ok", [(1.75, True), (1.875, False)], ids=["whole-budget", "over-budget"])
+def test_the_whole_budget_is_ok_more_is_a_timeout_and_either_empties_the_reserve(elapsed, ok):
     clock = GameClock(0.5, 1.25)
-    assert clock.update(1.75) is True
-    assert clock.reserve == 0.0
-    assert clock.budget() == 0.5
-    assert clock.update(0.5) is True
-
-
-def test_more_than_the_budget_is_a_timeout_and_empties_the_reserve():
-    clock = GameClock(0.5, 1.25)
-    assert clock.update(1.875) is False
-    assert clock.reserve == 0.0
-    assert clock.budget() == 0.5
+    assert clock.update(elapsed) is ok
+    assert (clock.reserve, clock.budget()) == (0.0, 0.5)
 
 
 def test_exhausted_reserve_then_any_overage_is_a_timeout():
