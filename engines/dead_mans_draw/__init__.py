@@ -16,8 +16,7 @@ GAME = Game(
     min_players=2,
     max_players=8,
     options=(
-        Option("characters", bool, False,
-               "deal 2 characters to each player, who secretly keeps 1 (not implemented yet: off)"),
+        Option("characters", bool, True, "deal 2 characters to each player, who secretly keeps 1"),
         Option("strange_waters", bool, False, "variant: bust on a card of the same value, not suit"),
         Option("mermaid_effect", bool, False,
                "variant: Mermaids 2-7 that move an earlier card to the end and re-trigger it; adds Siren"),

@@ -11,7 +11,7 @@ from ._helpers import bank, deciding, discard, events, make, play, row
 # -- setup ------------------------------------------------------------------------------------
 
 def test_setup_discard_pile_is_the_lowest_cards_and_draw_pile_the_rest():
-    state = GAME.new_state(2, seed=4)
+    state = GAME.new_state(2, seed=4, options={"characters": False})
     obs = state.observation(0)
     first = events(state, "draw")[0]["card"]
     assert sorted(obs["discard"]) == sorted(["A2", "H2", "C2", "K2", "T2", "M2", "O2", "S2", "X2", "N4"])
