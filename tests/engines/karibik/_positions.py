@@ -1,0 +1,28 @@
+"""Helpers to build explicit positions for the rules tests."""
+
+from engines.karibik import CARIBBEAN, KaribikState
+
+B = CARIBBEAN
+#: Default ship areas: Arriba..Fuego on the six start areas.
+STARTS = ["Sigsbee Deep", "Cayman Trench", "Mosquito Bank", "Colombian Basin", "Venezuelan Basin", "Windward Passage"]
+
+
+def area(name):
+    return B.area_id(name)
+
+
+def position(players=2, ships=STARTS, **kwargs):
+    """A state from explicit contents (see KaribikState.from_setup)."""
+    return KaribikState.from_setup(players, ships=ships, **kwargs)
+
+
+def events(state, start=0, kind=None):
+    found = [dict(e.data) for e in state.log[start:]]
+    return [e for e in found if kind is None or e["type"] == kind]
+
+
+def play(state, *actions):
+    """Apply single-seat actions in order."""
+    for action in actions:
+        state.apply_action(action)
+    return state
