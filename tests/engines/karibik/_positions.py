@@ -26,3 +26,14 @@ def play(state, *actions):
     for action in actions:
         state.apply_action(action)
     return state
+
+
+def arriba_to_seat0(steps, players=2, **kwargs):
+    """A position where seat 0 controls Arriba with ``steps`` movement (no thief unless steps == 0)."""
+    from engines.karibik import CARDS
+
+    mine = [steps] + [c for c in CARDS if c != steps][:5]
+    theirs = [steps - 1] + [c for c in CARDS if c != steps - 1][:5]
+    state = position(players, bids=[mine] + [theirs] * (players - 1), **kwargs)
+    assert (state.ship, state.controller, state.steps_left) == (0, 0, steps), "setup did not give seat 0 Arriba"
+    return state
