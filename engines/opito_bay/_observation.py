@@ -72,6 +72,7 @@ def resample(state: OpitoState, player: int, rng: random.Random) -> OpitoState:
     """
     other = state.clone()
     other.rng = random.Random(rng.getrandbits(64))
+    other._rng_shared = False
     other.log = [event for event in state.log if event.visible_to(player)]
     library = other.library
     size = len(library)

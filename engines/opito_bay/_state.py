@@ -53,6 +53,10 @@ class OpitoState(State):
 
     def _start_deal(self) -> None:
         self.deal += 1
+        if self._rng_shared:
+            rng, self.rng = self.rng, random.Random()
+            self.rng.setstate(rng.getstate())
+            self._rng_shared = False
         deck = list(DECK)
         self.rng.shuffle(deck)
         self.hands = [deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE] for seat in range(self.num_players)]
@@ -114,12 +118,15 @@ class OpitoState(State):
         self.deal_history: list[list[int]] = []
         self.deal = 1
         self.know = Knowledge(len(aces))
+        #: True while ``rng`` is shared with a clone; copied before its first use
+        self._rng_shared = False
 
     def clone(self) -> OpitoState:
         other = OpitoState.__new__(OpitoState)
         other.num_players = self.num_players
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        # copy-on-write: copying a Random costs ~50 us and it is only used when a deal starts
+        other.rng = self.rng
+        self._rng_shared = other._rng_shared = True
         other.options = self.options
         other.acting = self.acting
         other.history = self.history.copy()

@@ -327,3 +327,15 @@ def test_clone_is_independent():
         copy.apply_action(copy.random_action(copy.turn, rng))
     assert state.history == [] and len(state.library) == 36 and state.hands != copy.hands
     assert isinstance(state, OpitoState)
+
+
+def test_clones_share_no_randomness_across_deals():
+    def play(state):
+        rng = random.Random(5)
+        while not state.is_terminal():
+            state.apply_action(state.random_action(state.turn, rng))
+        return state.history, state.totals
+
+    original = GAME.new_state(2, 3, {"deals": 3})
+    copy = original.clone()
+    assert play(copy) == play(original) == play(GAME.new_state(2, 3, {"deals": 3}))
