@@ -112,3 +112,18 @@ def test_as_dict_is_json_ready():
     assert data["elo"]["a"] == pytest.approx(200 * math.log10(3))
     with pytest.raises(KeyError):
         fit.rating("nobody")
+
+
+def test_agrees_with_ordo_prototype_run_within_a_tenth():
+    # ordo_prototype_output.csv is the ordo.csv written by Ordo's first
+    # program (michiguel/Ordo, ordo.c), compiled and run on the fixture
+    # without its one "*" game (that program scores "*" as a draw). Its scale
+    # is hard-wired: P = 1 / (1 + exp(-d / 173)), pool average 2300. See
+    # docs/ratings.md.
+    fit = fit_bradley_terry(read_pgn(DATA / "ordo_fixture.pgn"))
+    rows = (DATA / "ordo_prototype_output.csv").read_text().splitlines()
+    assert len(rows) == 8
+    for row in rows:
+        name, rating = row.split(",")[:2]
+        ours = 2300 + fit.rating(name.strip().strip('"').strip()) * 173 / ELO_PER_NAT
+        assert ours == pytest.approx(float(rating), abs=0.1)
