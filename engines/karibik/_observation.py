@@ -64,7 +64,8 @@ def determinize(observation: dict[str, Any], rng: random.Random) -> Any:
     state.phase = observation["phase"]
     state.acting = tuple(observation["acting"])
     ship = observation["ship"]
-    state.ship = -1 if ship is None else ship
+    # The ship being resolved: none before the first reveal; all six are done when the game is over.
+    state.ship = NUM_SHIPS if state.phase == OVER else -1 if ship is None else ship
     state.ship_area = [area for area, _ in observation["ships"]]
     state.ship_chest = [chest for _, chest in observation["ships"]]
     state.chest_status = list(state.chest_status)
