@@ -110,20 +110,30 @@ def check_information(game: Game, num_players: int, seed: int, options: dict | N
                     assert pack(snapshot.legal_actions(seat)) == pack(other.legal_actions(seat))
                 changed += _public_part(other) != _public_part(snapshot)
                 checked += 1
-                play_random(other, random.Random(checked))
+                if checked <= 4:  # a few resampled states must play on to a legal end
+                    play_random(other, random.Random(checked))
     assert checked and changed, "resample never changed any hidden information"
 
 
-def check_rejects_garbage(game: Game, num_players: int, seed: int, options: dict | None = None) -> None:
-    """Arbitrary wrong actions raise IllegalAction and leave the state unchanged."""
+def check_rejects_garbage(game: Game, num_players: int, seed: int, options: dict | None = None,
+                          samples: int = 40) -> None:
+    """Arbitrary wrong actions raise IllegalAction and leave the state unchanged.
+
+    Checked at up to ``samples`` states spread along one random game (every state of a long
+    multi-deal game would only repeat the same checks).
+    """
     rng = random.Random(seed)
     state = game.new_state(num_players, seed, options)
-    garbage = [None, -1, 10**9, "nonsense", [], {}, [1, 2, 3], {"x": 1}, 3.5, True, b"\x00", [[[]]]]
+    states = []
     while not state.is_terminal():
+        states.append(state.clone())
+        state.apply({s: state.random_action(s, rng) for s in state.acting})
+    garbage = [None, -1, 10**9, "nonsense", [], {}, [1, 2, 3], {"x": 1}, 3.5, True, b"\x00", [[[]]]]
+    for state in rng.sample(states, min(samples, len(states))):
         seat = state.acting[0]
         before = pickle.dumps(state)
+        legal = state.legal_actions(seat)
         for action in garbage:
-            legal = state.legal_actions(seat)
             if legal is not None and action in legal:
                 continue
             try:
@@ -141,4 +151,3 @@ def check_rejects_garbage(game: Game, num_players: int, seed: int, options: dict
                 assert error.player == outsider
             else:
                 raise AssertionError("a seat that is not acting was allowed to act")
-        state.apply({s: state.random_action(s, rng) for s in state.acting})
