@@ -7,6 +7,7 @@ caller's (``trio.move_on_after`` around the calls).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import trio
@@ -18,19 +19,30 @@ from ._process import BotProcess
 
 
 class Connection:
-    """Send and receive protocol messages to and from one bot process."""
+    """Send and receive protocol messages to and from one bot process.
+
+    Works on the raw pipe file descriptors (already non-blocking) with trio's
+    ``wait_readable``/``wait_writable``: the stream layer above them costs more per move
+    than everything else the arena does (see BENCHMARKS.md).
+    """
 
     def __init__(self, process: BotProcess, max_frame: int = protocol.DEFAULT_MAX_FRAME) -> None:
         self.process = process
-        self._stdin = process.stdin
-        self._stdout = process.stdout
+        self._out = process.stdin.fileno()
+        self._in = process.stdout.fileno()
         self._decoder = protocol.FrameDecoder(max_frame)
 
     async def send_frame(self, frame: bytes) -> None:
-        try:
-            await self._stdin.send_all(frame)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            raise BotFault(FaultKind.CRASH, self._gone("stopped reading its stdin")) from None
+        view = memoryview(frame)
+        while view:
+            try:
+                written = os.write(self._out, view)
+            except BlockingIOError:
+                await trio.lowlevel.wait_writable(self._out)
+                continue
+            except OSError:
+                raise BotFault(FaultKind.CRASH, self._gone("stopped reading its stdin")) from None
+            view = view[written:]
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_frame(protocol.encode(message))
@@ -48,13 +60,18 @@ class Connection:
             if message is not None:
                 return message
             try:
-                data = await self._stdout.receive_some(max(65536, decoder.needed()))
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = os.read(self._in, max(65536, decoder.needed()))
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(self._in)
+                continue
+            except OSError:
                 data = b""
             if not data:
                 partial = " in the middle of a frame" if decoder.pending() else ""
                 raise BotFault(FaultKind.CRASH, self._gone(f"closed its stdout{partial}"))
             decoder.feed(data)
+            # A bot that floods its stdout must not starve the deadline that guards it.
+            await trio.lowlevel.checkpoint_if_cancelled()
 
     def _gone(self, what: str) -> str:
         code = self.process.returncode()
