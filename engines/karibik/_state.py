@@ -254,13 +254,20 @@ class KaribikState(MovePhase, State):
     # -- copies ------------------------------------------------------------------------------
 
     def clone(self) -> KaribikState:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
+        other = self.fork()
+        other.rng = random.Random.__new__(random.Random)
         other.rng.setstate(self.rng.getstate())
-        other.options = dict(self.options)
         other.history = list(self.history)
         other.log = list(self.log)
+        return other
+
+    def fork(self) -> KaribikState:
+        """A fast copy for search: the game position only, with empty history and log and the
+        rng shared (the rules draw from it only at setup)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.history = []
+        other.log = []
         other.chest_status = list(self.chest_status)
         other.reserve = list(self.reserve)
         other.ship_area = list(self.ship_area)

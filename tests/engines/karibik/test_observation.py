@@ -96,3 +96,12 @@ def test_clone_is_independent():
     assert state.ship_area[0] == area("Gulf of Mexico") and state.steps_left == 2
     assert len(copy.log) > len(state.log) and len(copy.history) == len(state.history) + 1
     assert copy.rng.random() == state.rng.random()
+
+
+def test_fork_copies_the_position_without_history():
+    state = arriba_to_seat0(2, ships=["Gulf of Mexico", "Jardines Bank", "Mona Passage", "Gulf of Darien",
+                                      "Anegada Passage", "Bay of Campeche"], on_ports=["Havana"])
+    fork = state.fork()
+    assert fork.history == [] and fork.log == [] and fork.observation(0) == state.observation(0)
+    fork.apply_action(["move", area("Florida Straits")])
+    assert state.ship_area[0] == area("Gulf of Mexico") and fork.ship_area[0] == area("Florida Straits")
