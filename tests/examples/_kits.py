@@ -8,6 +8,7 @@ the build itself fails.
 
 from __future__ import annotations
 
+import glob
 import shutil
 import subprocess
 from contextlib import AsyncExitStack
@@ -37,6 +38,8 @@ class Kit:
     install: str
     #: the build, run in the kit's folder
     build: tuple[str, ...]
+    #: glob patterns of libraries the build needs installed (from Debian: no other registry here)
+    libraries: tuple[str, ...] = ()
 
     @property
     def manifest(self) -> Path:
@@ -47,11 +50,17 @@ class Kit:
         return EXAMPLES / self.name
 
 
+#: Debian's packaged crates (librust-*-dev), used offline where they are installed.
+DEBIAN_CRATES = Path("/usr/share/cargo/registry")
+CARGO_BUILD = ("cargo", "build", "--release", "--quiet") + (
+    ("--offline", "--config", 'source.crates-io.replace-with="debian"',
+     "--config", f'source.debian.directory="{DEBIAN_CRATES}"') if DEBIAN_CRATES.is_dir() else ())
+
 KITS = {
     "js-random": Kit("js-random", ("node",), "apt-get install nodejs npm", ("npm", "ci", "--no-audit", "--no-fund")),
     "c-random": Kit("c-random", ("cc", "make"), "apt-get install gcc make", ("make",)),
     "rust-random": Kit("rust-random", ("cargo",), "apt-get install cargo librust-rmp-serde-dev",
-                       ("cargo", "build", "--release", "--offline", "--quiet")),
+                       CARGO_BUILD, (str(DEBIAN_CRATES / "rmp-serde-1.*"),)),
     "go-random": Kit("go-random", ("go",), "apt-get install golang-go golang-github-vmihailenco-msgpack.v5-dev",
                      ("go", "build", "-o", "go-random", ".")),
 }
@@ -85,6 +94,7 @@ def prepare(name: str) -> BotSpec:
     if not kit.manifest.is_file():
         pytest.skip(f"{name} is not written yet (no {kit.manifest.name})")
     missing = [tool for tool in kit.tools if shutil.which(tool) is None]
+    missing += [pattern for pattern in kit.libraries if not glob.glob(pattern)]
     if missing:
         pytest.skip(f"{name} needs {', '.join(missing)} on PATH (install: {kit.install})")
     failure = _build(name)
