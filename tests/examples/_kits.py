@@ -9,6 +9,7 @@ the build itself fails.
 from __future__ import annotations
 
 import glob
+import os
 import shutil
 import subprocess
 from contextlib import AsyncExitStack
@@ -40,6 +41,8 @@ class Kit:
     build: tuple[str, ...]
     #: glob patterns of libraries the build needs installed (from Debian: no other registry here)
     libraries: tuple[str, ...] = ()
+    #: extra environment of the build
+    env: tuple[tuple[str, str], ...] = ()
 
     @property
     def manifest(self) -> Path:
@@ -56,13 +59,18 @@ CARGO_BUILD = ("cargo", "build", "--release", "--quiet") + (
     ("--offline", "--config", 'source.crates-io.replace-with="debian"',
      "--config", f'source.debian.directory="{DEBIAN_CRATES}"') if DEBIAN_CRATES.is_dir() else ())
 
+#: Debian's packaged Go sources (golang-*-dev), built in GOPATH mode: no module proxy here.
+DEBIAN_GOPATH = Path("/usr/share/gocode")
+
 KITS = {
     "js-random": Kit("js-random", ("node",), "apt-get install nodejs npm", ("npm", "ci", "--no-audit", "--no-fund")),
     "c-random": Kit("c-random", ("cc", "make"), "apt-get install gcc make", ("make",)),
     "rust-random": Kit("rust-random", ("cargo",), "apt-get install cargo librust-rmp-serde-dev",
                        CARGO_BUILD, (str(DEBIAN_CRATES / "rmp-serde-1.*"),)),
     "go-random": Kit("go-random", ("go",), "apt-get install golang-go golang-github-vmihailenco-msgpack.v5-dev",
-                     ("go", "build", "-o", "go-random", ".")),
+                     ("go", "build", "-o", "go-random", "."),
+                     (str(DEBIAN_GOPATH / "src/github.com/vmihailenco/msgpack/v5/msgpack.go"),),
+                     (("GO111MODULE", "off"), ("GOPATH", str(DEBIAN_GOPATH)))),
 }
 
 
@@ -79,11 +87,13 @@ def _build(name: str) -> str | None:
     if not _needs_build(kit):
         return None
     try:
-        result = subprocess.run(kit.build, cwd=kit.folder, capture_output=True, text=True, timeout=900)
+        result = subprocess.run(kit.build, cwd=kit.folder, capture_output=True, text=True, timeout=900,
+                                env={**os.environ, **dict(kit.env)})
     except FileNotFoundError:
         return f"building {name} needs `{kit.build[0]}` (install: {kit.install})"
     if result.returncode != 0:
-        return (f"building {name} failed; run `cd {kit.folder} && {' '.join(kit.build)}`:\n"
+        env = "".join(f"{key}={value} " for key, value in kit.env)
+        return (f"building {name} failed; run `cd {kit.folder} && {env}{' '.join(kit.build)}`:\n"
                 f"{result.stdout[-2000:]}{result.stderr[-4000:]}")
     return None
 
