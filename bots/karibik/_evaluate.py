@@ -122,7 +122,7 @@ def quick_gain(state: Any, ship: int, seat: int, steps: int) -> float:
     for other, cargo in enumerate(state.ship_chest):
         if cargo is not None and other != ship and row[state.ship_area[other]] <= steps + 1:
             reach = max(0, row[state.ship_area[other]] - 1)
-            best = max(best, carry(cargo, state.ship_area[other], reach))
+            best = max(best, 0.85 * carry(cargo, state.ship_area[other], reach))  # it may move first
     return best
 
 
