@@ -3,13 +3,18 @@
 For each kit and each registered game: full games against the Python random bot, in both
 seats and at a bigger table, with no fault; the same seeds give the same games; and every kit
 draws the same choices as js-random (they share one generator, seeded with ``bot_seed``).
+Each kit also answers SPEC.md's example frames (a ``bot_seed`` above 2**63) exactly as the
+reference generator predicts, and builds Karibik's non-enumerated bribe.
 """
 
+import subprocess
 from dataclasses import replace
 
 import pytest
 
+import protocol
 from engines import game_ids, get_game
+from protocol.tools import dumps
 
 from ._kits import KITS, PY_RANDOM, describe, play, prepare
 
@@ -60,3 +65,60 @@ async def test_kit_makes_the_same_choices_as_js_random(kit, game_id):
     ours = await play(game_id, [replace(spec, name="kit"), PY_RANDOM], SEEDS)
     theirs = await play(game_id, [replace(reference, name="kit"), PY_RANDOM], SEEDS)
     assert [r.replay.steps for r in ours] == [r.replay.steps for r in theirs]
+
+
+class SplitMix64:
+    """The kits' shared generator (SplitMix64), the reference their choices are checked against."""
+
+    def __init__(self, seed):
+        self.state = seed
+
+    def next(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) % 2**64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+        return z ^ (z >> 31)
+
+    def shuffle(self, items):
+        for i in range(len(items) - 1, 0, -1):
+            j = self.next() % (i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+
+def _exchange(spec, messages):
+    """Send ``messages`` to a fresh process of ``spec``, then ``bye``; return its replies."""
+    frames = b"".join(protocol.encode(m) for m in [*messages, protocol.bye()])
+    done = subprocess.run(spec.argv(), cwd=spec.cwd, input=frames, capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    decoder = protocol.FrameDecoder()
+    decoder.feed(done.stdout)
+    replies = []
+    while (message := decoder.next()) is not None:
+        replies.append(message)
+    assert decoder.pending() == 0, "the bot wrote bytes that are not whole frames"
+    return replies
+
+
+@pytest.mark.parametrize("kit", list(KITS))
+def test_kit_answers_the_spec_examples_with_the_shared_generator(kit):
+    spec = prepare(kit)
+    examples = dumps.examples()
+    hello, action = _exchange(spec, [examples["hello-arena"], examples["start"], examples["request"]])
+    assert protocol.parse_hello(hello).protocol == "1.0"
+    legal = examples["request"]["legal"]
+    expected = legal[SplitMix64(dumps.EXAMPLE_BOT_SEED).next() % len(legal)]
+    assert protocol.parse_action(action) == protocol.ActionReply(id=7, action=expected)
+
+
+@pytest.mark.parametrize("kit", list(KITS))
+def test_kit_builds_the_karibik_bribe(kit):
+    spec = prepare(kit)
+    _supported(spec, "karibik")
+    examples = dumps.examples()
+    start = dict(examples["start"], game="karibik", options={})
+    request = examples["request-unenumerated"]
+    _, action = _exchange(spec, [examples["hello-arena"], start, request])
+    expected = SplitMix64(dumps.EXAMPLE_BOT_SEED).shuffle([-1, 0, 1, 2, 3, 4, 5])[:6]
+    assert protocol.parse_action(action) == protocol.ActionReply(id=request["id"], action=expected)
