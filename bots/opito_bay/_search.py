@@ -1,0 +1,142 @@
+"""The search policy: single-observer information-set MCTS over the engine.
+
+Every iteration samples a full state consistent with what the player knows
+(``engines.opito_bay.determinize``: other hands and the library's unseen part are shuffled,
+but the cards the player saw with a 5 stay where they are), walks one shared tree of action
+sequences with UCB (counting only actions available in that sample), adds one node, plays a
+cheap rollout to the end of the current deal, and backs up each seat's standing squashed to
+[0, 1]. The tree holds the player's own follow-up decisions (a 3's target, a 9's second
+treasure), so a card is judged with its best target, and the opponents' replies.
+
+It is anytime: it stops at the budget (40% of the move limit, at most a quarter of the time
+left, at most 2 s) and answers with the most visited action.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from bots.sdk import Request
+from engines.opito_bay import OpitoState, determinize
+
+from ._heuristic import heuristic
+
+EXPLORATION = 0.7
+#: points of lead that make the squashed reward about 0.88
+SCALE = 3000.0
+MAX_BUDGET_S = 2.0
+#: a spyglass with more orders than this is left to the heuristic (a 5 shows up to 120)
+MAX_ROOT_ACTIONS = 30
+
+
+class Node:
+    __slots__ = ("children", "visits", "reward", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+
+
+def _key(action: Any) -> Any:
+    return tuple(action) if isinstance(action, list) else action
+
+
+def rollout_action(state: OpitoState, rng: random.Random) -> Any:
+    """A cheap, not-quite-random action: random cards, sensible targets."""
+    seat, phase = state.turn, state.phase
+    if phase == "spyglass":
+        return state.looking()
+    legal = state.legal_actions(seat)
+    if phase in ("target", "player"):
+        table, rank = state.table, state.pending[1]
+        if rank == "3":
+            legal = [node for node in legal if table.owner[node] == seat] or legal
+        elif rank == "7":
+            legal = [node for node in legal if table.owner[node] != seat] or legal
+        elif rank == "K":
+            legal = [node for node in table.treasures if table.owner[node] != seat] or legal
+        elif rank == "Q":
+            legal = [other for other in legal if other != seat]
+    return legal[rng.randrange(len(legal))]
+
+
+def _rewards(state: OpitoState) -> list[float]:
+    totals = state.totals
+    rewards = []
+    for seat, total in enumerate(totals):
+        margin = total - max(other for index, other in enumerate(totals) if index != seat)
+        rewards.append(0.5 + 0.5 * math.tanh(margin / SCALE))
+    return rewards
+
+
+def _iterate(root: Node, obs: dict, rng: random.Random) -> None:
+    state = determinize(obs, rng)
+    deal = state.deal
+    node, path = root, []
+    while not state.is_terminal() and state.deal == deal:
+        seat = state.turn
+        legal = state.legal_actions(seat)
+        children = node.children
+        untried = []
+        best, best_score, best_action = None, -1.0, None
+        for action in legal:
+            child = children.get(_key(action))
+            if child is None:
+                untried.append(action)
+                continue
+            child.avail += 1
+            if not untried:
+                score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                if score > best_score:
+                    best, best_score, best_action = child, score, action
+        if untried:
+            action = untried[rng.randrange(len(untried))]
+            child = children[_key(action)] = Node()
+            state.apply_action(action)
+            path.append((child, seat))
+            break
+        state.apply_action(best_action)
+        path.append((best, seat))
+        node = best
+    while not state.is_terminal() and state.deal == deal:
+        state.apply_action(rollout_action(state, rng))
+    rewards = _rewards(state)
+    for child, seat in path:
+        child.visits += 1
+        child.reward += rewards[seat]
+
+
+def search_action(request: Request, rng: random.Random, budget_s: float | None = None,
+                  iterations: int | None = None) -> Any:
+    """Search until ``budget_s`` seconds pass or ``iterations`` are done; return the most visited action."""
+    legal = request.legal
+    if len(legal) == 1 or (len(legal) > MAX_ROOT_ACTIONS and request.kind == "spyglass"):
+        return heuristic(request, rng)
+    obs = dict(request.observation)
+    root = Node()
+    deadline = time.perf_counter() + (budget_s if budget_s is not None else 3600.0)
+    done = 0
+    while (iterations is None or done < iterations) and time.perf_counter() < deadline:
+        _iterate(root, obs, rng)
+        done += 1
+    best, best_visits = None, 0
+    for action in legal:
+        child = root.children.get(_key(action))
+        if child is not None and child.visits > best_visits:
+            best, best_visits = action, child.visits
+    return best if best is not None else heuristic(request, rng)
+
+
+def budget(request: Request) -> float:
+    """Seconds to search: well inside both the move limit and the time left."""
+    return max(0.0, min(0.4 * request.move_ms, 0.25 * request.time_left_ms, 1000 * MAX_BUDGET_S) / 1000)
+
+
+def search(request: Request, rng: random.Random) -> Any:
+    """Determinized ISMCTS within the time budget."""
+    return search_action(request, rng, budget_s=budget(request))

@@ -1,0 +1,78 @@
+"""The search policy: always legal, within its time budget, and it uses what a 5 showed."""
+
+import random
+import time
+
+import pytest
+
+from bots.opito_bay import heuristic, search
+from bots.opito_bay._search import budget, search_action
+from engines.opito_bay import DECK, OpitoState
+
+from ._play import play_game, random_policy, request_for, win_share
+
+
+def quick(request, rng):
+    return search_action(request, rng, iterations=8)
+
+
+def request(state, **kwargs):
+    return request_for(state, state.turn, [0] * state.num_players, dict(state.options), **kwargs)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_always_legal(players):
+    state = play_game([quick] + [random_policy] * (players - 1), players, {"deals": 1})
+    assert state.is_terminal()
+
+
+def complete(aces, hands, library, table=()):
+    """A position holding the whole deck: every card not placed lies in the graveyard."""
+    rest = list(DECK)
+    for card in [card for hand in hands for card in hand] + list(library) + [row[0] for row in table]:
+        rest.remove(card)
+    return OpitoState.from_setup(aces, hands, library=library, graveyard=rest, table=table)
+
+
+def kraken_position(hand, library):
+    """Seat 0 (Ace of diamonds) has played a Jack and knows the 5 library cards."""
+    state = complete(["D", "S"], [["JC"] + hand, ["9C", "9H", "KC", "QS", "5S"]], library)
+    state.know.top[0] = list(library)
+    state.apply_action("JC")
+    assert state.decision(0) == "player"
+    return state
+
+
+def test_search_uses_the_cards_seen_with_a_five():
+    good = ["TD", "8D", "6D", "X", "3D"]
+    poor = ["2S", "2H", "4C", "7S", "4H"]
+    to_self = kraken_position(poor[:4], good)
+    to_other = kraken_position(good[:4], poor)
+    assert search_action(request(to_self), random.Random(1), iterations=300) == 0
+    assert search_action(request(to_other), random.Random(1), iterations=300) == 1
+    # without the look, the 10 unseen cards could be anywhere, and the Jack goes to itself
+    to_other.know.top[0] = []
+    assert search_action(request(to_other), random.Random(1), iterations=300) == 0
+
+
+def test_search_stays_within_its_budget():
+    library = [card for card in DECK[:40] if card not in ("3C", "QH", "9S", "TD", "8D", "4S")][:25]
+    state = complete(["D", "S"], [["3C", "X", "QH", "9S", "TD"], ["X", "X", "2H", "4H", "6H"]], library,
+                     table=[("8D", "8", None, 1), ("4S", "4", None, 0)])
+    req = request(state, move_ms=200, time_left_ms=10_000)
+    assert budget(req) == pytest.approx(0.08)
+    start = time.perf_counter()
+    assert search(req, random.Random(0)) in req.legal
+    assert time.perf_counter() - start < 0.2
+    req = request(state, move_ms=1000, time_left_ms=100)
+    assert budget(req) == pytest.approx(0.025)
+
+
+def test_search_beats_random_play():
+    assert win_share(quick, random_policy, 10, players=2, options={"deals": 1}, seed=3) >= 0.8
+
+
+def test_search_answers_a_single_legal_action_at_once():
+    state = OpitoState.from_setup(["D", "S"], [["2C"], ["4S"]])
+    assert search(request(state), random.Random(0)) == "2C"
+    assert heuristic(request(state), random.Random(0)) == "2C"
