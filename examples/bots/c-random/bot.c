@@ -14,6 +14,7 @@ static const char *const GAMES[] = {"dead-mans-draw", "opito-bay", "karibik"};
 enum { GAME_COUNT = sizeof GAMES / sizeof GAMES[0] };
 
 static uint64_t rng_state;
+static char game[64];  /* the current game's id, from start */
 
 static uint64_t next_random(void) {
     uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
@@ -64,11 +65,11 @@ static void send_action(const mp_value *request) {
     if (legal && legal->type == MP_ARRAY && legal->as.array.len > 0) {
         const mp_value *choice = &legal->as.array.items[below(legal->as.array.len)];
         mp_write_raw(&out, choice->raw, choice->raw_len);
-    } else if (mp_is_str(mp_get(request, "kind"), "bribe")) {
+    } else if (strcmp(game, "karibik") == 0 && mp_is_str(mp_get(request, "kind"), "bribe")) {
         write_bribe(&out);
     } else {
         const mp_value *kind = mp_get(request, "kind");
-        fprintf(stderr, "c-random: no builder for the non-enumerated decision %.*s; answering nil\n",
+        fprintf(stderr, "c-random: no builder for the non-enumerated decision %s/%.*s; answering nil\n", game,
                 kind && kind->type == MP_STR ? (int)kind->as.str.len : 1,
                 kind && kind->type == MP_STR ? kind->as.str.ptr : "?");
         mp_write_nil(&out);
@@ -94,6 +95,10 @@ int main(void) {
             }
             send_hello();
         } else if (mp_is_str(type, "start")) {
+            const mp_value *name = mp_get(message, "game");
+            size_t n = name && name->type == MP_STR && name->as.str.len < sizeof game ? name->as.str.len : 0;
+            memcpy(game, n ? name->as.str.ptr : "", n);
+            game[n] = '\0';
             rng_state = mp_as_u64(mp_get(message, "bot_seed"));
         } else if (mp_is_str(type, "request")) {
             send_action(message);
