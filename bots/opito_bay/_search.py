@@ -97,14 +97,14 @@ def _iterate(root: Node, obs: dict, rng: random.Random) -> None:
         if untried:
             action = untried[rng.randrange(len(untried))]
             child = children[_key(action)] = Node()
-            state.apply_action(action)
+            state.advance(action)
             path.append((child, seat))
             break
-        state.apply_action(best_action)
+        state.advance(best_action)
         path.append((best, seat))
         node = best
-    while not state.is_terminal() and state.deal == deal:
-        state.apply_action(rollout_action(state, rng))
+    while state.acting and state.deal == deal:
+        state.advance(rollout_action(state, rng))
     rewards = _rewards(state)
     for child, seat in path:
         child.visits += 1

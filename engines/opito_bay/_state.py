@@ -154,25 +154,26 @@ class OpitoState(State):
     def decision(self, player: int) -> str:
         return self.phase
 
-    def _playable(self, rank: str, seat: int) -> bool:
-        """[R]4: the legal-play test of one rank for ``seat``."""
-        if rank in "37":
-            return bool(self.table.treasures)
-        if rank == "K":
-            return bool(self.table.nodes)
-        if rank == "9":
-            return self.table.can_swap(seat)
-        return True
+    def _playable_ranks(self, seat: int) -> str:
+        """[R]4: the ranks ``seat`` may play now (even ranks, 5, J, Q and Jokers always)."""
+        table = self.table
+        ranks = "24568TJQX"
+        if table.treasures:
+            ranks += "37K9" if table.can_swap(seat) else "37K"
+        elif table.nodes:
+            ranks += "K"
+        return ranks
 
     def _plays(self, seat: int) -> list[str]:
+        ranks = self._playable_ranks(seat)
         plays = []
         joker = False
         for card in self.hands[seat]:
             if card == JOKER:
                 if not joker:
                     joker = True
-                    plays.extend(JOKER + rank for rank in JOKER_RANKS if self._playable(rank, seat))
-            elif self._playable(card[0], seat):
+                    plays.extend(JOKER + rank for rank in JOKER_RANKS if rank in ranks)
+            elif card[0] in ranks:
                 plays.append(card)
         return plays
 
@@ -220,7 +221,14 @@ class OpitoState(State):
     # -- applying -------------------------------------------------------------------------------
 
     def _apply(self, actions: Mapping[int, Any]) -> None:
-        action = actions[self.turn]
+        self.advance(actions[self.turn])
+
+    def advance(self, action: Any) -> None:
+        """Apply a legal action of the player to move without checking it or recording history.
+
+        For search, whose actions come from ``legal_actions`` or ``random_action``; an illegal
+        action here corrupts the state. Everyone else uses ``apply``.
+        """
         getattr(self, "_on_" + self.phase)(self.turn, action)
 
     def _on_play(self, seat: int, action: str) -> None:
@@ -338,7 +346,8 @@ class OpitoState(State):
         self.swap_from = None
         self.window = 0
         self.acting = (seat,)
-        self.phase = "play" if any(self._playable(card[0], seat) for card in self.hands[seat]) else "discard"
+        ranks = self._playable_ranks(seat)
+        self.phase = "play" if any(card[0] in ranks for card in self.hands[seat]) else "discard"
 
     def _end_deal(self) -> None:
         points = deal_points(self.table.scores(self.aces))
