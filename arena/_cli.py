@@ -13,7 +13,7 @@ from tabulate import tabulate
 
 import engines
 
-from ._cli_common import UsageError, parse_options, reports_errors
+from ._cli_common import SandboxOption, UsageError, open_sandbox, parse_options, reports_errors
 from ._faults import FaultPolicy
 from ._manifest import resolve_bot
 from ._match import MatchSettings
@@ -70,12 +70,14 @@ def match_command(
     fault_policy: Annotated[str, typer.Option(help="forfeit | end-game | substitute")] = "forfeit",
     substitutions: Annotated[int, typer.Option(help="Random substitutions before forfeit (substitute policy).")] = 3,
     replay: Annotated[Optional[Path], typer.Option(help="Write the replay (JSON) to this file.")] = None,
+    sandbox: SandboxOption = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
     """Play one game between bots and print ranks, scores and faults."""
     specs = [resolve_bot(bot) for bot in bots]
     settings = match_settings(move_ms, reserve_ms, startup_ms, fault_policy, substitutions)
-    result = trio.run(run_single_match, game, specs, seed, parse_options(option), settings)
+    with open_sandbox(sandbox) as box:
+        result = trio.run(run_single_match, game, specs, seed, parse_options(option), settings, box)
     if replay is not None:
         save_replay_file(replay, result)
     if as_json:
@@ -100,6 +102,19 @@ def replay_command(file: Annotated[Path, typer.Argument(help="A replay file writ
     """Print a recorded game turn by turn."""
     for line in describe_replay(load_replay_file(file)):
         typer.echo(line)
+
+
+@app.command("doctor")
+@reports_errors
+def doctor_command(sandbox: SandboxOption = "auto") -> None:
+    """Explain which protections against hostile bots are active on this machine."""
+    with open_sandbox(sandbox) as box:
+        pass
+    rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
+    typer.echo(tabulate(rows, headers=["active", "protection", "how"]))
+    missing = [name for name, active, _ in box.describe() if not active]
+    if missing:
+        typer.echo(f"\n{len(missing)} protection(s) inactive; see README, 'Running untrusted bots'.")
 
 
 from . import _cli_tournament  # noqa: E402  (registers the tournament and rating commands)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import tomllib
-from typing import Any
+from collections.abc import Iterator
+from typing import Annotated, Any
 
 import typer
 
@@ -13,6 +15,7 @@ import engines
 from ._config import ConfigError
 from ._manifest import ManifestError
 from ._replay_view import ReplayFileError
+from ._sandbox import Sandbox, detect_sandbox
 from ._store import StoreError
 from .ratings import ResultsFileError
 
@@ -67,3 +70,20 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
         except tomllib.TOMLDecodeError:
             options[key] = text
     return options
+
+
+SandboxOption = Annotated[str, typer.Option(
+    "--sandbox", help="auto: bubblewrap when it works | bwrap: require it | none: limits and uid only")]
+
+
+@contextlib.contextmanager
+def open_sandbox(mode: str) -> Iterator[Sandbox]:
+    """The sandbox for ``--sandbox MODE``, cleaned up (cgroup folders) on exit."""
+    try:
+        sandbox = detect_sandbox(mode)
+    except (ValueError, RuntimeError) as error:
+        raise UsageError(str(error)) from None
+    try:
+        yield sandbox
+    finally:
+        sandbox.close()

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import trio
 import typer
 
-from ._cli_common import UsageError, reports_errors
+from ._cli_common import SandboxOption, UsageError, open_sandbox, reports_errors
 from ._config import TournamentConfig, config_from_dict, load_config
 from ._progress import ProgressPrinter
 from ._report import (crosstable, export_records, fault_counts, records_of, standings_csv, standings_json,
@@ -48,14 +48,17 @@ def config_of_store(store: ResultsStore) -> TournamentConfig:
     return dataclasses.replace(config, database=store.path)
 
 
-def _play(config: TournamentConfig, store: ResultsStore, quiet: bool) -> None:
-    runner = TournamentRunner(config, store, None if quiet else ProgressPrinter())
-    pending, total = runner.pending()
-    if not quiet:
-        typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
-                   f"({total - len(pending)} already played), concurrency {config.concurrency}, "
-                   f"results in {store.path}", err=True)
-    trio.run(runner.run)
+def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mode: str) -> None:
+    database = store.path.resolve()
+    hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm")]
+    with open_sandbox(sandbox_mode) as sandbox:
+        runner = TournamentRunner(config, store, None if quiet else ProgressPrinter(), sandbox.with_hidden(hidden))
+        pending, total = runner.pending()
+        if not quiet:
+            typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
+                       f"({total - len(pending)} already played), concurrency {config.concurrency}, "
+                       f"results in {store.path}", err=True)
+        trio.run(runner.run)
     _print_standings(store, "table", 200, None, config.schedule.players)
 
 
@@ -80,12 +83,13 @@ def _print_standings(store: ResultsStore, fmt: str, n_boot: int, anchor: str | N
 def run_command(
     file: Annotated[Path, typer.Argument(help="Tournament file (TOML).")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, only the standings.")] = False,
+    sandbox: SandboxOption = "auto",
 ) -> None:
     """Play a tournament, storing every game as it ends; print the standings."""
     config = load_config(file)
     store = open_store(config)
     try:
-        _play(config, store, quiet)
+        _play(config, store, quiet, sandbox)
     finally:
         store.close()
 
@@ -95,11 +99,12 @@ def run_command(
 def resume_command(
     database: Annotated[Path, typer.Argument(help="The tournament's results database.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+    sandbox: SandboxOption = "auto",
 ) -> None:
     """Play only the games an interrupted tournament is missing; print the standings."""
     store = ResultsStore.open(database)
     try:
-        _play(config_of_store(store), store, quiet)
+        _play(config_of_store(store), store, quiet, sandbox)
     finally:
         store.close()
 

@@ -7,6 +7,7 @@ every key and its default is ``examples/tournament-reference.toml``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tomllib
@@ -189,7 +190,7 @@ def _entrants(reader: _Reader, base: Path) -> list[BotSpec]:
                     raise ConfigError(f"{where}: key {extra[0]!r} is not allowed beside 'manifest'")
                 spec = load_manifest(base / item["manifest"])
                 if "name" in item:
-                    spec = BotSpec(item["name"], spec.command, spec.cwd, spec.env, spec.games, spec.memory_mb)
+                    spec = dataclasses.replace(spec, name=item["name"])
             else:
                 spec = manifest_from_dict(item, base, where)
         except ManifestError as error:

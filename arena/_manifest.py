@@ -8,6 +8,12 @@ A manifest is a small TOML file::
     games = ["dead-mans-draw"]                  # optional: the games it claims to play
     [env]                                       # optional: extra environment variables
     BOT_LEVEL = "3"
+    [limits]                                    # optional: resource limits (defaults shown)
+    memory_mb = 2048                            # address space
+    cpu_s = 0                                   # CPU seconds over the process's life (0 = none)
+    processes = 128                             # processes and threads (when the arena is root)
+    open_files = 256
+    file_size_mb = 64
 
 Anywhere a bot is expected, a plain command line works too (``"python -m bots.random"``).
 A command whose first word is ``python`` or ``python3`` runs with the interpreter that runs
@@ -24,6 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ._sandbox import Limits
+
 
 class ManifestError(ValueError):
     """A manifest or bot command is unreadable or invalid; the message names file and key."""
@@ -38,8 +46,7 @@ class BotSpec:
     cwd: Path | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     games: tuple[str, ...] | None = None
-    #: address-space limit in MiB (None: the arena's default)
-    memory_mb: int | None = None
+    limits: Limits = field(default_factory=Limits)
 
     def argv(self) -> list[str]:
         argv = list(self.command)
@@ -48,7 +55,8 @@ class BotSpec:
         return argv
 
 
-_KEYS = {"name", "command", "cwd", "games", "env", "memory_mb"}
+_KEYS = {"name", "command", "cwd", "games", "env", "limits"}
+_LIMIT_KEYS = {"memory_mb", "cpu_s", "processes", "open_files", "file_size_mb"}
 
 
 def load_manifest(path: str | os.PathLike[str]) -> BotSpec:
@@ -70,10 +78,13 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
         raise ManifestError(f"{where}: unknown key {unknown[0]!r}; known keys: {sorted(_KEYS)}")
     command = data.get("command")
     if isinstance(command, str):
-        command = shlex.split(command)
+        try:
+            command = shlex.split(command)
+        except ValueError:
+            command = None
     if not isinstance(command, list) or not command or not all(isinstance(part, str) for part in command):
         raise ManifestError(f"{where}: 'command' must be a non-empty string or list of strings")
-    name = data.get("name", Path(command[-1]).stem)
+    name = data.get("name", _default_name(command))
     if not isinstance(name, str) or not name:
         raise ManifestError(f"{where}: 'name' must be a non-empty string")
     cwd = data.get("cwd", ".")
@@ -85,17 +96,29 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise ManifestError(f"{where}: 'env' must be a table of string values")
-    memory_mb = data.get("memory_mb")
-    if memory_mb is not None and (not isinstance(memory_mb, int) or memory_mb <= 0):
-        raise ManifestError(f"{where}: 'memory_mb' must be a positive integer")
+    limits = _limits(data.get("limits", {}), where)
     return BotSpec(
         name=name,
         command=tuple(command),
         cwd=(base / cwd).resolve(),
         env=dict(env),
         games=tuple(games) if games is not None else None,
-        memory_mb=memory_mb,
+        limits=limits,
     )
+
+
+def _limits(table: object, where: str) -> Limits:
+    if not isinstance(table, dict):
+        raise ManifestError(f"{where}: 'limits' must be a table")
+    unknown = sorted(set(table) - _LIMIT_KEYS)
+    if unknown:
+        raise ManifestError(f"{where}: unknown key 'limits.{unknown[0]}'; known: {sorted(_LIMIT_KEYS)}")
+    values = {}
+    for key, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ManifestError(f"{where}: 'limits.{key}' must be a non-negative integer (0 = no limit)")
+        values[key] = value or None
+    return Limits(**values)
 
 
 def resolve_bot(text: str, base: Path | None = None) -> BotSpec:
@@ -112,5 +135,11 @@ def resolve_bot(text: str, base: Path | None = None) -> BotSpec:
         raise ManifestError(f"bot command {text!r}: {error}") from None
     if not command:
         raise ManifestError("empty bot command")
-    name = Path(command[-1]).name if len(command) > 1 else Path(command[0]).name
-    return BotSpec(name=name, command=tuple(command), cwd=base)
+    return BotSpec(name=_default_name(command), command=tuple(command), cwd=base)
+
+
+def _default_name(command: list[str]) -> str:
+    """``python -m bots.random`` → ``bots.random``; ``node bots/alpha.js`` → ``alpha``."""
+    if "-m" in command[:-1]:
+        return command[command.index("-m") + 1]
+    return Path(command[-1]).stem or command[-1]

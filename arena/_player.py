@@ -20,6 +20,7 @@ from ._connection import Connection
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
 from ._process import BotProcess, open_bot_process
+from ._sandbox import Sandbox
 from ._timecontrol import GameClock
 
 ARENA_NAME = "pirate-arena 0.1"
@@ -111,7 +112,8 @@ class Player:
 
 @asynccontextmanager
 async def open_player(spec: BotSpec, startup_s: float = 10.0,
-                      max_frame: int = protocol.DEFAULT_MAX_FRAME) -> AsyncIterator[Player]:
+                      max_frame: int = protocol.DEFAULT_MAX_FRAME,
+                      sandbox: Sandbox | None = None) -> AsyncIterator[Player]:
     """Start a bot and shake hands; on exit say ``bye`` and kill its process group.
 
     Never raises for the bot's faults: a bot that cannot start or fails the handshake
@@ -119,7 +121,7 @@ async def open_player(spec: BotSpec, startup_s: float = 10.0,
     """
     async with AsyncExitStack() as stack:
         try:
-            process = await stack.enter_async_context(open_bot_process(spec))
+            process = await stack.enter_async_context(open_bot_process(spec, sandbox))
         except BotFault as fault:
             player = Player(spec, None, max_frame)
             player.failure = fault

@@ -6,6 +6,7 @@ This layer knows bytes and processes only; framing and messages live in ``_conne
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ import trio
 
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
+from ._sandbox import BotCgroup, Sandbox
 
 #: Environment variables passed through to every bot; everything else comes from the manifest.
 PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PATH")
@@ -42,8 +44,11 @@ class StderrLog:
 class BotProcess:
     """A running bot: its pipes, its stderr log, and a way to kill its process group."""
 
-    def __init__(self, spec: BotSpec, process: trio.Process, stderr: StderrLog) -> None:
+    def __init__(self, spec: BotSpec, process: trio.Process, stderr: StderrLog, uid: int | None = None,
+                 cgroup: BotCgroup | None = None) -> None:
         self.spec = spec
+        self.uid = uid
+        self.cgroup = cgroup
         self.process = process
         self.stdin = process.stdin
         self.stdout = process.stdout
@@ -57,11 +62,14 @@ class BotProcess:
         return self.process.poll()
 
     def kill(self) -> None:
-        """SIGKILL the whole process group (the bot and every child it left in the group)."""
+        """SIGKILL the whole process group (the bot and every child it left in the group),
+        and every process in the bot's cgroup."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
 
     async def terminate(self, grace: float = 0.5) -> None:
         """SIGTERM the group, wait up to ``grace`` seconds for the bot to exit, then SIGKILL."""
@@ -75,7 +83,12 @@ class BotProcess:
         self.kill()
         with trio.CancelScope(shield=True):
             await self.process.wait()
+            if self.uid is not None:
+                await _kill_uid(self.uid)
             await self._wait_group_gone()
+            if self.cgroup is not None:
+                self.cgroup.kill_all()
+                self.cgroup.remove()
 
     async def _wait_group_gone(self, limit: float = 2.0) -> None:
         # Children the bot left in its group are not ours to wait() for: they are reaped by
@@ -99,6 +112,16 @@ class BotProcess:
             pass
 
 
+async def _kill_uid(uid: int) -> None:
+    """Kill every process of ``uid`` (those that left the process group with ``setsid``)."""
+    kill = shutil.which("kill") or "/bin/kill"
+    try:
+        await trio.run_process([kill, "-9", "-1"], user=uid, group=uid, extra_groups=[],
+                               check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        pass
+
+
 def _environment(spec: BotSpec) -> dict[str, str]:
     env = {key: os.environ[key] for key in PASSED_ENV if key in os.environ}
     env.update(spec.env)
@@ -106,24 +129,38 @@ def _environment(spec: BotSpec) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def open_bot_process(spec: BotSpec, stderr_limit: int = 16 * 1024) -> AsyncIterator[BotProcess]:
-    """Start ``spec`` in a new session; on exit SIGTERM, a short grace, SIGKILL the group.
+async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None,
+                           stderr_limit: int = 16 * 1024) -> AsyncIterator[BotProcess]:
+    """Start ``spec`` in a new session inside ``sandbox``; on exit SIGTERM, a short grace,
+    SIGKILL the group (and, with a dropped uid, every process of that uid).
 
     Raises :class:`BotFault` (``CRASH``) if the command cannot be started at all.
     """
+    sandbox = sandbox or Sandbox()
+    argv = spec.argv()
+    uid = sandbox.uid_for(argv, spec.cwd)
+    if shutil.which(argv[0], path=_environment(spec).get("PATH")) is None and not os.path.exists(
+            os.path.join(spec.cwd or ".", argv[0])):
+        raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: no such program")
+    ids = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+    cgroup = sandbox.new_cgroup(spec.limits)
     try:
         process = await trio.lowlevel.open_process(
-            spec.argv(),
+            sandbox.command(argv, spec.cwd),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=spec.cwd,
-            env=_environment(spec),
+            env=sandbox.environment(_environment(spec)),
             start_new_session=True,
+            preexec_fn=sandbox.preexec(spec.limits, uid, cgroup),
+            **ids,
         )
-    except OSError as error:
-        raise BotFault(FaultKind.CRASH, f"could not start {spec.argv()[0]!r}: {error.strerror or error}") from None
-    bot = BotProcess(spec, process, StderrLog(stderr_limit))
+    except (OSError, subprocess.SubprocessError) as error:
+        if cgroup is not None:
+            cgroup.remove()
+        raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: {getattr(error, 'strerror', None) or error}") from None
+    bot = BotProcess(spec, process, StderrLog(stderr_limit), uid, cgroup)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(bot._pump_stderr)

@@ -11,11 +11,13 @@ from engines import get_game
 from ._manifest import BotSpec
 from ._match import MatchResult, MatchSettings, play_match
 from ._player import open_player
+from ._sandbox import Sandbox
 
 
 async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
                            options: Mapping[str, Any] | None = None,
-                           settings: MatchSettings = MatchSettings()) -> MatchResult:
+                           settings: MatchSettings = MatchSettings(),
+                           sandbox: Sandbox | None = None) -> MatchResult:
     """Start every bot (concurrently), play one game, and stop them.
 
     Raises :class:`engines.UnknownGame` / :class:`engines.BadOption` before starting any bot.
@@ -27,7 +29,7 @@ async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
         # Started one after the other: each player's nursery must be entered and exited by
         # this task. Start-up is paid once per match, so this costs little.
         players = [
-            await stack.enter_async_context(open_player(spec, startup_s=settings.time_control.startup_ms / 1000))
+            await stack.enter_async_context(open_player(spec, settings.time_control.startup_ms / 1000, sandbox=sandbox))
             for spec in bots
         ]
         return await play_match(game, players, seed, options, settings)

@@ -8,6 +8,7 @@ tournament resumes from this file alone. A game key is stored at most once.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -95,6 +96,9 @@ class ResultsStore:
                     f"{path}: holds results of a different tournament; use another 'database' path, "
                     f"or `arena tournament resume {path}` to finish that one")
             return store
+        # Results are the organiser's: bots (other uids) must not read them.
+        path.touch(mode=0o600)
+        os.chmod(path, 0o600)
         db = cls._connect(path)
         try:
             with db:

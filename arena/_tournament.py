@@ -20,6 +20,7 @@ from ._config import TournamentConfig
 from ._manifest import BotSpec
 from ._match import MatchResult, play_match
 from ._player import Player, open_player
+from ._sandbox import Sandbox
 from ._schedule import ScheduledGame, build_schedule
 from ._store import ResultsStore, StoreError
 
@@ -73,8 +74,10 @@ class _BotPool:
     can be shut down and replaced without disturbing the others' nurseries.
     """
 
-    def __init__(self, nursery: trio.Nursery, specs: dict[str, BotSpec], startup_s: float) -> None:
+    def __init__(self, nursery: trio.Nursery, specs: dict[str, BotSpec], startup_s: float,
+                 sandbox: Sandbox | None) -> None:
         self.nursery = nursery
+        self.sandbox = sandbox
         self.specs = specs
         self.startup_s = startup_s
         self._open: dict[str, tuple[Player, trio.Event, trio.Event]] = {}
@@ -92,7 +95,7 @@ class _BotPool:
     async def _serve(self, spec: BotSpec, task_status=trio.TASK_STATUS_IGNORED) -> None:
         release, closed = trio.Event(), trio.Event()
         try:
-            async with open_player(spec, self.startup_s) as player:
+            async with open_player(spec, self.startup_s, sandbox=self.sandbox) as player:
                 task_status.started((player, release, closed))
                 await release.wait()
         finally:
@@ -117,6 +120,7 @@ class TournamentRunner:
     config: TournamentConfig
     store: ResultsStore
     on_progress: Callable[[Progress], None] | None = None
+    sandbox: Sandbox | None = None
     _tally: _Tally = field(default_factory=_Tally)
     _error: StoreError | None = None
 
@@ -157,7 +161,7 @@ class TournamentRunner:
         game = get_game(config.game)
         specs = {spec.name: spec for spec in config.entrants}
         async with trio.open_nursery() as nursery:
-            pool = _BotPool(nursery, specs, config.settings.time_control.startup_ms / 1000)
+            pool = _BotPool(nursery, specs, config.settings.time_control.startup_ms / 1000, self.sandbox)
             try:
                 async for scheduled in games:
                     players = [await pool.get(name) for name in scheduled.seats]

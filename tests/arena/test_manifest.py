@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 
 from arena._manifest import BotSpec, ManifestError, load_manifest, manifest_from_dict, resolve_bot
+from arena._sandbox import Limits
 
-KNOWN = "['command', 'cwd', 'env', 'games', 'memory_mb', 'name']"
+KNOWN = "['command', 'cwd', 'env', 'games', 'limits', 'name']"
 
 
 def write(tmp_path: Path, text: str, name: str = "bot.toml") -> Path:
@@ -31,19 +32,22 @@ name = "py-random"
 command = ["python", "-m", "bots.random"]
 cwd = "sub"
 games = ["dead-mans-draw"]
-memory_mb = 512
 [env]
 BOT_LEVEL = "3"
+[limits]
+memory_mb = 512
+cpu_s = 0
 """)
     assert load_manifest(path) == BotSpec(
         name="py-random", command=("python", "-m", "bots.random"), cwd=tmp_path / "sub",
-        env={"BOT_LEVEL": "3"}, games=("dead-mans-draw",), memory_mb=512)
+        env={"BOT_LEVEL": "3"}, games=("dead-mans-draw",),
+        limits=Limits(memory_mb=512, cpu_s=None))
 
 
 def test_minimal_manifest_defaults(tmp_path):
     spec = load_manifest(write(tmp_path, 'command = "python bots/my_bot.py"'))
     assert spec == BotSpec(name="my_bot", command=("python", "bots/my_bot.py"), cwd=tmp_path)
-    assert (spec.env, spec.games, spec.memory_mb) == ({}, None, None)
+    assert (spec.env, spec.games, spec.limits) == ({}, None, Limits())
 
 
 def test_string_command_is_split_like_a_shell(tmp_path):
@@ -107,7 +111,6 @@ def test_manifest_error_is_a_value_error():
     assert issubclass(ManifestError, ValueError)
 
 
-@pytest.mark.xfail(strict=True, reason="shlex's ValueError escapes load_manifest: not a ManifestError, no file name")
 def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     path = write(tmp_path, """command = 'python "bot.py'""")
     assert error_of(load_manifest, path) == f"{path}: 'command' must be a non-empty string or list of strings"
@@ -133,19 +136,15 @@ def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     ({"command": "x", "env": ["A=1"]}, "'env' must be a table of string values"),
     ({"command": "x", "env": {"A": 1}}, "'env' must be a table of string values"),
     ({"command": "x", "env": {"A": "1", "B": True}}, "'env' must be a table of string values"),
-    ({"command": "x", "memory_mb": 0}, "'memory_mb' must be a positive integer"),
-    ({"command": "x", "memory_mb": -5}, "'memory_mb' must be a positive integer"),
-    ({"command": "x", "memory_mb": 1.5}, "'memory_mb' must be a positive integer"),
-    ({"command": "x", "memory_mb": "512"}, "'memory_mb' must be a positive integer"),
+    ({"command": "x", "limits": {"memory_mb": -5}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
+    ({"command": "x", "limits": {"memory_mb": 1.5}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
+    ({"command": "x", "limits": {"memory_mb": "512"}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
+    ({"command": "x", "limits": {"memory_mb": True}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
+    ({"command": "x", "limits": {"ram": 1}}, "unknown key 'limits.ram'; known: ['cpu_s', 'file_size_mb', 'memory_mb', 'open_files', 'processes']"),
+    ({"command": "x", "limits": 5}, "'limits' must be a table"),
 ])
 def test_manifest_from_dict_errors(tmp_path, data, error):
     assert error_of(manifest_from_dict, data, tmp_path, "where.toml") == f"where.toml: {error}"
-
-
-@pytest.mark.xfail(strict=True, reason="bool is an int: memory_mb = true is accepted as memory_mb=True")
-def test_memory_mb_true_is_rejected(tmp_path):
-    assert error_of(manifest_from_dict, {"command": "x", "memory_mb": True}, tmp_path, "w") == (
-        "w: 'memory_mb' must be a positive integer")
 
 
 def test_manifest_from_dict_copies_inputs(tmp_path):
@@ -167,8 +166,6 @@ def test_default_name_is_the_stem_of_the_last_word(tmp_path, command, name):
     assert manifest_from_dict({"command": command}, tmp_path, "w").name == name
 
 
-@pytest.mark.xfail(strict=True, reason="Path('bots.random').stem is 'bots': a manifest running "
-                   "`python -m bots.random` defaults to the name 'bots'; resolve_bot says 'bots.random'")
 def test_default_name_of_a_module_command_matches_resolve_bot(tmp_path):
     command = "python -m bots.random"
     assert manifest_from_dict({"command": command}, tmp_path, "w").name == resolve_bot(command, tmp_path).name
@@ -193,7 +190,7 @@ def test_argv(command, argv):
 
 def test_bot_spec_defaults():
     spec = BotSpec(name="b", command=("x",))
-    assert (spec.cwd, spec.env, spec.games, spec.memory_mb) == (None, {}, None, None)
+    assert (spec.cwd, spec.env, spec.games, spec.limits) == (None, {}, None, Limits())
 
 
 # -- resolve_bot --------------------------------------------------------------------------------
@@ -202,8 +199,8 @@ def test_bot_spec_defaults():
     ("python -m bots.random", ("python", "-m", "bots.random"), "bots.random"),
     ("./mybot", ("./mybot",), "mybot"),
     ("/opt/bots/deep-bot", ("/opt/bots/deep-bot",), "deep-bot"),
-    ("python 'my bot.py'", ("python", "my bot.py"), "my bot.py"),
-    ("node dist/bot.js", ("node", "dist/bot.js"), "bot.js"),
+    ("python 'my bot.py'", ("python", "my bot.py"), "my bot"),
+    ("node dist/bot.js", ("node", "dist/bot.js"), "bot"),
 ])
 def test_resolve_plain_command(tmp_path, text, command, name):
     assert resolve_bot(text, tmp_path) == BotSpec(name=name, command=command, cwd=tmp_path)
