@@ -104,6 +104,43 @@ def replay_command(file: Annotated[Path, typer.Argument(help="A replay file writ
         typer.echo(line)
 
 
+@app.command("board")
+@reports_errors
+def board_command(
+    game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
+    replay: Annotated[Optional[Path], typer.Option(help="Show a state of this recorded game.")] = None,
+    step: Annotated[Optional[int], typer.Option(help="With --replay: the state after this many steps (default: the end).")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Show the initial state of a new game with this seed.")] = None,
+    players: Annotated[Optional[int], typer.Option(help="Players for --seed (default: the minimum).")] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE.")] = [],
+    svg: Annotated[Optional[Path], typer.Option(help="Also write the drawing as an SVG file.")] = None,
+) -> None:
+    """Draw a game's board, or a state of it, in the terminal (and as SVG)."""
+    spec = engines.get_game(game)
+    if not spec.renderers:
+        raise UsageError(f"{game} has no board to draw; games with one: "
+                         f"{[g for g in engines.game_ids() if engines.get_game(g).renderers]}")
+    state = None
+    if replay is not None:
+        loaded, _ = load_replay_file(replay)
+        if loaded.game != game:
+            raise UsageError(f"{replay} is a replay of {loaded.game}, not {game}")
+        steps = loaded.steps if step is None else loaded.steps[:step]
+        state = spec.new_state(loaded.num_players, loaded.seed, loaded.options)
+        for actions in steps:
+            state.apply(actions)
+        options = state.options
+    elif seed is not None:
+        state = spec.new_state(players or spec.min_players, seed, parse_options(option))
+        options = state.options
+    else:
+        options = spec.resolve_options(parse_options(option))
+    typer.echo(spec.renderers["text"](state, options))
+    if svg is not None and "svg" in spec.renderers:
+        svg.write_text(spec.renderers["svg"](state, options), encoding="utf-8")
+        typer.echo(f"wrote {svg}")
+
+
 @app.command("doctor")
 @reports_errors
 def doctor_command(sandbox: SandboxOption = "auto") -> None:

@@ -135,6 +135,8 @@ class Game:
     state_class: Callable[..., State] = field(repr=False)
     #: decision kind -> one-line description of its action schema (for docs and `arena games`)
     decisions: Mapping[str, str] = field(default_factory=dict)
+    #: format ("text", "svg") -> function(state or None, resolved options) -> str, for `arena board`
+    renderers: Mapping[str, Callable[[State | None, Mapping[str, Any]], str]] = field(default_factory=dict)
 
     def resolve_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Return a complete option dict: given values validated, the rest defaulted.

@@ -19,6 +19,12 @@ from ._state import BOARDS as BOARDS
 from ._state import KaribikState as KaribikState
 from ._state import bribe_problem as bribe_problem
 
+def _render_with(render):
+    def show(state, options):
+        return render(BOARDS[options["board"]], state)
+    return show
+
+
 GAME = Game(
     id="karibik",
     name="Karibik",
@@ -37,6 +43,7 @@ GAME = Game(
         "move": "[\"move\", area] | [\"loot\"] | [\"rob\", ship] | [\"exchange\", ship] | "
                 "[\"hand\", ship] | [\"deliver\"] | [\"end\"]",
     },
+    renderers={"text": _render_with(render_text), "svg": _render_with(render_svg)},
 )
 
 KaribikState.game = GAME
