@@ -76,6 +76,11 @@ class MatchResult:
         }
 
 
+#: Faults after which the bot may go on playing (under ``FaultPolicy.SUBSTITUTE``). After a
+#: crash, a bad frame or an oversize header the stream cannot be trusted: those forfeit.
+SUBSTITUTABLE = frozenset({FaultKind.TIMEOUT, FaultKind.ILLEGAL})
+
+
 def derived_seed(seed: int, *parts: object) -> int:
     """A 64-bit seed derived from ``seed``; reveals nothing about it (used for bot seeds)."""
     text = ":".join(str(part) for part in (seed, *parts))
@@ -133,10 +138,14 @@ class _Match:
         tc = self.settings.time_control
         for seat in self.seats:
             if not seat.forfeited:
-                message = protocol.start(self.game.id, seat.index, len(self.seats), self.state.options,
-                                         tc.move_ms, tc.reserve_ms)
-                message["bot_seed"] = derived_seed(self.seed, "bot", seat.index, seat.player.name)
-                await self._send(seat, message)
+                hello = seat.player.hello
+                if hello is not None and hello.games and self.game.id not in hello.games:
+                    self._fault(seat, BotFault(FaultKind.PROTOCOL, f"bot does not play {self.game.id} "
+                                                                   f"(its hello lists {list(hello.games)})"))
+                    continue
+                await self._send(seat, protocol.start(
+                    self.game.id, seat.index, len(self.seats), self.state.options, tc.move_ms, tc.reserve_ms,
+                    bot_seed=derived_seed(self.seed, "bot", seat.index, seat.player.name)))
         state = self.state
         while state.acting and not self.stopped:
             acting = state.acting
@@ -182,7 +191,7 @@ class _Match:
     def _fault(self, seat: _Seat, fault: BotFault) -> None:
         self._record(seat, fault)
         policy = self.settings.fault_policy
-        if policy is FaultPolicy.SUBSTITUTE and fault.kind is not FaultKind.CRASH \
+        if policy is FaultPolicy.SUBSTITUTE and fault.kind in SUBSTITUTABLE \
                 and seat.substitutions < self.settings.max_substitutions:
             seat.substitutions += 1
             return

@@ -61,6 +61,10 @@ class Player:
             message = await self.connection.receive()
             try:
                 self.hello = protocol.parse_hello(message)
+            except protocol.VersionMismatch as error:
+                # A clean refusal: tell the bot why before it is stopped.
+                await self.connection.send(protocol.bye(f"refused: {error}"))
+                raise BotFault(FaultKind.PROTOCOL, f"bad hello: {error}") from None
             except protocol.ProtocolError as error:
                 raise BotFault(FaultKind.PROTOCOL, f"bad hello: {error}") from None
             return self.hello
@@ -90,7 +94,7 @@ class Player:
         ))
         connection = self.connection
         started = trio.current_time()
-        with trio.move_on_after(budget):
+        with trio.move_on_after(budget) as deadline:
             await connection.send_frame(frame)
             while True:
                 message = await connection.receive()
@@ -104,8 +108,10 @@ class Player:
                     break
                 if not 0 < reply.id < request_id:
                     raise BotFault(FaultKind.PROTOCOL, f"reply to id {reply.id}, which was never sent (waiting for {request_id})")
+                await trio.lowlevel.checkpoint()  # a stale reply: discard it and keep waiting
         elapsed = trio.current_time() - started
-        if not clock.update(elapsed) or elapsed > budget:
+        if deadline.cancelled_caught or not clock.update(elapsed):
+            clock.update(budget)
             raise BotFault(FaultKind.TIMEOUT, f"no reply within {budget * 1000:.0f} ms")
         return reply.action, elapsed
 

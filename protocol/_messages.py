@@ -25,7 +25,7 @@ def hello(arena: str) -> dict[str, Any]:
 
 
 def start(game: str, seat: int, players: int, options: Mapping[str, Any],
-          move_ms: int, reserve_ms: int) -> dict[str, Any]:
+          move_ms: int, reserve_ms: int, bot_seed: int = 0) -> dict[str, Any]:
     return {
         "type": "start",
         "game": game,
@@ -34,6 +34,7 @@ def start(game: str, seat: int, players: int, options: Mapping[str, Any],
         "options": dict(options),
         "move_ms": move_ms,
         "reserve_ms": reserve_ms,
+        "bot_seed": bot_seed,
     }
 
 

@@ -34,10 +34,8 @@ EXAMPLE_BOT_SEED = 0xC3A5C85C97CB3127
 
 
 def _start() -> dict[str, Any]:
-    message = protocol.start("opito-bay", seat=1, players=2, options={"target": 50000, "deals": 0},
-                             move_ms=1000, reserve_ms=5000)
-    message["bot_seed"] = EXAMPLE_BOT_SEED
-    return message
+    return protocol.start("opito-bay", seat=1, players=2, options={"target": 50000, "deals": 0},
+                          move_ms=1000, reserve_ms=5000, bot_seed=EXAMPLE_BOT_SEED)
 
 
 def _request() -> dict[str, Any]:
