@@ -44,6 +44,9 @@ class FakeBot:
         self.received.append(message)
         await self._to_bot.send(message)
 
+    async def send(self, message: dict) -> None:
+        await self.send_frame(protocol.encode(message))
+
     async def receive(self) -> dict:
         try:
             return await self._from_bot.receive()
@@ -193,14 +196,6 @@ async def test_reply_measured_past_the_budget_is_a_timeout(autojump_clock):
     assert clock.reserve == 0.0
 
 
-# pytest-trio wraps a test's exception in an ExceptionGroup, so ``raises=`` cannot name the
-# UnboundLocalError these fail with today.
-BUDGET_BUG = ("decide() decides 'timed out?' from elapsed > budget, not from the cancel scope: when the "
-              "deadline fires with elapsed == budget exactly, it returns the unbound 'reply' "
-              "(UnboundLocalError) instead of raising a TIMEOUT fault")
-
-
-@pytest.mark.xfail(strict=True, reason=BUDGET_BUG)
 @with_bot(lambda m: [])
 async def test_no_reply_times_out_at_exactly_the_budget(player, bot):
     clock = GameClock(0.5, 1.0)
@@ -210,7 +205,6 @@ async def test_no_reply_times_out_at_exactly_the_budget(player, bot):
     assert clock.reserve == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason=BUDGET_BUG)
 @with_bot(lambda m: [action(m["id"], after=2.0 if m["id"] == 1 else 0.125)])
 async def test_late_reply_times_out_and_is_discarded_by_the_next_request(player, bot):
     clock = GameClock(1.0, 0.5)
@@ -291,3 +285,44 @@ async def test_a_bot_that_exits_is_a_crash_not_a_timeout(player, bot):
     clock = GameClock(0.5, 1.0)
     fault, taken = await timed(decide(player, clock))
     assert (fault.kind, taken, clock.reserve) == (FaultKind.CRASH, 0.0, 1.0)
+
+
+# -- handshake ----------------------------------------------------------------------------------
+
+def hello_reply(protocol_version: str = "1.0", after: float = 0.0):
+    def answer(message):
+        if message["type"] != "hello":
+            return []
+        return [(after, {"type": "hello", "protocol": protocol_version, "name": "fake", "version": "3",
+                         "games": ["toy"]})]
+    return answer
+
+
+@with_bot(hello_reply(after=4.5))
+async def test_handshake(player, bot):
+    hello, taken = await timed(player.handshake(5.0))
+    assert hello == protocol.BotHello(name="fake", version="3", games=("toy",), protocol="1.0")
+    assert (player.hello, taken) == (hello, 4.5)
+    assert bot.received == [protocol.hello("pirate-arena 0.1")]
+
+
+@with_bot(hello_reply(after=6.0))
+async def test_handshake_times_out_at_the_startup_limit(player, bot):
+    fault, taken = await timed(player.handshake(5.0))
+    assert (fault.kind, fault.detail, taken) == (FaultKind.TIMEOUT, "no hello within 5000 ms of starting", 5.0)
+    assert player.hello is None
+
+
+@with_bot(hello_reply("2.0"))
+async def test_handshake_refuses_another_major_version_with_a_bye(player, bot):
+    fault, _ = await timed(player.handshake(5.0))
+    reason = "bot speaks protocol 2.0, the arena speaks 1.0; major versions must match"
+    assert (fault.kind, fault.detail) == (FaultKind.PROTOCOL, f"bad hello: {reason}")
+    assert bot.received[-1] == protocol.bye(f"refused: {reason}")
+
+
+@with_bot(lambda m: [(0.0, {"type": "action", "id": 1, "action": "a"})])
+async def test_handshake_answered_with_something_else(player, bot):
+    fault, _ = await timed(player.handshake(5.0))
+    assert (fault.kind, fault.detail) == (FaultKind.PROTOCOL, "bad hello: expected a 'hello' message, got type 'action'")
+    assert len(bot.received) == 1

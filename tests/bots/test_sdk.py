@@ -13,9 +13,10 @@ BIG_SEED = 14097894508562428199  # >= 2**63, as SPEC.md's example
 
 
 def start(bot_seed=7, game=GAME, seat=1, players=3, options=None):
-    message = protocol.start(game, seat, players, options or {"target": 10}, move_ms=1000, reserve_ms=500)
-    if bot_seed is not None:
-        message["bot_seed"] = bot_seed
+    message = protocol.start(game, seat, players, options or {"target": 10}, move_ms=1000, reserve_ms=500,
+                             bot_seed=bot_seed or 0)
+    if bot_seed is None:
+        del message["bot_seed"]
     return message
 
 

@@ -31,11 +31,18 @@ def test_hello_builder():
 
 def test_start_builder_copies_options():
     options = {"characters": True}
-    message = protocol.start("opito-bay", 1, 3, options, move_ms=500, reserve_ms=2000)
+    message = protocol.start("opito-bay", 1, 3, options, move_ms=500, reserve_ms=2000, bot_seed=2**64 - 1)
     assert message == {"type": "start", "game": "opito-bay", "seat": 1, "players": 3,
-                       "options": {"characters": True}, "move_ms": 500, "reserve_ms": 2000}
+                       "options": {"characters": True}, "move_ms": 500, "reserve_ms": 2000,
+                       "bot_seed": 2**64 - 1}
     options["characters"] = False
     assert message["options"] == {"characters": True}
+
+
+def test_start_builder_bot_seed_defaults_to_zero_and_encodes_as_uint64():
+    assert protocol.start("g", 0, 2, {}, 1, 0)["bot_seed"] == 0
+    frame = protocol.encode(protocol.start("g", 0, 2, {}, 1, 0, bot_seed=2**63))
+    assert b"\xa8bot_seed\xcf\x80\x00\x00\x00\x00\x00\x00\x00" in frame
 
 
 def test_request_builder():
