@@ -54,7 +54,11 @@ def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, 
         fault_policy = FaultPolicy(policy)
     except ValueError:
         raise UsageError(f"--fault-policy must be one of {[p.value for p in FaultPolicy]}, got {policy!r}") from None
-    return MatchSettings(TimeControl(move_ms, reserve_ms, startup_ms), fault_policy, substitutions)
+    try:
+        time_control = TimeControl(move_ms, reserve_ms, startup_ms)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return MatchSettings(time_control, fault_policy, substitutions)
 
 
 @app.command("match")
@@ -76,6 +80,8 @@ def match_command(
     """Play one game between bots and print ranks, scores and faults."""
     specs = [resolve_bot(bot) for bot in bots]
     settings = match_settings(move_ms, reserve_ms, startup_ms, fault_policy, substitutions)
+    if replay is not None and not replay.resolve().parent.is_dir():
+        raise UsageError(f"{replay}: cannot write replay (folder {replay.parent} does not exist)")
     with open_sandbox(sandbox) as box:
         result = trio.run(run_single_match, game, specs, seed, parse_options(option), settings, box)
     if replay is not None:

@@ -139,7 +139,13 @@ def resolve_bot(text: str, base: Path | None = None) -> BotSpec:
 
 
 def _default_name(command: list[str]) -> str:
-    """``python -m bots.random`` → ``bots.random``; ``node bots/alpha.js`` → ``alpha``."""
+    """The script or module a command runs, else the program.
+
+    ``python -m bots.random`` → ``bots.random``; ``node bots/alpha.js --fast`` → ``alpha``;
+    ``./my_bot`` → ``my_bot``.
+    """
     if "-m" in command[:-1]:
         return command[command.index("-m") + 1]
-    return Path(command[-1]).stem or command[-1]
+    arguments = [word for word in command[1:] if not word.startswith("-")]
+    word = arguments[0] if arguments else command[0]
+    return Path(word).stem or word

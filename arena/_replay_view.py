@@ -19,7 +19,10 @@ class ReplayFileError(ValueError):
 
 def save_replay_file(path: Path, result: MatchResult) -> None:
     data = {"result": result.as_dict(), "replay": result.replay.as_dict()}
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    try:
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise ReplayFileError(f"{path}: cannot write replay ({error.strerror or error})") from None
 
 
 def load_replay_file(path: Path) -> tuple[Replay, dict[str, Any]]:

@@ -43,7 +43,10 @@ class CountState(State):
             self.acting = (self.turn,)
 
     def observation(self, player):
-        return {"seat": player, "players": self.num_players, "total": self.total}
+        observation = {"seat": player, "players": self.num_players, "total": self.total}
+        if self.options["padding"]:
+            observation["padding"] = "p" * self.options["padding"]
+        return observation
 
     def outcome(self):
         return Outcome.from_keys([1 if p == self.winner else 0 for p in range(self.num_players)])
@@ -51,6 +54,7 @@ class CountState(State):
 
 TOY = Game(
     id="count-to-ten", name="Count to ten", min_players=2, max_players=4,
-    options=(Option("target", int, 10, "total that wins", minimum=1),),
+    options=(Option("target", int, 10, "total that wins", minimum=1),
+             Option("padding", int, 0, "bytes of filler in every observation", minimum=0)),
     state_class=CountState,
 )

@@ -144,8 +144,6 @@ def test_match_unknown_fault_policy():
                       "--fault-policy must be one of ['forfeit', 'end-game', 'substitute'], got 'lenient'")
 
 
-@pytest.mark.xfail(strict=True, reason="USER_ERRORS (arena/_cli_common.py) no longer lists ValueError, so "
-                   "TimeControl's ValueError escapes: exit code 1 and a traceback")
 @pytest.mark.parametrize("option,message", [
     ("--move-ms=0", "move_ms must be positive, got 0"),
     ("--reserve-ms=-1", "reserve_ms must be >= 0 and startup_ms > 0"),
@@ -217,8 +215,6 @@ def test_match_table_output():
     assert len(lines) == 5
 
 
-@pytest.mark.xfail(strict=True, reason="save_replay_file's OSError is not a user error: after the game, "
-                   "exit code 1 and a traceback instead of one 'error:' line")
 def test_match_replay_to_an_unwritable_path(tmp_path):
     target = tmp_path / "no-such-folder" / "game.json"
     assert_user_error(arena("match", "dead-mans-draw", RANDOM, RANDOM, "--replay", target), prefix=f"{target}: ")

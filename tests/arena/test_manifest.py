@@ -160,9 +160,10 @@ def test_empty_games_list_is_kept(tmp_path):
 
 @pytest.mark.parametrize("command,name", [
     ("bot", "bot"), ("./bots/alpha.py", "alpha"), (["python", "bots/beta.py"], "beta"),
-    ("java -jar pirate.jar", "pirate"),
+    ("java -jar pirate.jar", "pirate"), ("python bot.py --level 3", "bot"),
+    ("python -m bots.random --fast", "bots.random"),
 ])
-def test_default_name_is_the_stem_of_the_last_word(tmp_path, command, name):
+def test_default_name_is_the_program_or_script(tmp_path, command, name):
     assert manifest_from_dict({"command": command}, tmp_path, "w").name == name
 
 

@@ -1,0 +1,105 @@
+"""A hostile bot for the sandbox tests. ``python hostile.py MODE MARKER``.
+
+Plays like a normal bot (first legal action) until its third request, then misbehaves as
+MODE says. MARKER is only there so the test can find every process this bot ever started
+(it stays in the command line of forked children and is passed to spawned ones).
+
+Modes: flood-stderr (a thread writes to stderr without end from the start), flood-stdout
+(endless stale replies), never-read (stops reading stdin after the handshake), setsid-child
+(leaves a child in a new session), fork-bomb, allocate (memory without limit), spin (burns
+the CPU instead of answering), ignore-sigterm (and ignores bye), exit-zero (exits with 0),
+close-stdout (closes stdout, keeps running), nest-bomb (a deeply nested msgpack value),
+answer-twice.
+"""
+
+import os
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+import msgpack
+
+MODE, MARKER = sys.argv[1], sys.argv[2]
+out = sys.stdout.buffer
+inp = sys.stdin.buffer
+
+
+def send_raw(payload: bytes) -> None:
+    out.write(struct.pack(">I", len(payload)) + payload)
+    out.flush()
+
+
+def send(message) -> None:
+    send_raw(msgpack.packb(message, use_bin_type=True))
+
+
+def receive():
+    header = inp.read(4)
+    if len(header) < 4:
+        sys.exit(0)
+    (length,) = struct.unpack(">I", header)
+    return msgpack.unpackb(inp.read(length), raw=False, strict_map_key=False)
+
+
+def flood_stderr() -> None:
+    chunk = b"x" * 65536 + b"\n"
+    while True:
+        os.write(2, chunk)
+
+
+if MODE == "ignore-sigterm":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+receive()
+send({"type": "hello", "protocol": "1.0", "name": f"hostile-{MODE}", "version": "1", "games": []})
+if MODE == "flood-stderr":
+    threading.Thread(target=flood_stderr, daemon=True).start()
+if MODE == "never-read":
+    time.sleep(600)
+if MODE == "setsid-child":
+    subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(600)", MARKER],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True)
+requests = 0
+while True:
+    message = receive()
+    if message["type"] == "bye":
+        if MODE == "ignore-sigterm":
+            time.sleep(600)
+        sys.exit(0)
+    if message["type"] != "request":
+        continue
+    requests += 1
+    reply = {"type": "action", "id": message["id"], "action": message["legal"][0]}
+    if requests == 3:
+        if MODE == "flood-stdout":
+            stale = msgpack.packb({"type": "action", "id": 1, "action": "one"})
+            frame = struct.pack(">I", len(stale)) + stale
+            while True:
+                out.write(frame * 256)
+        elif MODE == "fork-bomb":
+            while True:
+                try:
+                    os.fork()
+                except OSError:
+                    time.sleep(0.01)
+        elif MODE == "allocate":
+            hoard = []
+            while True:
+                hoard.append(bytearray(16 * 2**20))
+        elif MODE == "spin":
+            while True:
+                pass
+        elif MODE == "exit-zero":
+            sys.exit(0)
+        elif MODE == "close-stdout":
+            os.close(1)
+            time.sleep(600)
+        elif MODE == "nest-bomb":
+            send_raw(b"\x91" * 200_000 + b"\xc0")
+            time.sleep(600)
+        elif MODE == "answer-twice":
+            send(reply)
+    send(reply)

@@ -1,0 +1,125 @@
+"""The hostile-bot suite: every misbehaviour a bot can try, with real processes in the sandbox.
+
+For each: the fault is classified and attributed to the hostile seat, the other bot finishes
+its game with its result and no fault, no process the bot started outlives its slot (found
+by a marker in their command lines), the arena's memory stays bounded, and the other bot's
+moves stay fast (stated tolerance: every move under 1 s, while a normal move takes well
+under a millisecond).
+"""
+
+import dataclasses
+import os
+import sys
+import uuid
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import pytest
+
+from arena._faults import FaultKind
+from arena._manifest import BotSpec
+from arena._match import EndReason, MatchSettings, play_match
+from arena._player import open_player
+from arena._sandbox import Limits, detect_sandbox
+from arena._timecontrol import TimeControl
+
+from ._toy import TOY
+
+BOTS = Path(__file__).parent / "bots"
+SETTINGS = MatchSettings(TimeControl(move_ms=1500, reserve_ms=0, startup_ms=10_000))
+OTHER_BOT_TOLERANCE_MS = 1000
+
+
+@pytest.fixture(scope="module", params=["auto", "none"])
+def sandbox(request):
+    """The strongest sandbox here, and the one without bubblewrap (limits, uid, cgroup)."""
+    box = detect_sandbox(request.param)
+    yield box
+    box.close()
+
+
+def processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def duel(sandbox, mode, limits=Limits(), options=None, settings=SETTINGS):
+    marker = f"pirate-arena-test-{uuid.uuid4().hex}"
+    good = BotSpec("good", (sys.executable, str(BOTS / "scripted.py"), "good"))
+    hostile = BotSpec(mode, (sys.executable, str(BOTS / "hostile.py"), mode, marker), limits=limits)
+    before = rss_mb()
+    async with AsyncExitStack() as stack:
+        players = [await stack.enter_async_context(open_player(spec, 10, sandbox=sandbox)) for spec in (good, hostile)]
+        result = await play_match(TOY, players, seed=4, options=options or {"target": 30}, settings=settings)
+    assert processes_with(marker) == [], f"{mode}: processes outlived the bot's slot"
+    assert rss_mb() - before < 100, "the arena's memory grew by more than 100 MB"
+    other_moves = [elapsed for seat, elapsed, by_bot in result.moves if seat == 0]
+    assert max(other_moves) < OTHER_BOT_TOLERANCE_MS
+    assert [f.seat for f in result.faults] == [1] * len(result.faults)
+    if result.faults:
+        assert result.ranks == (1, 2), "the other bot keeps its result"
+    return result
+
+
+@pytest.mark.parametrize("mode,kind", [
+    ("flood-stdout", FaultKind.TIMEOUT),
+    ("never-read", FaultKind.TIMEOUT),
+    ("spin", FaultKind.TIMEOUT),
+    ("exit-zero", FaultKind.CRASH),
+    ("nest-bomb", FaultKind.PROTOCOL),
+])
+async def test_hostile_bot_forfeits_with_the_right_fault(sandbox, mode, kind):
+    result = await duel(sandbox, mode)
+    assert [f.kind for f in result.faults] == [kind]
+    assert result.reason is EndReason.FORFEIT
+
+
+async def test_closing_stdout_is_a_crash_or_under_bubblewrap_a_timeout(sandbox):
+    # bubblewrap's monitor process keeps its copy of the pipe open, so no end of file arrives.
+    result = await duel(sandbox, "close-stdout")
+    expected = FaultKind.TIMEOUT if sandbox.bwrap else FaultKind.CRASH
+    assert [f.kind for f in result.faults] == [expected]
+
+
+async def test_never_reading_bot_cannot_block_a_large_write(sandbox):
+    result = await duel(sandbox, "never-read", options={"target": 30, "padding": 200_000})
+    assert [f.kind for f in result.faults] == [FaultKind.TIMEOUT]
+
+
+async def test_memory_hog_is_stopped_by_its_limit(sandbox):
+    result = await duel(sandbox, "allocate", limits=Limits(memory_mb=256))
+    assert [f.kind for f in result.faults] == [FaultKind.CRASH]
+    assert "MemoryError" in result.faults[0].stderr_tail
+
+
+async def test_stderr_flood_is_capped_and_the_game_goes_on(sandbox):
+    result = await duel(sandbox, "flood-stderr")
+    assert result.faults == ()
+    assert result.reason is EndReason.NORMAL
+
+
+@pytest.mark.parametrize("mode", ["answer-twice", "setsid-child", "ignore-sigterm"])
+async def test_misbehaviour_outside_the_game_is_cleaned_up(sandbox, mode):
+    result = await duel(sandbox, mode)
+    assert result.faults == ()
+
+
+async def test_fork_bomb_is_contained(sandbox):
+    if sandbox.cgroup_root is None and os.geteuid() == 0:
+        pytest.skip("as root without a cgroup pids controller nothing caps a fork bomb")
+    result = await duel(sandbox, "fork-bomb", limits=dataclasses.replace(Limits(), processes=64))
+    assert [f.kind for f in result.faults] == [FaultKind.TIMEOUT]
