@@ -22,7 +22,9 @@ from typing import Any
 from bots.sdk import Request
 from engines.opito_bay import OpitoState, determinize
 
+from ._evaluate import card_worth
 from ._heuristic import heuristic
+from ._rollout import rollout_action
 
 EXPLORATION = 0.7
 #: points of lead that make the squashed reward about 0.88
@@ -30,6 +32,10 @@ SCALE = 3000.0
 MAX_BUDGET_S = 2.0
 #: a spyglass with more orders than this is left to the heuristic (a 5 shows up to 120)
 MAX_ROOT_ACTIONS = 30
+#: rollouts stop after this many turns; the position is then judged by table and hands
+ROLLOUT_TURNS = 8
+#: how much of a hand's rough worth counts in that judgement
+HAND_WEIGHT = 0.5
 
 
 class Node:
@@ -46,30 +52,17 @@ def _key(action: Any) -> Any:
     return tuple(action) if isinstance(action, list) else action
 
 
-def rollout_action(state: OpitoState, rng: random.Random) -> Any:
-    """A cheap, not-quite-random action: random cards, sensible targets."""
-    seat, phase = state.turn, state.phase
-    if phase == "spyglass":
-        return state.looking()
-    legal = state.legal_actions(seat)
-    if phase in ("target", "player"):
-        table, rank = state.table, state.pending[1]
-        if rank == "3":
-            legal = [node for node in legal if table.owner[node] == seat] or legal
-        elif rank == "7":
-            legal = [node for node in legal if table.owner[node] != seat] or legal
-        elif rank == "K":
-            legal = [node for node in table.treasures if table.owner[node] != seat] or legal
-        elif rank == "Q":
-            legal = [other for other in legal if other != seat]
-    return legal[rng.randrange(len(legal))]
-
-
-def _rewards(state: OpitoState) -> list[float]:
-    totals = state.totals
+def _rewards(state: OpitoState, deal: int) -> list[float]:
+    """Each seat's standing, squashed to [0, 1]: totals, plus the deal so far if unfinished."""
+    values = [float(total) for total in state.totals]
+    if state.acting and state.deal == deal:
+        suits = state.aces
+        for seat, score in enumerate(state.deal_scores()):
+            values[seat] += float(score) + HAND_WEIGHT * sum(card_worth(card, suits[seat])
+                                                             for card in state.hands[seat])
     rewards = []
-    for seat, total in enumerate(totals):
-        margin = total - max(other for index, other in enumerate(totals) if index != seat)
+    for seat, value in enumerate(values):
+        margin = value - max(other for index, other in enumerate(values) if index != seat)
         rewards.append(0.5 + 0.5 * math.tanh(margin / SCALE))
     return rewards
 
@@ -103,9 +96,12 @@ def _iterate(root: Node, obs: dict, rng: random.Random) -> None:
         state.advance(best_action)
         path.append((best, seat))
         node = best
-    while state.acting and state.deal == deal:
+    turns = 0
+    while state.acting and state.deal == deal and turns < ROLLOUT_TURNS:
+        turn = state.turn
         state.advance(rollout_action(state, rng))
-    rewards = _rewards(state)
+        turns += state.turn != turn
+    rewards = _rewards(state, deal)
     for child, seat in path:
         child.visits += 1
         child.reward += rewards[seat]
