@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._cards import (
     ANCHOR, CANNON, CARD_NAME, CHEST, HOOK, KEY, KRAKEN, MAP, MERMAID, ORACLE, SUIT_OF_LETTER,
-    SWORD, names, parse,
+    SWORD, names, parse, suit_of,
 )
 from ._rules import (
     ask, bank, collect, draw_top, end_turn, enter, has, opponent_has, opponents, stacks_of,
@@ -222,7 +222,8 @@ def resolve_mermaid(state, player: int, action: list, info: dict) -> None:
     state.row.append(card)
     state.prot.append(protected)
     state.emit({"type": "move", "seat": player, "card": CARD_NAME[card]})
-    state._trigger(len(state.row) - 1)
+    if suit_of(card) != MERMAID:  # two Mermaids (Strange Waters) would move each other forever
+        state._trigger(len(state.row) - 1)
 
 
 def resolve_plunder(state, player: int, action: list, info: dict) -> None:
