@@ -176,7 +176,7 @@ def bonus(state, count: int) -> None:
 
 def take_random(state, count: int) -> list[int]:
     """Remove ``count`` random cards (all if fewer) from the discard pile and return them."""
-    discard, rng = state.discard, state.rng
+    discard, rng = state.discard, state.own_rng()
     taken = []
     for _ in range(min(count, len(discard))):
         i = rng.randrange(len(discard))

@@ -67,6 +67,7 @@ class DeadMansDrawState(State):
         self.tasks: list[tuple] = []
         self.pending: tuple[int, str, list, dict] | None = None
         self.phase = "play"
+        self._rng_shared = False  # a clone shares the rng until one of them draws from it
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -145,6 +146,19 @@ class DeadMansDrawState(State):
 
     # -- the decision loop --------------------------------------------------------------------
 
+    def own_rng(self) -> random.Random:
+        """``self.rng``, copied first if a clone still shares it (copy on write).
+
+        Copying a ``random.Random`` costs more than copying the rest of the state, and most
+        clones never draw a random number, so :meth:`clone` shares it.
+        """
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
+            self.rng = rng
+            self._rng_shared = False
+        return self.rng
+
     def _trigger(self, index: int) -> None:
         TRIGGERS[suit_of(self.row[index])](self, index)
 
@@ -219,8 +233,7 @@ class DeadMansDrawState(State):
     def clone(self) -> DeadMansDrawState:
         new = DeadMansDrawState.__new__(DeadMansDrawState)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        self._rng_shared = new._rng_shared = True
         new.history = self.history[:]
         new.log = self.log[:]
         new.draw = self.draw[:]
@@ -238,6 +251,7 @@ class DeadMansDrawState(State):
         """A copy with the unknown part of the draw pile reshuffled and others' deals redrawn."""
         new = self.clone()
         new.rng = random.Random(rng.getrandbits(64))
+        new._rng_shared = False
         cut = len(new.draw) - new.known[player]
         hidden = new.draw[:cut]
         rng.shuffle(hidden)
