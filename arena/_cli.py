@@ -13,6 +13,7 @@ from tabulate import tabulate
 
 import engines
 
+from ._checkbot import check_bot
 from ._cli_common import SandboxOption, UsageError, open_sandbox, parse_options, reports_errors
 from ._faults import FaultPolicy
 from ._manifest import resolve_bot
@@ -145,6 +146,27 @@ def board_command(
     if svg is not None and "svg" in spec.renderers:
         svg.write_text(spec.renderers["svg"](state, options), encoding="utf-8")
         typer.echo(f"wrote {svg}")
+
+
+@app.command("check-bot")
+@reports_errors
+def check_bot_command(
+    bot: Annotated[str, typer.Argument(help="The bot: a manifest (*.toml) or a command line.")],
+    game: Annotated[list[str], typer.Option("--game", "-g", help="Check this game (default: those in its hello).")] = [],
+    games_per: Annotated[int, typer.Option(help="Games to play per game id (more if decision kinds are missing).")] = 4,
+    move_ms: Annotated[int, typer.Option(help="Per-move limit in ms.")] = 1000,
+    sandbox: SandboxOption = "auto",
+) -> None:
+    """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure."""
+    for game_id in game:
+        engines.get_game(game_id)
+    spec = resolve_bot(bot)
+    with open_sandbox(sandbox) as box:
+        report = trio.run(check_bot, spec, game, games_per, TimeControl(move_ms, 5000, 10_000), box)
+    for line in report.lines():
+        typer.echo(line)
+    if not report.passed:
+        raise typer.Exit(1)
 
 
 @app.command("doctor")

@@ -35,6 +35,9 @@ class Player:
         self.connection = Connection(process, max_frame) if process is not None else None
         self.hello: protocol.BotHello | None = None
         self.failure: BotFault | None = None
+        #: the last request sent and the last message received (for reports like check-bot)
+        self.last_request: dict[str, Any] | None = None
+        self.last_reply: dict[str, Any] | None = None
         self._next_id = 1
 
     @property
@@ -88,16 +91,17 @@ class Player:
         request_id = self._next_id
         self._next_id += 1
         budget = clock.budget()
-        frame = protocol.encode(protocol.request(
+        self.last_request = message = protocol.request(
             request_id, kind, observation, events, legal,
             time_left_ms=math.floor(budget * 1000), move_ms=math.floor(clock.move_limit * 1000),
-        ))
+        )
+        frame = protocol.encode(message)
         connection = self.connection
         started = trio.current_time()
         with trio.move_on_after(budget) as deadline:
             await connection.send_frame(frame)
             while True:
-                message = await connection.receive()
+                self.last_reply = message = await connection.receive()
                 if message.get("type") != "action":
                     raise BotFault(FaultKind.PROTOCOL, f"expected an 'action' reply, got type {message.get('type')!r}")
                 try:

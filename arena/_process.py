@@ -142,7 +142,6 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None,
     if shutil.which(argv[0], path=_environment(spec).get("PATH")) is None and not os.path.exists(
             os.path.join(spec.cwd or ".", argv[0])):
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: no such program")
-    ids = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
     cgroup = sandbox.new_cgroup(spec.limits)
     try:
         process = await trio.lowlevel.open_process(
@@ -154,7 +153,6 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None,
             env=sandbox.environment(_environment(spec)),
             start_new_session=True,
             preexec_fn=sandbox.preexec(spec.limits, uid, cgroup),
-            **ids,
         )
     except (OSError, subprocess.SubprocessError) as error:
         if cgroup is not None:

@@ -183,7 +183,10 @@ class Sandbox:
         """``argv`` wrapped in bubblewrap when available."""
         if self.bwrap is None:
             return list(argv)
-        wrapped = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
+        # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
+        # signal fires when that *thread* ends (seconds later), killing healthy bots. Bots of
+        # an arena that died are killed through their cgroups by the next arena instead.
+        wrapped = [self.bwrap, "--new-session", "--unshare-all",
                    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
         inside = (cwd or Path.cwd()).resolve()
         for path in self.hidden_paths:
@@ -202,12 +205,17 @@ class Sandbox:
         return env
 
     def preexec(self, limits: Limits, uid: int | None, cgroup: BotCgroup | None) -> Callable[[], None]:
+        # Order matters: join the cgroup while still root, then limit, then give up root.
         def setup() -> None:
             if cgroup is not None:
                 cgroup.join()
             limits.apply()
-            if uid is not None and limits.processes is not None:
-                resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+            if uid is not None:
+                if limits.processes is not None:
+                    resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+                os.setgroups([])
+                os.setgid(uid)
+                os.setuid(uid)
         return setup
 
     def close(self) -> None:
@@ -243,16 +251,16 @@ class Sandbox:
 
 
 def _remove_stale_cgroups(root: Path) -> None:
-    """Remove the empty cgroup folders of arenas that died without cleaning up (kill -9)."""
+    """Kill what is left in the cgroups of arenas that died without cleaning up (kill -9),
+    and remove their folders."""
     for folder in root.glob("pirate-arena-*"):
         try:
             os.kill(int(folder.name.rpartition("-")[2]), 0)
         except ProcessLookupError:
             for child in folder.glob("bot-*"):
-                try:
-                    child.rmdir()
-                except OSError:
-                    pass
+                leftover = BotCgroup(child, None)
+                leftover.kill_all()
+                leftover.remove()
             try:
                 folder.rmdir()
             except OSError:

@@ -1,0 +1,63 @@
+"""arena check-bot: a conforming bot passes; each kind of broken bot fails with the right
+finding, the request sent and the reply received."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from arena._checkbot import REFERENCE, Verdict, check_bot
+from arena._manifest import BotSpec
+
+BOTS = Path(__file__).parent / "bots"
+
+
+def scripted(mode: str) -> BotSpec:
+    return BotSpec(f"scripted-{mode}", (sys.executable, str(BOTS / "scripted.py"), mode))
+
+
+async def test_reference_random_bot_passes_every_game():
+    report = await check_bot(REFERENCE, games_per=2)
+    assert report.passed, "\n".join(report.lines())
+    assert report.lines()[-1] == "result: PASS"
+    verdicts = [(f.verdict, f.what.split(":")[0]) for f in report.findings]
+    assert (Verdict.PASS, "handshake") in verdicts and (Verdict.PASS, "bye") in verdicts
+    assert {"dead-mans-draw", "opito-bay", "karibik"} <= {what for _, what in verdicts}
+
+
+async def test_illegal_action_fails_with_request_and_reply():
+    report = await check_bot(scripted("illegal"), games=["dead-mans-draw"], games_per=2)
+    assert not report.passed
+    [failure] = [f for f in report.findings if f.verdict is Verdict.FAIL]
+    assert failure.what.endswith(": illegal") and failure.section == "§12 Games"
+    sent, received = failure.details[1], failure.details[2]
+    assert sent.startswith('sent:     {"type":"request"')
+    assert received == 'received: {"type":"action","id":3,"action":"definitely-not-legal"}'
+
+
+async def test_bad_hello_fails_the_handshake():
+    report = await check_bot(scripted("bad-hello"))
+    assert [f.verdict for f in report.findings] == [Verdict.FAIL]
+    assert "name' must not be empty" in report.findings[0].details[0]
+
+
+async def test_bot_without_games_and_no_game_given_fails():
+    report = await check_bot(scripted("good"))
+    assert any(f.verdict is Verdict.FAIL and "names no game" in f.what for f in report.findings)
+
+
+async def test_bot_that_ignores_bye_fails():
+    spec = BotSpec("deaf", (sys.executable, str(BOTS / "hostile.py"), "ignore-sigterm", "check-bot-test"))
+    report = await check_bot(spec, games=["dead-mans-draw"], games_per=1)
+    assert any(f.verdict is Verdict.FAIL and f.what.startswith("bye:") for f in report.findings)
+
+
+def test_cli_exit_codes():
+    ok = subprocess.run(["arena", "check-bot", "python -m bots.random", "--game", "karibik", "--games-per", "2"],
+                        capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0 and ok.stdout.splitlines()[0].startswith("check-bot bots.random: protocol 1.0")
+    bad = subprocess.run(["arena", "check-bot", f"{sys.executable} {BOTS / 'scripted.py'} garbage",
+                          "--game", "opito-bay"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 1 and "FAIL" in bad.stdout and "§5 Messages" in bad.stdout
+    unknown = subprocess.run(["arena", "check-bot", "python -m bots.random", "--game", "chess"],
+                             capture_output=True, text=True, timeout=60)
+    assert unknown.returncode == 2 and unknown.stderr.startswith("error: unknown game 'chess'")

@@ -1,0 +1,33 @@
+"""Every starter kit and every Python reference bot passes `arena check-bot`, in the sandbox
+a tournament would use."""
+
+import pytest
+
+from arena._checkbot import check_bot
+from arena._manifest import load_manifest
+from arena._sandbox import detect_sandbox
+from arena._timecontrol import TimeControl
+
+from ._kits import EXAMPLES, KITS, prepare
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    box = detect_sandbox("auto")
+    yield box
+    box.close()
+
+
+@pytest.mark.parametrize("name", sorted(KITS))
+async def test_kit_passes_check_bot(name, sandbox):
+    report = await check_bot(prepare(name), games_per=2, sandbox=sandbox)
+    assert report.passed, "\n".join(report.lines())
+
+
+@pytest.mark.parametrize("name", ["py-random", "py-heuristic", "py-search"])
+async def test_python_reference_bot_passes_check_bot(name, sandbox):
+    spec = load_manifest(EXAMPLES / f"{name}.toml")
+    # A short move limit: the search bot thinks for a share of it, and the check is about
+    # conformance, not strength.
+    report = await check_bot(spec, games_per=2, time_control=TimeControl(200, 2000, 10_000), sandbox=sandbox)
+    assert report.passed, "\n".join(report.lines())
