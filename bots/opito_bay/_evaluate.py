@@ -87,21 +87,23 @@ def best_completion(board: Board, obs: Mapping[str, Any], card: str, rank: str) 
     now = board.standing()
     if rank == "5":
         return now + (250 if obs["library"] > 1 else 0), None
-    return kraken_choice(board, obs, now)
+    return kraken_choice(board, obs, now, card)
 
 
-def kraken_choice(board: Board, obs: Mapping[str, Any], now: float) -> tuple[float, Any]:
+def kraken_choice(board: Board, obs: Mapping[str, Any], now: float, card: str) -> tuple[float, Any]:
     """A Jack: hit myself when the known top of the library beats my hand, else the leader."""
     if obs["library"] < 5:
         return now, None
     me, aces = board.me, board.aces
     top = (list(obs["library_top"]) + [None] * 5)[:5]
-    mine_new = sum(600 if card is None else card_worth(card, aces[me]) for card in top)
-    hand = [card for card in obs["hand"] if card != (obs["pending"] or {}).get("card")]
-    mine_old = sum(card_worth(card, aces[me]) for card in hand)
+    mine_new = sum(600 if seen is None else card_worth(seen, aces[me]) for seen in top)
+    hand = list(obs["hand"])
+    if obs["pending"] is None:
+        hand.remove(card)  # judging the Jack while it is still in the hand
+    mine_old = sum(card_worth(held, aces[me]) for held in hand)
     scores = [board.totals[seat] for seat in range(len(aces))]
     leader = max((seat for seat in range(len(aces)) if seat != me), key=lambda seat: (scores[seat], -seat))
-    theirs_new = sum(600 if card is None else card_worth(card, aces[leader]) for card in top)
+    theirs_new = sum(600 if seen is None else card_worth(seen, aces[leader]) for seen in top)
     theirs_old = 600 * obs["hand_sizes"][leader]
     self_gain = mine_new - mine_old
     other_gain = theirs_old - theirs_new

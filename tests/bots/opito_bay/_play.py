@@ -6,7 +6,7 @@ import random
 
 from bots._games import random_policy
 from bots.sdk import Request
-from engines.opito_bay import GAME
+from engines.opito_bay import DECK, GAME, OpitoState
 
 
 def request_for(state, seat, seen, options, move_ms=1000, time_left_ms=5000, request_id=0):
@@ -44,4 +44,21 @@ def win_share(candidate, opponent, games, players=2, options=None, seed=0):
     return share / games
 
 
-__all__ = ["play_game", "random_policy", "request_for", "win_share"]
+def complete(aces, hands, library, table=()):
+    """A position holding the whole deck: every card not placed lies in the graveyard."""
+    rest = list(DECK)
+    for card in [card for hand in hands for card in hand] + list(library) + [row[0] for row in table]:
+        rest.remove(card)
+    return OpitoState.from_setup(aces, hands, library=library, graveyard=rest, table=table)
+
+
+def kraken_position(hand, library, known=True):
+    """Seat 0 (Ace of diamonds) has played a Jack; seat 1 holds strong cards."""
+    state = complete(["D", "S"], [["JC"] + hand, ["X", "X", "3C", "KC", "QD"]], library)
+    state.know.top[0] = list(library) if known else []
+    state.apply_action("JC")
+    assert state.decision(0) == "player"
+    return state
+
+
+__all__ = ["complete", "kraken_position", "play_game", "random_policy", "request_for", "win_share"]

@@ -7,7 +7,7 @@ import pytest
 from bots.opito_bay import heuristic
 from engines.opito_bay import GAME, OpitoState
 
-from ._play import play_game, random_policy, request_for, win_share
+from ._play import kraken_position, play_game, random_policy, request_for, win_share
 
 
 def request(state, seat=None):
@@ -50,3 +50,11 @@ def test_spyglass_puts_its_best_card_on_top_and_the_worst_next_for_the_opponent(
 def test_heuristic_beats_random_play():
     assert win_share(heuristic, random_policy, 40, players=2, options={"deals": 1}, seed=7) >= 0.85
     assert win_share(heuristic, random_policy, 24, players=4, options={"deals": 1}, seed=7) >= 0.6
+
+
+def test_jack_follows_what_a_five_showed():
+    poor_hand = ["2S", "2H", "4C", "7S"]
+    state = kraken_position(poor_hand, ["TD", "8D", "6D", "X", "3D"])
+    assert heuristic(request(state), random.Random(0)) == 0
+    state = kraken_position(poor_hand, ["2C", "4H", "6C", "7H", "9S"])
+    assert heuristic(request(state), random.Random(0)) == 1

@@ -9,7 +9,7 @@ from bots.opito_bay import heuristic, search
 from bots.opito_bay._search import budget, search_action
 from engines.opito_bay import DECK, OpitoState
 
-from ._play import play_game, random_policy, request_for, win_share
+from ._play import complete, kraken_position, play_game, random_policy, request_for, win_share
 
 
 def quick(request, rng):
@@ -24,23 +24,6 @@ def request(state, **kwargs):
 def test_always_legal(players):
     state = play_game([quick] + [random_policy] * (players - 1), players, {"deals": 1})
     assert state.is_terminal()
-
-
-def complete(aces, hands, library, table=()):
-    """A position holding the whole deck: every card not placed lies in the graveyard."""
-    rest = list(DECK)
-    for card in [card for hand in hands for card in hand] + list(library) + [row[0] for row in table]:
-        rest.remove(card)
-    return OpitoState.from_setup(aces, hands, library=library, graveyard=rest, table=table)
-
-
-def kraken_position(hand, library, known=True):
-    """Seat 0 (Ace of diamonds) has played a Jack; seat 1 holds strong cards."""
-    state = complete(["D", "S"], [["JC"] + hand, ["X", "X", "3C", "KC", "QD"]], library)
-    state.know.top[0] = list(library) if known else []
-    state.apply_action("JC")
-    assert state.decision(0) == "player"
-    return state
 
 
 def test_search_uses_the_cards_seen_with_a_five():
