@@ -16,7 +16,7 @@ from ._progress import ProgressPrinter
 from ._report import (crosstable, export_records, fault_counts, records_of, standings_csv, standings_json,
                       standings_of, standings_table)
 from ._store import ResultsStore
-from ._tournament import TournamentRunner
+from ._tournament import TournamentRunner, log_dir_of
 from .ratings import SprtDecision, read_jsonl, read_pgn, sprt
 
 tournament_app = typer.Typer(help="Run and resume tournaments.", no_args_is_help=True)
@@ -50,7 +50,8 @@ def config_of_store(store: ResultsStore) -> TournamentConfig:
 
 def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mode: str) -> None:
     database = store.path.resolve()
-    hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm")]
+    log_dir_of(database).mkdir(mode=0o700, exist_ok=True)  # exists before any bot, so it is hidden
+    hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), log_dir_of(database)]
     with open_sandbox(sandbox_mode) as sandbox:
         runner = TournamentRunner(config, store, None if quiet else ProgressPrinter(), sandbox.with_hidden(hidden))
         pending, total = runner.pending()

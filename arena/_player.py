@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -123,7 +124,7 @@ class Player:
 @asynccontextmanager
 async def open_player(spec: BotSpec, startup_s: float = 10.0,
                       max_frame: int = protocol.DEFAULT_MAX_FRAME,
-                      sandbox: Sandbox | None = None) -> AsyncIterator[Player]:
+                      sandbox: Sandbox | None = None, log_dir: Path | None = None) -> AsyncIterator[Player]:
     """Start a bot and shake hands; on exit say ``bye`` and kill its process group.
 
     Never raises for the bot's faults: a bot that cannot start or fails the handshake
@@ -131,7 +132,7 @@ async def open_player(spec: BotSpec, startup_s: float = 10.0,
     """
     async with AsyncExitStack() as stack:
         try:
-            process = await stack.enter_async_context(open_bot_process(spec, sandbox))
+            process = await stack.enter_async_context(open_bot_process(spec, sandbox, log_dir=log_dir))
         except BotFault as fault:
             player = Player(spec, None, max_frame)
             player.failure = fault

@@ -11,6 +11,7 @@ import signal
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import trio
 
@@ -23,18 +24,37 @@ PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PA
 
 
 class StderrLog:
-    """Keeps the last ``limit`` bytes a bot wrote to stderr, and counts the total."""
+    """Keeps the last ``limit`` bytes a bot wrote to stderr, counts the total, and copies the
+    first ``file_limit`` bytes to a log file when one is given (then notes the truncation)."""
 
-    def __init__(self, limit: int = 16 * 1024) -> None:
+    def __init__(self, limit: int = 16 * 1024, path: Path | None = None, file_limit: int = 1 << 20) -> None:
         self.limit = limit
         self.total = 0
         self._tail = bytearray()
+        self.path = path
+        self.file_limit = file_limit
+        self._file = None
+        if path is not None:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._file = open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
 
     def write(self, data: bytes) -> None:
+        if self._file is not None:
+            room = self.file_limit - self.total
+            if room > 0:
+                self._file.write(data[:room])
+                if len(data) >= room:
+                    self._file.write(b"\n[pirate-arena: log truncated here; later output is not kept]\n")
+                self._file.flush()
         self.total += len(data)
         self._tail += data
         if len(self._tail) > 2 * self.limit:
             del self._tail[: len(self._tail) - self.limit]
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
     def tail(self, lines: int = 20) -> str:
         text = bytes(self._tail[-self.limit:]).decode("utf-8", "replace")
@@ -129,8 +149,8 @@ def _environment(spec: BotSpec) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None,
-                           stderr_limit: int = 16 * 1024) -> AsyncIterator[BotProcess]:
+async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr_limit: int = 16 * 1024,
+                           log_dir: Path | None = None) -> AsyncIterator[BotProcess]:
     """Start ``spec`` in a new session inside ``sandbox``; on exit SIGTERM, a short grace,
     SIGKILL the group (and, with a dropped uid, every process of that uid).
 
@@ -158,7 +178,8 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None,
         if cgroup is not None:
             cgroup.remove()
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: {getattr(error, 'strerror', None) or error}") from None
-    bot = BotProcess(spec, process, StderrLog(stderr_limit), uid, cgroup)
+    log_path = log_dir / f"{spec.name}.{process.pid}.log" if log_dir is not None else None
+    bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(bot._pump_stderr)
@@ -170,6 +191,7 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None,
                 nursery.cancel_scope.cancel()
     finally:
         bot.kill()
+        bot.stderr.close()
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 with trio.CancelScope(shield=True):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import trio
 
@@ -23,6 +24,11 @@ from ._player import Player, open_player
 from ._sandbox import Sandbox
 from ._schedule import ScheduledGame, build_schedule
 from ._store import ResultsStore, StoreError
+
+
+def log_dir_of(database: Path) -> Path:
+    """Where a tournament keeps its bots' stderr logs: beside the database."""
+    return database.with_name(database.name + ".logs")
 
 
 @dataclass(frozen=True)
@@ -75,9 +81,10 @@ class _BotPool:
     """
 
     def __init__(self, nursery: trio.Nursery, specs: dict[str, BotSpec], startup_s: float,
-                 sandbox: Sandbox | None) -> None:
+                 sandbox: Sandbox | None, log_dir: Path | None) -> None:
         self.nursery = nursery
         self.sandbox = sandbox
+        self.log_dir = log_dir
         self.specs = specs
         self.startup_s = startup_s
         self._open: dict[str, tuple[Player, trio.Event, trio.Event]] = {}
@@ -95,7 +102,7 @@ class _BotPool:
     async def _serve(self, spec: BotSpec, task_status=trio.TASK_STATUS_IGNORED) -> None:
         release, closed = trio.Event(), trio.Event()
         try:
-            async with open_player(spec, self.startup_s, sandbox=self.sandbox) as player:
+            async with open_player(spec, self.startup_s, sandbox=self.sandbox, log_dir=self.log_dir) as player:
                 task_status.started((player, release, closed))
                 await release.wait()
         finally:
@@ -161,7 +168,8 @@ class TournamentRunner:
         game = get_game(config.game)
         specs = {spec.name: spec for spec in config.entrants}
         async with trio.open_nursery() as nursery:
-            pool = _BotPool(nursery, specs, config.settings.time_control.startup_ms / 1000, self.sandbox)
+            pool = _BotPool(nursery, specs, config.settings.time_control.startup_ms / 1000, self.sandbox,
+                            log_dir_of(self.store.path))
             try:
                 async for scheduled in games:
                     players = [await pool.get(name) for name in scheduled.seats]
