@@ -123,13 +123,15 @@ class BotProcess:
                 await trio.sleep(delay)
                 delay = min(delay * 2, 0.05)
 
-    async def _pump_stderr(self) -> None:
+    async def _pump_stderr(self, done: trio.Event) -> None:
         stream = self.process.stderr
         try:
             while data := await stream.receive_some(65536):
                 self.stderr.write(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
+        finally:
+            done.set()
 
 
 async def _kill_uid(uid: int) -> None:
@@ -182,12 +184,15 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
     bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup)
     try:
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(bot._pump_stderr)
+            drained = trio.Event()
+            nursery.start_soon(bot._pump_stderr, drained)
             try:
                 yield bot
             finally:
                 with trio.CancelScope(shield=True):
                     await bot.terminate()
+                    with trio.move_on_after(0.5):  # keep the last words of the bot
+                        await drained.wait()
                 nursery.cancel_scope.cancel()
     finally:
         bot.kill()

@@ -9,6 +9,7 @@ under a millisecond).
 
 import dataclasses
 import os
+import subprocess
 import sys
 import uuid
 from contextlib import AsyncExitStack
@@ -123,3 +124,31 @@ async def test_fork_bomb_is_contained(sandbox):
         pytest.skip("as root without a cgroup pids controller nothing caps a fork bomb")
     result = await duel(sandbox, "fork-bomb", limits=dataclasses.replace(Limits(), processes=64))
     assert [f.kind for f in result.faults] == [FaultKind.TIMEOUT]
+
+
+async def test_bot_cannot_read_the_database_logs_or_seed(sandbox, tmp_path):
+    database = tmp_path / "results.db"
+    database.write_bytes(b"SECRET-RESULTS")
+    database.chmod(0o600)
+    logs = tmp_path / "results.db.logs"
+    logs.mkdir(mode=0o700)
+    (logs / "other-bot.1.log").write_bytes(b"SECRET-LOG")
+    config = tmp_path / "tournament.toml"
+    config.write_bytes(b"seed = 12345 # SECRET-CONFIG")
+    config.chmod(0o600)
+    box = sandbox.with_hidden([config, database, logs])
+    decoy = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "SECRETSEED"])
+    try:
+        spy = BotSpec("spy", ("/usr/bin/python3", str(BOTS / "spy.py"), str(database), str(logs / "other-bot.1.log"),
+                              str(logs), str(config)), cwd=BOTS)
+        async with open_player(spy, 10, sandbox=box) as player:
+            assert player.usable, player.failure
+        report = player.process.stderr.tail(100)
+    finally:
+        decoy.kill()
+        decoy.wait()
+    assert report.count("DENIED") + report.count("READ") == 4, report
+    for secret in ("SECRET-RESULTS", "SECRET-LOG", "SECRET-CONFIG", "['other-bot"):
+        assert secret not in report, f"the bot read {secret}:\n{report}"
+    if sandbox.bwrap:
+        assert "SAW-SEED" not in report, "the arena's command lines are visible to the bot"
