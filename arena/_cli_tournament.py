@@ -53,6 +53,9 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
     log_dir_of(database).mkdir(mode=0o700, exist_ok=True)  # exists before any bot, so it is hidden
     hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), log_dir_of(database)]
     with open_sandbox(sandbox_mode) as sandbox:
+        if sandbox.bwrap is None and config.path.stat().st_mode & 0o004:
+            typer.echo(f"warning: without bubblewrap, bots can read {config.path} (and its seed); "
+                       f"`chmod 600` it or install bubblewrap", err=True)
         runner = TournamentRunner(config, store, None if quiet else ProgressPrinter(), sandbox.with_hidden(hidden))
         pending, total = runner.pending()
         if not quiet:
