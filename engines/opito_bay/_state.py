@@ -46,9 +46,6 @@ class OpitoState(State):
         self.emit({"type": "seats", "aces": ["A" + suit for suit in self.aces], "order": list(self.order)})
         self._start_deal()
 
-    def check_options(self) -> None:
-        """Called by ``Game.new_state``: the options were validated one by one already."""
-
     # -- setup ----------------------------------------------------------------------------------
 
     def _start_deal(self) -> None:
