@@ -22,6 +22,21 @@ from typing import Any, ClassVar
 Action = Any
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Equal *and* of the same types throughout: ``True`` is not ``1``, ``1.0`` is not ``1``.
+
+    Actions arrive as msgpack values; a bot that sends the wrong type has a bug the arena
+    should report, not paper over.
+    """
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    return a == b
+
+
 class EngineError(Exception):
     """Base class of every error an engine raises on purpose."""
 
@@ -272,8 +287,10 @@ class State:
         legal = self.legal_actions(player)
         if legal is None:
             raise NotImplementedError(f"{type(self).__name__} must implement _check")
-        if action not in legal:
-            raise IllegalAction(player, f"{action!r} is not a legal {self.decision(player)} action; legal: {legal!r}")
+        if not any(candidate == action and same_value(candidate, action) for candidate in legal):
+            shown = legal if len(legal) <= 20 else legal[:20] + ["..."]
+            raise IllegalAction(player, f"{action!r:.200} is not a legal {self.decision(player)} action; "
+                                        f"legal: {shown!r}")
 
     def _apply(self, actions: Mapping[int, Action]) -> None:
         raise NotImplementedError
