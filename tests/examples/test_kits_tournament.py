@@ -13,7 +13,7 @@ from ._kits import EXAMPLES, KITS, prepare
 async def test_kits_tournament_runs_without_faults(tmp_path):
     for name in KITS:
         prepare(name)  # built (or skipped / failed with the command to run)
-    config = load_config(EXAMPLES / "kits.toml")
+    config = load_config(EXAMPLES.parent / "kits.toml")
     config = dataclasses.replace(config, database=tmp_path / "kits.db")
     store = ResultsStore.create(config.database, config.fingerprint(), config.raw, config.path, [])
     sandbox = detect_sandbox("auto")
