@@ -121,3 +121,20 @@ def test_run_again_plays_nothing_and_export_formats(tmp_path):
     assert len(csv_lines) == 1 + 12
     table = arena("crosstable", str(db)).stdout
     assert "r0" in table and "/2" in table
+
+
+def test_tournament_goes_on_around_a_crashing_entrant(tmp_path):
+    path = write_tournament(tmp_path, rounds=1)
+    hostile = Path(__file__).parent / "bots" / "hostile.py"
+    path.write_text(path.read_text() + f'\n[[entrants]]\nname = "crasher"\ncommand = ["python", "{hostile}", '
+                    f'"exit-zero", "tournament-test"]\n')
+    arena("tournament", "run", str(path), "-q")
+    store = ResultsStore.open(tmp_path / "t.db")
+    games = list(store.games())
+    store.close()
+    assert len(games) == 12  # C(4,2) tables x 2 rotations: nobody's games were dropped
+    crashes = [f for g in games for f in g.faults]
+    assert {f["bot"] for f in crashes} == {"crasher"} and {f["kind"] for f in crashes} == {"crash"}
+    assert all(g.ranks[g.seats.index("crasher")] == 2 for g in games if "crasher" in g.seats)
+    rows = standings(tmp_path / "t.db")
+    assert rows[-1]["name"] == "crasher" and rows[-1]["faults"] == 6
