@@ -228,3 +228,10 @@ def test_mermaid_has_no_ability_in_the_base_game():
     state = make(draw=["N9"] + MORE, row=["A5", "K4"])
     play(state, ("draw", "draw"))
     assert row(state) == ["A5", "K4", "N9"] and deciding(state) == (0, "draw", ["draw", "collect"])
+
+
+def test_r8_discarded_cards_are_visible_to_everyone():
+    state = make(players=3, draw=["K6"] + MORE, row=["K3", "N4"], discard=["S2"])
+    play(state, ("draw", "draw"))
+    for seat in range(3):
+        assert sorted(state.observation(seat)["discard"]) == ["K3", "K6", "N4", "S2"]

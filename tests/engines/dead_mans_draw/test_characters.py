@@ -272,3 +272,15 @@ def test_davy_jones_locker_ignores_other_players_busts():
                  locker=[None, None, 1])
     play(state, ("draw", "draw"))
     assert bank(state, 2) == {} and Counter(discard(state)) == Counter(["K3", "K6"])
+
+
+def test_vulture_hit_by_misfire_discards_its_own_card():
+    state = make(draw=["C3"] + MORE, row=["N5"], banks=[["K5", "K4"], ["S6"]], characters=chars("vulture", "misfire"))
+    play(state, ("draw", "draw"))
+    assert bank(state, 0) == {"K": ["K4"]} and discard(state) == ["K5"]
+
+
+def test_fisherman_in_an_opponents_turn_does_nothing():
+    state = make(draw=["X3", "K4", "T5"] + MORE, row=["A3"], characters=chars(None, "fisherman"))
+    play(state, ("draw", "draw"))
+    assert row(state) == ["A3", "X3", "K4", "T5"] and bank(state, 1) == {}
