@@ -1,0 +1,54 @@
+"""Raw ping-pong between two plain Python processes over blocking pipes: the reference the
+arena's own round trip is compared with. ``python pingpong.py FRAMES ROUNDS`` writes each
+request frame of FRAMES (concatenated frames) to ``echo_bot.py`` and reads its reply; prints
+one round-trip time in nanoseconds per line."""
+
+import os
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def frames_of(blob: bytes) -> list[bytes]:
+    frames, offset = [], 0
+    while offset < len(blob):
+        (length,) = struct.unpack_from(">I", blob, offset)
+        frames.append(blob[offset:offset + 4 + length])
+        offset += 4 + length
+    return frames
+
+
+def read_exact(fd: int, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return data
+
+
+def main() -> None:
+    frames = frames_of(Path(sys.argv[1]).read_bytes())
+    rounds = int(sys.argv[2])
+    bot = subprocess.Popen([sys.executable, str(Path(__file__).with_name("echo_bot.py"))],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    send, receive = bot.stdin.fileno(), bot.stdout.fileno()
+    clock = time.perf_counter_ns
+    times = []
+    for index in range(rounds):
+        frame = frames[index % len(frames)]
+        start = clock()
+        os.write(send, frame)
+        (length,) = struct.unpack(">I", read_exact(receive, 4))
+        read_exact(receive, length)
+        times.append(clock() - start)
+    bot.stdin.close()
+    bot.wait()
+    sys.stdout.write("".join(f"{t}\n" for t in times))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""pirate-arena benchmarks: the arena's costs beside their physical references.
+
+    python benchmarks/run.py            # full run (a few minutes), writes benchmarks/results.json
+    python benchmarks/run.py --smoke    # seconds: proves every benchmark still works (CI)
+
+1. per-move round trip: arena request -> trivial bot -> reply, with real observations of each
+   game, against a raw blocking-pipe ping-pong of the same bytes between two Python processes
+   (and between two C processes when a C compiler is present);
+2. engine cost per decision (legal actions + observation + apply), in-process, as a share of (1);
+3. throughput of real tournaments of random bots at several concurrencies, against raw
+   ping-pong with as many process pairs, and the arena's own CPU time per move;
+4. start-up of a bot process (Python, JavaScript, C) against reusing one;
+5. ratings: fitting 10^4..10^6 games among 100 entrants, and the bootstrap;
+6. timing fairness under load: what a bot is charged minus what it used, at 2x cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+from tabulate import tabulate
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+import engines  # noqa: E402
+import protocol  # noqa: E402
+from arena._config import config_from_dict  # noqa: E402
+from arena._manifest import BotSpec  # noqa: E402
+from arena._player import open_player  # noqa: E402
+from arena._store import ResultsStore  # noqa: E402
+from arena._timecontrol import GameClock  # noqa: E402
+from arena._tournament import TournamentRunner  # noqa: E402
+
+ECHO = BotSpec("echo", (sys.executable, str(HERE / "echo_bot.py")))
+GAMES = ("dead-mans-draw", "opito-bay", "karibik")
+
+
+def quantiles(values_ns: list[float]) -> tuple[float, float]:
+    """Median and 99th percentile, in microseconds."""
+    ordered = sorted(values_ns)
+    return ordered[len(ordered) // 2] / 1000, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] / 1000
+
+
+def sample_decisions(game_id: str, count: int) -> list[tuple[str, dict, list, list]]:
+    """(kind, observation, legal, events) of real decisions along random games."""
+    game = engines.get_game(game_id)
+    rng = random.Random(1)
+    samples: list = []
+    seed = 0
+    while len(samples) < count:
+        state = game.new_state(2, seed, {"deals": 1} if game_id == "opito-bay" else {})
+        cursors = [0, 0]
+        while state.acting and len(samples) < count:
+            for seat in state.acting:
+                legal = state.legal_actions(seat)
+                if legal is not None:
+                    events = state.events_for(seat, cursors[seat])
+                    cursors[seat] = len(state.log)
+                    samples.append((state.decision(seat), state.observation(seat), legal, events))
+            state.apply({seat: state.random_action(seat, rng) for seat in state.acting})
+        seed += 1
+    return samples
+
+
+# -- 1. round trip -------------------------------------------------------------------------------
+
+async def arena_round_trips(samples, rounds: int) -> list[int]:
+    times = []
+    clock = time.perf_counter_ns
+    async with open_player(ECHO) as player:
+        game_clock = GameClock(60.0, 0.0)
+        for index in range(rounds):
+            kind, observation, legal, events = samples[index % len(samples)]
+            start = clock()
+            await player.decide(kind, observation, events, legal, game_clock)
+            times.append(clock() - start)
+    return times
+
+
+def frames_file(samples, folder: Path) -> Path:
+    path = folder / "frames.bin"
+    path.write_bytes(b"".join(
+        protocol.encode(protocol.request(i + 1, kind, obs, events, legal, 1000, 1000))
+        for i, (kind, obs, legal, events) in enumerate(samples)))
+    return path
+
+
+def raw_round_trips(frames: Path, rounds: int) -> list[int]:
+    out = subprocess.run([sys.executable, str(HERE / "pingpong.py"), str(frames), str(rounds)],
+                         capture_output=True, text=True, check=True).stdout
+    return [int(line) for line in out.split()]
+
+
+def c_pingpong(folder: Path) -> Path | None:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    binary = folder / "pingpong"
+    subprocess.run([compiler, "-O2", "-o", str(binary), str(HERE / "pingpong.c")], check=True)
+    return binary
+
+
+def c_round_trips(binary: Path, frames: Path, rounds: int) -> list[int]:
+    out = subprocess.run([str(binary), str(frames), str(rounds), "40"], capture_output=True, text=True,
+                         check=True).stdout
+    return [int(line) for line in out.split()]
+
+
+def bench_round_trip(rounds: int, folder: Path) -> dict:
+    binary = c_pingpong(folder)
+    results = {}
+    for game_id in GAMES:
+        samples = sample_decisions(game_id, 200)
+        frames = frames_file(samples, folder)
+        arena = quantiles(trio.run(arena_round_trips, samples, rounds)[rounds // 10:])
+        raw = quantiles(raw_round_trips(frames, rounds)[rounds // 10:])
+        c = quantiles(c_round_trips(binary, frames, rounds)[rounds // 10:]) if binary else None
+        size = statistics.median(len(f) for f in [protocol.encode(protocol.request(
+            1, k, o, e, l, 1000, 1000)) for k, o, l, e in samples])
+        results[game_id] = {"frame_bytes": size, "arena_us": arena, "raw_python_us": raw, "raw_c_us": c,
+                            "ratio_median": arena[0] / raw[0]}
+    return results
+
+
+# -- 2. engine cost ------------------------------------------------------------------------------
+
+def bench_engine(decisions: int) -> dict:
+    results = {}
+    for game_id in GAMES:
+        game = engines.get_game(game_id)
+        rng = random.Random(2)
+        times, seed = [], 0
+        clock = time.perf_counter_ns
+        while len(times) < decisions:
+            state = game.new_state(2, seed, {})
+            seed += 1
+            while state.acting and len(times) < decisions:
+                start = clock()
+                actions = {}
+                for seat in state.acting:
+                    state.legal_actions(seat)
+                    state.observation(seat)
+                    actions[seat] = state.random_action(seat, rng)
+                state.apply(actions)
+                times.append(clock() - start)
+        results[game_id] = {"per_decision_us": quantiles(times)}
+    return results
+
+
+# -- 3. throughput -------------------------------------------------------------------------------
+
+def tournament_config(folder: Path, game_id: str, concurrency: int, games: int) -> dict:
+    return {
+        "game": game_id, "players": 2, "rounds": max(1, games // 2), "seed": 3, "concurrency": concurrency,
+        "database": f"bench-{game_id}-{concurrency}.db", "options": {"deals": 1} if game_id == "opito-bay" else {},
+        "time": {"move_ms": 5000, "reserve_ms": 0},
+        "entrants": [{"name": "a", "command": ["python", "-m", "bots.random"]},
+                     {"name": "b", "command": ["python", "-m", "bots.random"]}],
+    }
+
+
+def run_tournament(folder: Path, raw: dict) -> tuple[float, int, float]:
+    """Seconds, bot moves, arena CPU seconds."""
+    config = config_from_dict(raw, folder / "bench.toml")
+    store = ResultsStore.create(folder / raw["database"], config.fingerprint(), raw, config.path, [])
+    moves = 0
+
+    def count(progress):
+        nonlocal moves
+        moves += sum(1 for _, _, by_bot in progress.last.moves if by_bot)
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    start = time.perf_counter()
+    trio.run(TournamentRunner(config, store, count).run)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    store.close()
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, moves, cpu
+
+
+def raw_throughput(frames: Path, pairs: int, rounds: int) -> float:
+    """Round trips per second of ``pairs`` raw ping-pong pairs running at once."""
+    start = time.perf_counter()
+    processes = [subprocess.Popen([sys.executable, str(HERE / "pingpong.py"), str(frames), str(rounds)],
+                                  stdout=subprocess.DEVNULL) for _ in range(pairs)]
+    for process in processes:
+        process.wait()
+    return pairs * rounds / (time.perf_counter() - start)
+
+
+def bench_throughput(concurrencies, games: int, folder: Path) -> dict:
+    results = {}
+    for game_id in GAMES:
+        frames = frames_file(sample_decisions(game_id, 200), folder)
+        rows = []
+        for concurrency in concurrencies:
+            seconds, moves, cpu = run_tournament(folder, tournament_config(folder, game_id, concurrency,
+                                                                           max(games, 2 * concurrency)))
+            raw = raw_throughput(frames, concurrency, max(200, moves // concurrency))
+            rows.append({"concurrency": concurrency, "games_per_s": max(games, 2 * concurrency) / seconds,
+                         "moves_per_s": moves / seconds, "raw_moves_per_s": raw,
+                         "share_of_raw": moves / seconds / raw, "arena_cpu_us_per_move": 1e6 * cpu / max(moves, 1)})
+        results[game_id] = rows
+    return results
+
+
+# -- 4. start-up ---------------------------------------------------------------------------------
+
+async def startup_times(spec: BotSpec, count: int) -> list[int]:
+    times = []
+    for _ in range(count):
+        start = time.perf_counter_ns()
+        async with open_player(spec) as player:
+            assert player.usable, player.failure
+            times.append(time.perf_counter_ns() - start)
+    return times
+
+
+def bench_startup(count: int, reuse_us: float) -> dict:
+    bots = {"python (SDK random)": BotSpec("py", (sys.executable, "-m", "bots.random"), cwd=ROOT),
+            "python (raw echo)": ECHO}
+    if shutil.which("node") and (ROOT / "examples/bots/js-random/node_modules").is_dir():
+        bots["javascript"] = BotSpec("js", ("node", "bot.js"), cwd=ROOT / "examples/bots/js-random")
+    if (ROOT / "examples/bots/c-random/c-random").is_file():
+        bots["c"] = BotSpec("c", ("./c-random",), cwd=ROOT / "examples/bots/c-random")
+    results = {}
+    for name, spec in bots.items():
+        median, _ = quantiles(trio.run(startup_times, spec, count))
+        results[name] = {"start_ms": median / 1000, "reuse_us": reuse_us, "ratio": median / reuse_us}
+    return results
+
+
+# -- 5. ratings ----------------------------------------------------------------------------------
+
+def bench_ratings(sizes, n_boot: int) -> dict:
+    import numpy as np
+
+    sys.path.insert(0, str(HERE))
+    from bench_ratings import make_games  # noqa: E402
+
+    from arena.ratings import bootstrap_bradley_terry, fit_bradley_terry
+
+    results = {}
+    for size in sizes:
+        records, _ = make_games(size, 2, np.random.default_rng(size))
+        start = time.perf_counter()
+        fit_bradley_terry(records)
+        fit_s = time.perf_counter() - start
+        start = time.perf_counter()
+        bootstrap_bradley_terry(records, n_boot=n_boot)
+        results[str(size)] = {"fit_s": fit_s, "bootstrap_s": time.perf_counter() - start, "n_boot": n_boot}
+    return results
+
+
+# -- 6. fairness ---------------------------------------------------------------------------------
+
+async def fairness(concurrency: int, moves: int, sleep_ms: int) -> list[float]:
+    spec = BotSpec("sleeper", ECHO.command, env={"SLEEP_MS": str(sleep_ms)})
+    spreads: list[float] = []
+
+    async def worker() -> None:
+        async with open_player(spec) as player:
+            clock = GameClock(60.0, 0.0)
+            for _ in range(moves):
+                _, elapsed = await player.decide("draw", {"seat": 0}, [], ["draw", "collect"], clock)
+                spreads.append(elapsed * 1000 - sleep_ms)
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(concurrency):
+            nursery.start_soon(worker)
+    return spreads
+
+
+def bench_fairness(moves: int) -> dict:
+    concurrency = 2 * (os.cpu_count() or 1)
+    spreads = sorted(trio.run(fairness, concurrency, moves, 20))
+    return {"concurrency": concurrency, "sleep_ms": 20, "median_ms": spreads[len(spreads) // 2],
+            "p99_ms": spreads[int(len(spreads) * 0.99)], "max_ms": spreads[-1]}
+
+
+# -- report --------------------------------------------------------------------------------------
+
+def report(results: dict) -> str:
+    out = [f"machine: {results['machine']}"]
+    out.append("\n1. per-move round trip (microseconds: median / p99)")
+    out.append(tabulate([[g, r["frame_bytes"], "%.1f / %.1f" % tuple(r["arena_us"]),
+                          "%.1f / %.1f" % tuple(r["raw_python_us"]),
+                          "%.1f / %.1f" % tuple(r["raw_c_us"]) if r["raw_c_us"] else "-",
+                          f"{r['ratio_median']:.2f}x"] for g, r in results["round_trip"].items()],
+                        headers=["game", "bytes", "arena", "raw python", "raw C", "arena/raw py"]))
+    out.append("\n2. engine cost per decision (legal + observation + apply)")
+    out.append(tabulate([[g, "%.1f / %.1f" % tuple(r["per_decision_us"]),
+                          f"{100 * r['per_decision_us'][0] / results['round_trip'][g]['arena_us'][0]:.0f}%"]
+                         for g, r in results["engine"].items()],
+                        headers=["game", "us median / p99", "share of arena round trip"]))
+    out.append("\n3. throughput of random-bot tournaments")
+    out.append(tabulate([[g, r["concurrency"], f"{r['games_per_s']:.1f}", f"{r['moves_per_s']:.0f}",
+                          f"{r['raw_moves_per_s']:.0f}", f"{100 * r['share_of_raw']:.0f}%",
+                          f"{r['arena_cpu_us_per_move']:.1f}"]
+                         for g, rows in results["throughput"].items() for r in rows],
+                        headers=["game", "conc.", "games/s", "moves/s", "raw moves/s", "of raw", "arena CPU us/move"]))
+    out.append("\n4. start-up of a bot process")
+    out.append(tabulate([[n, f"{r['start_ms']:.1f}", f"{r['reuse_us']:.1f}", f"{r['ratio']:.0f}x"]
+                         for n, r in results["startup"].items()],
+                        headers=["bot", "start + hello (ms)", "reuse: one round trip (us)", "ratio"]))
+    out.append("\n5. ratings (100 entrants, 2-player games)")
+    out.append(tabulate([[n, f"{r['fit_s']:.2f}", f"{r['bootstrap_s']:.2f}", r["n_boot"]]
+                         for n, r in results["ratings"].items()],
+                        headers=["games", "BT fit (s)", "bootstrap (s)", "replicates"]))
+    f = results["fairness"]
+    out.append(f"\n6. timing fairness at concurrency {f['concurrency']} (bot sleeps {f['sleep_ms']} ms): "
+               f"charged minus used: median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, "
+               f"max {f['max_ms']:.2f} ms")
+    return "\n".join(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: seconds, for CI")
+    parser.add_argument("--json", type=Path, default=HERE / "results.json", help="where to write the figures")
+    args = parser.parse_args()
+    smoke = args.smoke
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        results = {"machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores, "
+                              f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}"}
+        results["round_trip"] = bench_round_trip(200 if smoke else 5000, folder)
+        results["engine"] = bench_engine(200 if smoke else 20000)
+        results["throughput"] = bench_throughput([1, 2] if smoke else [1, 2, 4, 8, 16], 4 if smoke else 60, folder)
+        reuse = results["round_trip"]["dead-mans-draw"]["arena_us"][0]
+        results["startup"] = bench_startup(2 if smoke else 10, reuse)
+        results["ratings"] = bench_ratings([10_000] if smoke else [10_000, 100_000, 1_000_000], 20 if smoke else 100)
+        results["fairness"] = bench_fairness(10 if smoke else 100)
+    if not smoke:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    print(report(results))
+
+
+if __name__ == "__main__":
+    main()
