@@ -31,6 +31,7 @@ class Connection:
         self._out = process.stdin.fileno()
         self._in = process.stdout.fileno()
         self._decoder = protocol.FrameDecoder(max_frame)
+        self.encode = protocol.FrameEncoder().encode
 
     async def send_frame(self, frame: bytes) -> None:
         view = memoryview(frame)
@@ -45,7 +46,7 @@ class Connection:
             view = view[written:]
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.send_frame(protocol.encode(message))
+        await self.send_frame(self.encode(message))
 
     async def receive(self) -> dict[str, Any]:
         """The next message from the bot."""

@@ -158,7 +158,7 @@ class _Match:
                     for index in acting:
                         nursery.start_soon(self._collect, self.seats[index], actions)
             if not self.stopped:
-                state.apply(actions)
+                state.apply_checked(actions)  # each action passed state.check as it came in
         return await self._finish(trio.current_time() - started)
 
     async def _collect(self, seat: _Seat, actions: dict[int, Any]) -> None:

@@ -96,8 +96,8 @@ class Player:
             request_id, kind, observation, events, legal,
             time_left_ms=math.floor(budget * 1000), move_ms=math.floor(clock.move_limit * 1000),
         )
-        frame = protocol.encode(message)
         connection = self.connection
+        frame = connection.encode(message)
         started = trio.current_time()
         with trio.move_on_after(budget) as deadline:
             await connection.send_frame(frame)

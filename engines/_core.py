@@ -16,7 +16,7 @@ import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 #: An action is any msgpack-able value: int, str, list, dict of those.
 Action = Any
@@ -120,11 +120,11 @@ class Outcome:
         return cls(ranks=ranks, scores=tuple(scores))
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened, as a msgpack-able map.
 
     ``audience`` is ``None`` when every player may know it, else the seats that may.
+    (A named tuple: games emit several events per move, and it is the cheapest record.)
     """
 
     data: Mapping[str, Any]
@@ -254,6 +254,16 @@ class State:
             )
         for player in sorted(actions):
             self._check(player, actions[player])
+        step = {player: actions[player] for player in sorted(actions)}
+        self.history.append(step)
+        self._apply(step)
+
+    def apply_checked(self, actions: Mapping[int, Action]) -> None:
+        """Apply a step whose every action already passed :meth:`check` in this state.
+
+        For callers that validate actions one by one as they arrive (the arena's match): it
+        skips the second validation that :meth:`apply` would do. Anything else: use ``apply``.
+        """
         step = {player: actions[player] for player in sorted(actions)}
         self.history.append(step)
         self._apply(step)

@@ -13,6 +13,7 @@ from ._framing import DEFAULT_MAX_FRAME as DEFAULT_MAX_FRAME
 from ._framing import HEADER as HEADER
 from ._framing import HEADER_SIZE as HEADER_SIZE
 from ._framing import FrameDecoder as FrameDecoder
+from ._framing import FrameEncoder as FrameEncoder
 from ._framing import decode_payload as decode_payload
 from ._framing import encode as encode
 from ._messages import PROTOCOL_VERSION as PROTOCOL_VERSION

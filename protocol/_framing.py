@@ -26,6 +26,18 @@ def encode(message: dict[str, Any]) -> bytes:
     return HEADER.pack(len(payload)) + payload
 
 
+class FrameEncoder:
+    """Encodes messages into frames with one reusable msgpack packer (cheaper per message
+    than :func:`encode`). Not shared between tasks: give each connection its own."""
+
+    def __init__(self) -> None:
+        self._pack = msgpack.Packer(use_bin_type=True).pack
+
+    def encode(self, message: dict[str, Any]) -> bytes:
+        payload = self._pack(message)
+        return HEADER.pack(len(payload)) + payload
+
+
 def decode_payload(payload: bytes) -> dict[str, Any]:
     """Decode one frame payload into a message map.
 

@@ -47,6 +47,8 @@ class FakeBot:
     async def send(self, message: dict) -> None:
         await self.send_frame(protocol.encode(message))
 
+    encode = staticmethod(protocol.encode)
+
     async def receive(self) -> dict:
         try:
             return await self._from_bot.receive()
@@ -175,6 +177,8 @@ def stuck_reply(delay: float):
     the reply is in hand when the deadline's cancellation could first be delivered."""
 
     class Stuck:
+        encode = staticmethod(protocol.encode)
+
         async def send_frame(self, frame):
             self.request_id = protocol.decode_payload(frame[protocol.HEADER_SIZE:])["id"]
 
