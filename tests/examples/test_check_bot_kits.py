@@ -24,7 +24,7 @@ async def test_kit_passes_check_bot(name, sandbox):
     assert report.passed, "\n".join(report.lines())
 
 
-@pytest.mark.parametrize("name", ["py-random", "py-heuristic", "py-search"])
+@pytest.mark.parametrize("name", ["python-random", "py-random", "py-heuristic", "py-search"])
 async def test_python_reference_bot_passes_check_bot(name, sandbox):
     spec = load_manifest(EXAMPLES / f"{name}.toml")
     # A short move limit: the search bot thinks for a share of it, and the check is about

@@ -26,4 +26,4 @@ async def test_kits_tournament_runs_without_faults(tmp_path):
     assert played == len(games) == 20
     assert [fault for game in games for fault in game.faults] == []
     assert {name for game in games for name in game.seats} == {
-        "py-random", "js-random", "c-random", "rust-random", "go-random"}
+        "python-random", "js-random", "c-random", "rust-random", "go-random"}
