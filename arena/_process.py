@@ -167,7 +167,7 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
     cgroup = sandbox.new_cgroup(spec.limits)
     try:
         process = await trio.lowlevel.open_process(
-            sandbox.command(argv, spec.cwd),
+            sandbox.command(argv, spec.cwd, uid),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

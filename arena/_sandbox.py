@@ -24,6 +24,7 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,23 @@ class Limits:
         limit(resource.RLIMIT_CORE, 0)
         if os.getuid() != 0:  # as root the limit is not enforced; a dropped uid gets it below
             limit(resource.RLIMIT_NPROC, self.processes)
+
+
+_TMP = Path("/tmp")
+#: the folder holding the engines/protocol/arena/bots packages (bots import them)
+_PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tmp_roots(paths: Sequence[Path]) -> list[Path]:
+    """The top folders under /tmp that hold any of ``paths`` (as given and resolved)."""
+    roots = []
+    for path in paths:
+        for candidate in (Path(os.path.abspath(path)), path.resolve()):
+            if _TMP in candidate.parents:
+                root = _TMP / candidate.relative_to(_TMP).parts[0]
+                if root not in roots and root.exists():
+                    roots.append(root)
+    return roots
 
 
 def _open_to_others(path: Path) -> bool:
@@ -179,8 +197,8 @@ class Sandbox:
             return None
         return UID_BASE + next(self._ids) % UID_COUNT
 
-    def command(self, argv: Sequence[str], cwd: Path | None) -> list[str]:
-        """``argv`` wrapped in bubblewrap when available."""
+    def command(self, argv: Sequence[str], cwd: Path | None, uid: int | None = None) -> list[str]:
+        """``argv`` wrapped in bubblewrap when available (run as ``uid`` when not None)."""
         if self.bwrap is None:
             return list(argv)
         # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
@@ -189,6 +207,13 @@ class Sandbox:
         wrapped = [self.bwrap, "--new-session", "--unshare-all",
                    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
         inside = (cwd or Path.cwd()).resolve()
+        # The private /tmp must not hide what the bot runs from: its folder, the files on its
+        # command line, the interpreter and the arena's own packages when they live in /tmp.
+        needed = [inside, Path(sys.prefix), Path(sys.executable), _PROJECT_ROOT,
+                  *(Path(arg) for arg in argv if os.path.isabs(arg))]
+        for root in _tmp_roots(needed):
+            if uid is None or _open_to_others(root):  # bwrap itself runs as the bot's uid
+                wrapped += ["--ro-bind", str(root), str(root)]
         for path in self.hidden_paths:
             if path.is_dir():
                 if inside == path or path in inside.parents:
