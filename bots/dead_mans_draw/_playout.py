@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from engines.dead_mans_draw import DeadMansDrawState, parse
-from engines.dead_mans_draw._cards import CHEST, KEY, SUIT_OF_LETTER
+from engines.dead_mans_draw._cards import CHEST, KEY, LETTERS, SUIT_OF_LETTER
 from engines.dead_mans_draw._rules import busts, has
 
 from ._heuristic import ABILITY_BONUS, MOVE_VALUE
@@ -119,15 +119,13 @@ def choose(state: DeadMansDrawState, kind: str, legal: list, rng: random.Random)
     if kind == "mermaid":
         row = state.row
         return max(legal, key=lambda a: _gain(mine, row[a[1]]) + 2 if a[0] == "bank"
-                   else MOVE_VALUE.get("AHCKTMOSXN"[row[a[1]] // 10], 0))
+                   else MOVE_VALUE.get(LETTERS[row[a[1]] // 10], 0))
     return legal[rng.randrange(len(legal))]
 
 
 def act(state: DeadMansDrawState, rng: random.Random) -> Any:
     """The playout policy's action for the seat to act (play phase only)."""
-    seat = state.acting[0]
-    legal = state.pending[2]
-    kind = state.pending[1]
+    _, kind, legal, _ = state.pending
     if kind == "draw":
         return draw_or_collect(state, legal)
     return choose(state, kind, legal, rng)

@@ -54,8 +54,7 @@ def playout(state: DeadMansDrawState, turns: int, rng: random.Random) -> None:
     """Play the playout policy until ``turns`` more turns have ended (or the game has)."""
     while turns > 0 and state.acting:
         turn = state.turn
-        # the action comes from the state's own legal list: skip apply's validation
-        state._apply({state.acting[0]: act(state, rng)})
+        state.apply_checked({state.acting[0]: act(state, rng)})  # chosen from the legal actions
         if state.turn != turn:
             turns -= 1
 
