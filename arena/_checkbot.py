@@ -99,38 +99,41 @@ def _option_sets(game_id: str) -> list[dict[str, Any]]:
 async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, settings: MatchSettings,
                       sandbox: Sandbox | None) -> None:
     game = get_game(game_id)
-    players = game.min_players
+    # Some decisions only arise with a third player (e.g. choosing which opponent to rob).
+    table_sizes = sorted({game.min_players, min(game.max_players, 3)})
     variants = _option_sets(game_id)
     asked: set[str] = set()
     played = 0
-    max_games = max(games, players * len(variants) * 2)
+    max_games = max(games, 4 * len(table_sizes) * len(variants))
     async with AsyncExitStack() as stack:
         bot = await stack.enter_async_context(
             open_player(spec, settings.time_control.startup_ms / 1000, sandbox=sandbox))
         others = [await stack.enter_async_context(open_player(REFERENCE, 10, sandbox=sandbox))
-                  for _ in range(players - 1)]
+                  for _ in range(max(table_sizes) - 1)]
         if not bot.usable:
             report.add(Verdict.FAIL, f"{game_id}: the bot did not start again", "§6", bot.failure.detail)
             return
         while played < max_games and (played < games or asked < set(game.decisions)):
+            players = table_sizes[(played // 2) % len(table_sizes)]
             seat = played % players
-            seats = others[:seat] + [bot] + others[seat:]
-            options = variants[(played // players) % len(variants)]
+            seats = others[:seat] + [bot] + others[seat:players - 1]
+            options = variants[(played // (2 * len(table_sizes))) % len(variants)]
             result = await play_match(game, seats, seed=1000 + played, options=options, settings=settings)
             played += 1
             faults = [f for f in result.faults if f.seat == seat]
             if faults:
                 fault = faults[0]
-                report.add(Verdict.FAIL, f"{game_id} game {played} (options {options or 'default'}), seat {seat}, "
-                           f"step {fault.step}: {fault.kind.value}", _SECTION[fault.kind],
+                report.add(Verdict.FAIL, f"{game_id} game {played} ({players} players, options "
+                           f"{options or 'default'}), seat {seat}, step {fault.step}: {fault.kind.value}",
+                           _SECTION[fault.kind],
                            f"problem:  {fault.detail}",
                            f"sent:     {_short(bot.last_request)}",
                            f"received: {_short(bot.last_reply)}",
                            *([f"stderr:   {fault.stderr_tail[-400:]}"] if fault.stderr_tail else []))
                 return
             asked |= _kinds_of(result.replay, seat)
-    report.add(Verdict.PASS, f"{game_id}: {played} games in a row, every seat, no fault; kinds answered: "
-               f"{', '.join(sorted(asked))}", "§7, §8, §9")
+    report.add(Verdict.PASS, f"{game_id}: {played} games in a row, every seat, {'/'.join(map(str, table_sizes))} "
+               f"players, no fault; kinds answered: {', '.join(sorted(asked))}", "§7, §8, §9")
     missing = sorted(set(game.decisions) - asked)
     if missing:
         report.add(Verdict.WARN, f"{game_id}: decision kinds never asked in {played} games: {', '.join(missing)}",
