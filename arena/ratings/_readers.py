@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import IO
 
-from ._results import GameRecord, record_problem
+from ._results import GameRecord, record_problem, trusted_record
 
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _RANKS = {"1-0": (1, 2), "0-1": (2, 1), "1/2-1/2": (1, 1)}
@@ -61,10 +61,11 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[GameRecord]:
                 if not isinstance(obj[key], list):
                     raise ResultsFileError(name, number, f'"{key}" is not a list')
             block = obj.get("block")
-            problem = record_problem(tuple(obj["players"]), tuple(obj["ranks"]), block)
+            players, ranks = tuple(obj["players"]), tuple(obj["ranks"])
+            problem = record_problem(players, ranks, block)
             if problem is not None:
                 raise ResultsFileError(name, number, problem)
-            records.append(GameRecord(tuple(obj["players"]), tuple(obj["ranks"]), block))
+            records.append(trusted_record(players, ranks, block))
     return records
 
 

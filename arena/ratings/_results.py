@@ -45,6 +45,16 @@ class GameRecord:
             raise ValueError(problem)
 
 
+def trusted_record(players: tuple[str, ...], ranks: tuple[int, ...], block: str | None) -> GameRecord:
+    """A :class:`GameRecord` from values already checked with :func:`record_problem` (readers
+    of large files validate once, not twice)."""
+    record = object.__new__(GameRecord)
+    object.__setattr__(record, "players", players)
+    object.__setattr__(record, "ranks", ranks)
+    object.__setattr__(record, "block", block)
+    return record
+
+
 def record_problem(players: tuple[object, ...], ranks: tuple[object, ...], block: object) -> str | None:
     """Return what is wrong with a would-be record, or None if it is valid.
 

@@ -122,8 +122,13 @@ def compute_standings(
     point, replicates = replicate_ratings(enc, n_boot, seed, anchor, prior_draws)
     low, high = np.quantile(replicates, [0.025, 0.975], axis=0)
 
-    prior = resolve_prior(prior_draws, ml_exists(pair_scores(enc)))
-    pl_elo = place(enc, solve_plackett_luce(enc, prior)[0], anchor)
+    if all(g.players.shape[1] == 2 for g in enc.groups):
+        # With two players a finishing order is one pairwise result: Plackett-Luce is
+        # Bradley-Terry (tested), so reuse the fit instead of paying for it twice.
+        pl_elo = point
+    else:
+        prior = resolve_prior(prior_draws, ml_exists(pair_scores(enc)))
+        pl_elo = place(enc, solve_plackett_luce(enc, prior)[0], anchor)
 
     n = enc.n
     scores = pair_scores(enc)
