@@ -1,5 +1,7 @@
 """The trivial bot of the benchmarks: answers every request with its first legal action
-(or sleeps ``SLEEP_MS`` first). Raw struct + msgpack, the least work a Python bot can do."""
+(Karibik's bribe, which lists none: the cards 0..5). Raw struct + msgpack, the least work a
+Python bot can do. ``SLEEP_MS``: sleep that long first; ``REPORT_USED``: answer with the
+nanoseconds it spent on the request instead (for the fairness benchmark)."""
 
 import os
 import struct
@@ -9,6 +11,7 @@ import time
 import msgpack
 
 SLEEP = float(os.environ.get("SLEEP_MS", "0")) / 1000
+REPORT_USED = bool(os.environ.get("REPORT_USED"))
 inp, out = sys.stdin.buffer, sys.stdout.buffer
 pack = msgpack.Packer()
 while True:
@@ -16,12 +19,16 @@ while True:
     if len(header) < 4:
         break
     message = msgpack.unpackb(inp.read(struct.unpack(">I", header)[0]), raw=False, strict_map_key=False)
+    started = time.perf_counter_ns()
     kind = message["type"]
     if kind == "request":
         if SLEEP:
             time.sleep(SLEEP)
         legal = message["legal"]
-        payload = pack.pack({"type": "action", "id": message["id"], "action": legal[0] if legal else None})
+        action = legal[0] if legal else [0, 1, 2, 3, 4, 5]
+        if REPORT_USED:
+            action = time.perf_counter_ns() - started
+        payload = pack.pack({"type": "action", "id": message["id"], "action": action})
     elif kind == "hello":
         payload = pack.pack({"type": "hello", "protocol": "1.0", "name": "echo", "version": "1", "games": []})
     elif kind == "bye":
