@@ -71,7 +71,10 @@ def _print_standings(store: ResultsStore, fmt: str, n_boot: int, anchor: str | N
     if not games:
         raise UsageError(f"{store.path}: no finished games yet")
     standings = standings_of(records_of(games), n_boot=n_boot, anchor=_anchor(anchor))
-    faults = fault_counts(games)
+    _echo_standings(standings, fault_counts(games), players, fmt)
+
+
+def _echo_standings(standings, faults, players: int, fmt: str) -> None:
     if fmt == "table":
         typer.echo(standings_table(standings, faults, players))
     elif fmt == "json":
@@ -170,15 +173,7 @@ def rate_command(
     if not records:
         raise UsageError(f"{file}: no rated games found")
     standings = standings_of(records, n_boot=bootstrap, anchor=_anchor(anchor))
-    players = max(len(r.players) for r in records)
-    if fmt == "table":
-        typer.echo(standings_table(standings, None, players))
-    elif fmt == "json":
-        typer.echo(standings_json(standings))
-    elif fmt == "csv":
-        typer.echo(standings_csv(standings), nl=False)
-    else:
-        raise UsageError(f"--format must be table, json or csv, got {fmt!r}")
+    _echo_standings(standings, None, max(len(r.players) for r in records), fmt)
 
 
 def sprt_command(

@@ -153,6 +153,10 @@ class Game:
     #: format ("text", "svg") -> function(state or None, resolved options) -> str, for `arena board`
     renderers: Mapping[str, Callable[[State | None, Mapping[str, Any]], str]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # Every state knows its game (``state.game.id``), whichever module defined it.
+        self.state_class.game = self
+
     def resolve_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Return a complete option dict: given values validated, the rest defaulted.
 

@@ -1,18 +1,12 @@
 """In-process games between Dead Man's Draw policies (no processes, no protocol)."""
 
-import random
-
 from bots._games import random_policy
-from bots.sdk import Request
+
+from .. import _play as shared
+from .._play import request_for
 from engines.dead_mans_draw import GAME, DeadMansDrawState
 from engines.dead_mans_draw._cards import CARD_NAME, all_cards
 
-
-def request_for(state, seat, move_ms=100, time_left_ms=300):
-    return Request(id=1, game="dead-mans-draw", seat=seat, players=state.num_players,
-                   options=dict(state.options), kind=state.decision(seat),
-                   observation=state.observation(seat), events=[], legal=state.legal_actions(seat),
-                   time_left_ms=time_left_ms, move_ms=move_ms)
 
 
 def position(draw=(), row=(), banks=(), discard=None, **setup):
@@ -32,23 +26,12 @@ def position(draw=(), row=(), banks=(), discard=None, **setup):
 
 def play_game(policies, seed, options=None, move_ms=100):
     """Play one game; ``state.apply`` raises on any illegal action."""
-    state = GAME.new_state(len(policies), seed, options)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        state.apply({seat: policies[seat](request_for(state, seat, move_ms), rng) for seat in state.acting})
-    return state
+    return shared.play_game(GAME, policies, seed, options, move_ms)
 
 
 def win_share(policy, other, games, options=None, move_ms=100):
     """``policy``'s share of 2-player games won against ``other`` (ties count half), seats alternating."""
-    points = 0.0
-    for game in range(games):
-        seat = game % 2
-        players = [other, other]
-        players[seat] = policy
-        ranks = play_game(players, game, options, move_ms).outcome().ranks
-        points += 1.0 if ranks[seat] < ranks[1 - seat] else 0.5 if ranks[0] == ranks[1] else 0.0
-    return points / games
+    return shared.win_share(GAME, policy, other, games, options, move_ms)
 
 
 __all__ = ["play_game", "position", "random_policy", "request_for", "win_share"]
