@@ -70,7 +70,6 @@ def encode(records: Iterable[GameRecord]) -> Encoded:
             )
     names = tuple(sorted({p for rec in records for p in rec.players}))
     index = {name: i for i, name in enumerate(names)}
-    n = len(names)
 
     by_k: dict[int, tuple[list[int], list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
     block_ids: dict[str, int] = {}

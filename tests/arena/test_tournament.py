@@ -1,13 +1,10 @@
 """Tournaments end to end with real bot processes: config errors, the store, kill -9 and resume."""
 
 import json
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest

@@ -10,7 +10,6 @@ not-a-map, bad-hello, old-version, half-frame, answer-twice, spawn-child (leaves
 sleeping child in its process group).
 """
 
-import os
 import struct
 import subprocess
 import sys

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from bots.opito_bay import heuristic
-from engines.opito_bay import GAME, OpitoState
+from engines.opito_bay import OpitoState
 
 from ._play import kraken_position, play_game, random_policy, request_for, win_share
 
