@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from ._manifest import BotSpec, ManifestError, load_manifest, manifest_from_dict
 from ._match import MatchSettings
 from ._schedule import Format, ScheduleSpec
 from ._timecontrol import TimeControl
+from ._toml import read_toml
 
 
 class ConfigError(ValueError):
@@ -96,13 +96,7 @@ _REQUIRED = object()
 def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     """Read and validate a tournament file. Raises :class:`ConfigError`."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read tournament file ({error.strerror or error})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: not valid TOML ({error})") from None
-    return config_from_dict(data, path)
+    return config_from_dict(read_toml(path, "tournament file", ConfigError), path)
 
 
 def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:

@@ -25,12 +25,12 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._sandbox import Limits
+from ._toml import read_toml
 
 
 class ManifestError(ValueError):
@@ -62,13 +62,7 @@ _LIMIT_KEYS = {"memory_mb", "cpu_s", "processes", "open_files", "file_size_mb"}
 def load_manifest(path: str | os.PathLike[str]) -> BotSpec:
     """Read a TOML manifest. Raises :class:`ManifestError` naming the file and the problem."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ManifestError(f"{path}: cannot read manifest ({error.strerror or error})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ManifestError(f"{path}: not valid TOML ({error})") from None
-    return manifest_from_dict(data, path.parent, str(path))
+    return manifest_from_dict(read_toml(path, "manifest", ManifestError), path.parent, str(path))
 
 
 def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
