@@ -21,6 +21,7 @@ from ._core import Option as Option
 from ._core import Outcome as Outcome
 from ._core import State as State
 from ._core import UnknownGame as UnknownGame
+from ._core import same_value as same_value
 from ._registry import game_ids as game_ids
 from ._registry import get_game as get_game
 from ._replay import Replay as Replay
