@@ -63,15 +63,15 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
                        f"({total - len(pending)} already played), concurrency {config.concurrency}, "
                        f"results in {store.path}", err=True)
         trio.run(runner.run)
-    _print_standings(store, "table", 200, None, config.schedule.players)
+    _print_standings(store, "table", 200, None)
 
 
-def _print_standings(store: ResultsStore, fmt: str, n_boot: int, anchor: str | None, players: int) -> None:
+def _print_standings(store: ResultsStore, fmt: str, n_boot: int, anchor: str | None) -> None:
     games = list(store.games())
     if not games:
         raise UsageError(f"{store.path}: no finished games yet")
     standings = standings_of(records_of(games), n_boot=n_boot, anchor=_anchor(anchor))
-    _echo_standings(standings, fault_counts(games), players, fmt)
+    _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
 
 
 def _echo_standings(standings, faults, players: int, fmt: str) -> None:
@@ -125,8 +125,7 @@ def standings_command(
     """Standings: Elo (Bradley-Terry) with 95% bootstrap error bars, points, wins, faults."""
     store = ResultsStore.open(database)
     try:
-        players = max((len(g.seats) for g in store.games()), default=2)
-        _print_standings(store, fmt, bootstrap, anchor, players)
+        _print_standings(store, fmt, bootstrap, anchor)
     finally:
         store.close()
 
