@@ -6,7 +6,7 @@ import importlib
 import random
 from typing import Any
 
-from engines import game_ids
+from engines import game_ids, game_package
 
 from .sdk import Policy, Request
 
@@ -15,11 +15,6 @@ POLICY_PACKAGES = {
     "dead-mans-draw": "bots.dead_mans_draw",
     "opito-bay": "bots.opito_bay",
     "karibik": "bots.karibik",
-}
-_ENGINE_PACKAGES = {
-    "dead-mans-draw": "engines.dead_mans_draw",
-    "opito-bay": "engines.opito_bay",
-    "karibik": "engines.karibik",
 }
 
 
@@ -31,8 +26,7 @@ def random_policy(request: Request, rng: random.Random) -> Any:
     """
     if request.legal is not None:
         return request.legal[rng.randrange(len(request.legal))]
-    engine = importlib.import_module(_ENGINE_PACKAGES[request.game])
-    state = engine.determinize(request.observation, rng)
+    state = game_package(request.game).determinize(request.observation, rng)
     return state.random_action(request.seat, rng)
 
 

@@ -23,5 +23,6 @@ from ._core import State as State
 from ._core import UnknownGame as UnknownGame
 from ._core import same_value as same_value
 from ._registry import game_ids as game_ids
+from ._registry import game_package as game_package
 from ._registry import get_game as get_game
 from ._replay import Replay as Replay

@@ -39,3 +39,12 @@ def get_game(game_id: str) -> Game:
         raise UnknownGame(f"unknown game {game_id!r}; known games: {', '.join(game_ids())}")
     module_name, _, attribute = target.partition(":")
     return getattr(importlib.import_module(module_name), attribute)
+
+
+def game_package(game_id: str):
+    """The engine package of ``game_id`` (for its game-specific helpers, e.g. ``determinize``).
+
+    Raises :class:`UnknownGame`.
+    """
+    get_game(game_id)
+    return importlib.import_module(_GAME_MODULES[game_id].partition(":")[0])
