@@ -14,7 +14,7 @@ from typing import Any
 
 from ._cards import DECK
 from ._state import MAX_DEALS, OpitoState
-from ._table import Table, deal_points
+from ._table import Table
 
 
 def observe(state: OpitoState, player: int) -> dict[str, Any]:
@@ -45,7 +45,7 @@ def observe(state: OpitoState, player: int) -> dict[str, Any]:
             {"id": node_id, "card": card, "as": rank, "on": on, "owner": owner[root], "live": live[node_id]}
             for node_id, (card, rank, on, root) in enumerate(table.nodes)
         ],
-        "deal_points": deal_points(state.deal_scores()),
+        "deal_points": table.points(state.aces, live),
         "pending": None if state.pending is None else {"card": state.pending[0], "as": state.pending[1]},
         "swap_from": state.swap_from,
         "window": state.window,

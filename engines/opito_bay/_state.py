@@ -25,7 +25,7 @@ from engines import Event, IllegalAction, Outcome, State
 
 from ._cards import DECK, JOKER, JOKER_RANKS, SUITS, TREASURE_RANKS
 from ._knowledge import Knowledge
-from ._table import Table, deal_points
+from ._table import Table
 
 HAND_SIZE = 5
 SPYGLASS = 5
@@ -347,7 +347,7 @@ class OpitoState(State):
         self.phase = "play" if any(card[0] in ranks for card in self.hands[seat]) else "discard"
 
     def _end_deal(self) -> None:
-        points = deal_points(self.table.scores(self.aces))
+        points = self.table.points(self.aces)
         self.deal_history.append(points)
         self.totals = [total + gained for total, gained in zip(self.totals, points)]
         self.emit({"type": "score", "deal": self.deal, "points": points, "totals": list(self.totals)})

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ._cards import TREASURE_RANKS, TREASURE_VALUE, suit_of
+from ._cards import TREASURE_RANKS, TREASURE_VALUE
 
 Node = tuple[str, str, "int | None", int]
 
@@ -90,42 +90,70 @@ class Table:
         """The exact deal score of every seat."""
         return score_nodes(self.nodes, self.owner, aces)
 
+    def points(self, aces: Sequence[str], live: Sequence[bool] | None = None) -> list[int]:
+        """Every seat's deal score rounded down: ``deal_points(self.scores(aces))``, faster.
+
+        ``live`` is ``self.live()`` when the caller has it already."""
+        numerators, shift = scaled_scores(self.nodes, self.owner, aces, live)
+        return [numerator >> shift for numerator in numerators]
+
 
 def live_nodes(nodes: Sequence[Node]) -> list[bool]:
     """Per node: False when a live King lies on it (Kings only lie on older nodes)."""
     live = [True] * len(nodes)
     for node_id in range(len(nodes) - 1, -1, -1):
-        card, rank, on, _root = nodes[node_id]
+        _card, rank, on, _root = nodes[node_id]
         if rank == "K" and live[node_id]:
             live[on] = False
     return live
 
 
-def score_nodes(nodes: Sequence[Node], owner: Sequence[int | None], aces: Sequence[str]) -> list[Fraction]:
-    """Exact deal scores: live treasures x 2^(Ace suit + live 3s - live 7s) minus live Queens."""
-    live = live_nodes(nodes)
+def scaled_scores(nodes: Sequence[Node], owner: Sequence[int | None], aces: Sequence[str],
+                  live: Sequence[bool] | None = None) -> tuple[list[int], int]:
+    """Every seat's exact deal score as ``(numerators, shift)``: score = numerator / 2**shift.
+
+    Every value on the table is a whole number times a power of two, so one power-of-two
+    denominator holds them all exactly; integers are an order of magnitude cheaper than
+    ``Fraction`` arithmetic, and the observation scores the table on every decision.
+    ``live`` is ``live_nodes(nodes)`` when the caller has it already.
+    """
+    if live is None:
+        live = live_nodes(nodes)
     exponent = [0] * len(nodes)
     for node_id, (_card, rank, on, _root) in enumerate(nodes):
-        if on is not None and live[node_id]:
-            if rank == "3":
-                exponent[on] += 1
-            elif rank == "7":
-                exponent[on] -= 1
-    scores = [Fraction(0)] * len(aces)
+        if (rank == "3" or rank == "7") and on is not None and live[node_id]:
+            exponent[on] += 1 if rank == "3" else -1
+    numerators = [0] * len(aces)
+    halvings: list[tuple[int, int, int]] = []  # (seat, value, power < 0): scaled once shift is known
     for node_id, (card, rank, on, _root) in enumerate(nodes):
         if on is not None or not live[node_id]:
             continue
         seat = owner[node_id]
-        same_suit = suit_of(card) == aces[seat]
+        same_suit = card[1:] == aces[seat]  # a Joker ("X") has no suit
         if rank == "Q":
-            scores[seat] -= 4000 if same_suit else 2000
+            numerators[seat] -= 4000 if same_suit else 2000
             continue
         power = exponent[node_id] + same_suit
-        base = TREASURE_VALUE[rank] * 100
-        scores[seat] += base * 2**power if power >= 0 else Fraction(base, 2**-power)
-    return scores
+        if power >= 0:
+            numerators[seat] += TREASURE_VALUE[rank] * 100 << power
+        else:
+            halvings.append((seat, TREASURE_VALUE[rank] * 100, power))
+    if not halvings:
+        return numerators, 0
+    shift = -min(power for _seat, _value, power in halvings)
+    numerators = [numerator << shift for numerator in numerators]
+    for seat, value, power in halvings:
+        numerators[seat] += value << (power + shift)
+    return numerators, shift
+
+
+def score_nodes(nodes: Sequence[Node], owner: Sequence[int | None], aces: Sequence[str]) -> list[Fraction]:
+    """Exact deal scores: live treasures x 2^(Ace suit + live 3s - live 7s) minus live Queens."""
+    numerators, shift = scaled_scores(nodes, owner, aces)
+    return [Fraction(numerator, 1 << shift) for numerator in numerators]
 
 
 def deal_points(scores: Sequence[Fraction]) -> list[int]:
     """Round each exact deal score down to an integer (totals may be negative)."""
     return [math.floor(score) for score in scores]
+

@@ -140,3 +140,49 @@ def test_arithmetic_is_exact_and_only_the_deal_total_is_rounded_down():
 def test_a_cancelled_treasure_keeps_its_threes_and_sevens_dead_with_it():
     rows = [("8D", "8", None, 0), ("3C", "3", 0, None), ("KH", "K", 0, None)]
     assert table_scores(["D", "H"], rows) == [0, 0]
+
+
+def reference_scores(table, aces):
+    """The scoring rule written the slow, obvious way with fractions: the oracle for the engine's
+    integer arithmetic."""
+    nodes = table.nodes
+    live = [True] * len(nodes)
+    for node_id in reversed(range(len(nodes))):
+        _card, rank, on, _root = nodes[node_id]
+        if rank == "K" and live[node_id]:
+            live[on] = False
+    scores = [Fraction(0)] * len(aces)
+    for node_id, (card, rank, on, _root) in enumerate(nodes):
+        if on is not None or not live[node_id]:
+            continue
+        seat = table.owner[node_id]
+        suited = len(card) == 2 and card[1] == aces[seat]
+        if rank == "Q":
+            scores[seat] -= 4000 if suited else 2000
+            continue
+        power = Fraction(2) ** suited
+        for other_id, (_c, other_rank, other_on, _r) in enumerate(nodes):
+            if other_on == node_id and live[other_id] and other_rank in "37":
+                power *= 2 if other_rank == "3" else Fraction(1, 2)
+        scores[seat] += int(rank.replace("T", "10")) * 100 * power
+    return scores
+
+
+def test_exact_scores_and_rounded_points_agree_with_a_fraction_oracle_along_random_deals():
+    import random
+
+    from engines import get_game
+    from engines.opito_bay._table import scaled_scores
+
+    rng = random.Random(7)
+    checked = halved = 0
+    for seed in range(60):
+        state = get_game("opito-bay").new_state(2 + seed % 3, seed, {"deals": 1})
+        while state.acting:
+            expected = reference_scores(state.table, state.aces)
+            assert state.table.scores(state.aces) == expected
+            assert state.table.points(state.aces) == deal_points(expected)
+            checked += 1
+            halved += scaled_scores(state.table.nodes, state.table.owner, state.aces)[1] > 0
+            state.apply({seat: state.random_action(seat, rng) for seat in state.acting})
+    assert checked > 2000 and halved > 50  # many positions need the power-of-two denominator
