@@ -40,6 +40,7 @@ class Player:
         self.last_request: dict[str, Any] | None = None
         self.last_reply: dict[str, Any] | None = None
         self._next_id = 1
+        self._instant = 0  # replies that were there without waiting
 
     @property
     def name(self) -> str:
@@ -99,26 +100,46 @@ class Player:
         connection = self.connection
         frame = connection.encode(message)
         started = trio.current_time()
-        with trio.move_on_after(budget) as deadline:
-            await connection.send_frame(frame)
-            while True:
-                self.last_reply = message = await connection.receive()
-                if message.get("type") != "action":
-                    raise BotFault(FaultKind.PROTOCOL, f"expected an 'action' reply, got type {message.get('type')!r}")
-                try:
-                    reply = protocol.parse_action(message)
-                except protocol.ProtocolError as error:
-                    raise BotFault(FaultKind.PROTOCOL, str(error)) from None
-                if reply.id == request_id:
-                    break
-                if not 0 < reply.id < request_id:
-                    raise BotFault(FaultKind.PROTOCOL, f"reply to id {reply.id}, which was never sent (waiting for {request_id})")
-                await trio.lowlevel.checkpoint()  # a stale reply: discard it and keep waiting
+        written = connection.write_now(frame)
+        reply = self._reply_to(request_id, connection.poll()) if written == len(frame) else None
+        if reply is not None:
+            # Answered without waiting: no cancel scope was needed. Yield now and then, so a
+            # game between instant bots does not starve the other tasks.
+            self._instant += 1
+            if self._instant % 16 == 0:
+                await trio.lowlevel.checkpoint()
+        else:
+            with trio.CancelScope(deadline=started + budget) as deadline:
+                await connection.send_frame(memoryview(frame)[written:])
+                while reply is None:
+                    reply = self._reply_to(request_id, await connection.receive())
+                    if reply is None:
+                        await trio.lowlevel.checkpoint()  # a stale reply: discard it and keep waiting
+            if deadline.cancelled_caught:
+                clock.update(budget)
+                raise BotFault(FaultKind.TIMEOUT, f"no reply within {budget * 1000:.0f} ms")
         elapsed = trio.current_time() - started
-        if deadline.cancelled_caught or not clock.update(elapsed):
+        if not clock.update(elapsed):
             clock.update(budget)
             raise BotFault(FaultKind.TIMEOUT, f"no reply within {budget * 1000:.0f} ms")
         return reply.action, elapsed
+
+    def _reply_to(self, request_id: int, message: dict[str, Any] | None) -> protocol.ActionReply | None:
+        """The bot's answer to ``request_id`` in ``message``; ``None`` for no message or a stale one."""
+        if message is None:
+            return None
+        self.last_reply = message
+        if message.get("type") != "action":
+            raise BotFault(FaultKind.PROTOCOL, f"expected an 'action' reply, got type {message.get('type')!r}")
+        try:
+            reply = protocol.parse_action(message)
+        except protocol.ProtocolError as error:
+            raise BotFault(FaultKind.PROTOCOL, str(error)) from None
+        if reply.id == request_id:
+            return reply
+        if not 0 < reply.id < request_id:
+            raise BotFault(FaultKind.PROTOCOL, f"reply to id {reply.id}, which was never sent (waiting for {request_id})")
+        return None
 
 
 @asynccontextmanager

@@ -36,9 +36,15 @@ class FakeBot:
         self._to_bot, self._bot_inbox = trio.open_memory_channel(math.inf)
         self._bot_outbox, self._from_bot = trio.open_memory_channel(math.inf)
 
+    def write_now(self, frame: bytes) -> int:
+        return 0  # everything goes through send_frame, on the mock clock
+
+    def poll(self) -> None:
+        return None
+
     async def send_frame(self, frame: bytes) -> None:
         decoder = protocol.FrameDecoder()
-        decoder.feed(frame)
+        decoder.feed(bytes(frame))
         message = decoder.next()
         assert decoder.pending() == 0
         self.received.append(message)
@@ -179,8 +185,14 @@ def stuck_reply(delay: float):
     class Stuck:
         encode = staticmethod(protocol.encode)
 
+        def write_now(self, frame):
+            return 0
+
+        def poll(self):
+            return None
+
         async def send_frame(self, frame):
-            self.request_id = protocol.decode_payload(frame[protocol.HEADER_SIZE:])["id"]
+            self.request_id = protocol.decode_payload(bytes(frame[protocol.HEADER_SIZE:]))["id"]
 
         async def receive(self):
             with trio.CancelScope(shield=True):
