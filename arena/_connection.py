@@ -10,7 +10,6 @@ already answered.
 from __future__ import annotations
 
 import os
-import time
 from typing import Any
 
 import trio
@@ -19,16 +18,6 @@ import protocol
 
 from ._faults import BotFault, FaultKind
 from ._process import BotProcess
-
-#: How long :meth:`Connection.poll` may spin for a reply that is about to arrive: about
-#: twice a Python bot's whole round trip on a pipe. Spinning answers such a bot at raw pipe
-#: speed; sleeping in the event loop costs a scheduler pass (see BENCHMARKS.md).
-SPIN_NS = 50_000
-#: Spinning needs a core for the bot while this process spins.
-_SPARE_CORE = len(os.sched_getaffinity(0)) > 1
-#: Connections of this trio run parked in ``wait_readable``: while any other bot is being
-#: waited for, other games compete for the cores and nobody spins.
-_WAITING = trio.lowlevel.RunVar("pirate_arena_waiting_connections", default=0)
 
 
 class Connection:
@@ -45,13 +34,9 @@ class Connection:
         self._in = process.stdout.fileno()
         self._decoder = protocol.FrameDecoder(max_frame)
         self.encode = protocol.FrameEncoder().encode
-        self._sent_ns = 0
-        #: the last reply came within SPIN_NS of the frame before it: worth spinning for
-        self._quick = False
 
     def write_now(self, frame: bytes | memoryview) -> int:
         """Write as much of ``frame`` as the pipe takes without waiting; return the byte count."""
-        self._sent_ns = time.perf_counter_ns()
         try:
             return os.write(self._out, frame)
         except BlockingIOError:
@@ -70,33 +55,21 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_frame(self.encode(message))
 
-    def poll(self) -> dict[str, Any] | None:
-        """The next message if it has arrived, else ``None``; never waits in the event loop.
-
-        Spins for up to :data:`SPIN_NS` for a bot whose last reply came that fast, when this
-        process has a spare core and no other bot is being waited for.
-        """
-        message = self._read_available()
-        if message is None and self._quick and _SPARE_CORE and not _WAITING.get():
-            give_up = self._sent_ns + SPIN_NS
-            while message is None and time.perf_counter_ns() < give_up:
-                message = self._read_available()
-        return message
-
     async def receive(self) -> dict[str, Any]:
         """The next message from the bot."""
         while True:
-            message = self._read_available()
+            message = self.poll()
             if message is not None:
                 return message
-            _WAITING.set(_WAITING.get() + 1)
-            try:
-                await trio.lowlevel.wait_readable(self._in)
-            finally:
-                _WAITING.set(_WAITING.get() - 1)
+            await trio.lowlevel.wait_readable(self._in)
 
-    def _read_available(self) -> dict[str, Any] | None:
-        """Decode the next message from what is buffered or readable now."""
+    def poll(self) -> dict[str, Any] | None:
+        """The next message if it has arrived (buffered or readable now), else ``None``.
+
+        Never waits. A bot often answers before the request's ``write`` returns to the
+        arena (the write wakes it on the same core), and then the answer costs no pass
+        through the event loop.
+        """
         decoder = self._decoder
         while True:
             try:
@@ -106,7 +79,6 @@ class Connection:
             except protocol.MalformedFrame as error:
                 raise BotFault(FaultKind.PROTOCOL, str(error)) from None
             if message is not None:
-                self._quick = time.perf_counter_ns() - self._sent_ns <= SPIN_NS
                 return message
             try:
                 data = os.read(self._in, max(65536, decoder.needed()))
