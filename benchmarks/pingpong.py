@@ -1,7 +1,8 @@
 """Raw ping-pong between two plain Python processes over blocking pipes: the reference the
 arena's own round trip is compared with. ``python pingpong.py FRAMES ROUNDS`` writes each
 request frame of FRAMES (concatenated frames) to ``echo_bot.py`` and reads its reply; prints
-one round-trip time in nanoseconds per line."""
+one round-trip time in nanoseconds per line, then ``cpu`` and the CPU nanoseconds this
+process used for all the rounds."""
 
 import os
 import struct
@@ -38,6 +39,7 @@ def main() -> None:
     send, receive = bot.stdin.fileno(), bot.stdout.fileno()
     clock = time.perf_counter_ns
     times = []
+    cpu = time.process_time_ns()
     for index in range(rounds):
         frame = frames[index % len(frames)]
         start = clock()
@@ -45,9 +47,10 @@ def main() -> None:
         (length,) = struct.unpack(">I", read_exact(receive, 4))
         read_exact(receive, length)
         times.append(clock() - start)
+    cpu = time.process_time_ns() - cpu
     bot.stdin.close()
     bot.wait()
-    sys.stdout.write("".join(f"{t}\n" for t in times))
+    sys.stdout.write("".join(f"{t}\n" for t in times) + f"cpu {cpu}\n")
 
 
 if __name__ == "__main__":

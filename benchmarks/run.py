@@ -79,17 +79,20 @@ def sample_decisions(game_id: str, count: int) -> list[tuple[str, dict, list, li
 
 # -- 1. round trip -------------------------------------------------------------------------------
 
-async def arena_round_trips(samples, rounds: int) -> list[int]:
+async def arena_round_trips(samples, rounds: int) -> tuple[list[int], int]:
+    """Round-trip times (ns) of ``Player.decide`` with the echo bot, and the CPU ns they used."""
     times = []
     clock = time.perf_counter_ns
     async with open_player(ECHO) as player:
         game_clock = GameClock(60.0, 0.0)
+        cpu = time.process_time_ns()
         for index in range(rounds):
             kind, observation, legal, events = samples[index % len(samples)]
             start = clock()
             await player.decide(kind, observation, events, legal, game_clock)
             times.append(clock() - start)
-    return times
+        cpu = time.process_time_ns() - cpu
+    return times, cpu
 
 
 def frames_file(samples, folder: Path) -> Path:
@@ -100,10 +103,10 @@ def frames_file(samples, folder: Path) -> Path:
     return path
 
 
-def raw_round_trips(frames: Path, rounds: int) -> list[int]:
+def raw_round_trips(frames: Path, rounds: int) -> tuple[list[int], int]:
     out = subprocess.run([sys.executable, str(HERE / "pingpong.py"), str(frames), str(rounds)],
-                         capture_output=True, text=True, check=True).stdout
-    return [int(line) for line in out.split()]
+                         capture_output=True, text=True, check=True).stdout.split("\n")
+    return [int(line) for line in out if line and not line.startswith("cpu")], int(out[-2].split()[1])
 
 
 def c_pingpong(folder: Path) -> Path | None:
@@ -121,28 +124,45 @@ def c_round_trips(binary: Path, frames: Path, rounds: int) -> list[int]:
     return [int(line) for line in out.split()]
 
 
-def bench_round_trip(rounds: int, folder: Path) -> dict:
+def bench_round_trip(rounds: int, blocks: int, folder: Path) -> dict:
+    """Arena, raw Python and raw C round trips, measured in alternating blocks so that a
+    machine whose speed drifts (a shared VM) slows all three alike; the first tenth of each
+    block (warm-up) is dropped."""
     binary = c_pingpong(folder)
     results = {}
+    per_block = max(20, rounds // blocks)
+    warm = per_block // 10
     for game_id in GAMES:
         samples = sample_decisions(game_id, 200)
         frames = frames_file(samples, folder)
-        arena = quantiles(trio.run(arena_round_trips, samples, rounds)[rounds // 10:])
-        raw = quantiles(raw_round_trips(frames, rounds)[rounds // 10:])
-        c = quantiles(c_round_trips(binary, frames, rounds)[rounds // 10:]) if binary else None
+        arena, raw, c = [], [], []
+        arena_cpu = raw_cpu = 0
+        for _ in range(blocks):
+            times, cpu = trio.run(arena_round_trips, samples, per_block)
+            arena += times[warm:]
+            arena_cpu += cpu
+            times, cpu = raw_round_trips(frames, per_block)
+            raw += times[warm:]
+            raw_cpu += cpu
+            if binary:
+                c += c_round_trips(binary, frames, per_block)[warm:]
+        arena_q, raw_q = quantiles(arena), quantiles(raw)
         size = statistics.median(len(f) for f in [protocol.encode(protocol.request(
             1, k, o, e, l, 1000, 1000)) for k, o, l, e in samples])
-        results[game_id] = {"frame_bytes": size, "arena_us": arena, "raw_python_us": raw, "raw_c_us": c,
-                            "ratio_median": arena[0] / raw[0]}
+        results[game_id] = {"frame_bytes": size, "arena_us": arena_q, "raw_python_us": raw_q,
+                            "raw_c_us": quantiles(c) if binary else None, "ratio_median": arena_q[0] / raw_q[0],
+                            "arena_cpu_us": arena_cpu / 1000 / (blocks * per_block),
+                            "raw_python_cpu_us": raw_cpu / 1000 / (blocks * per_block)}
     return results
 
 
 # -- 2. engine cost ------------------------------------------------------------------------------
 
 def bench_engine(decisions: int) -> dict:
-    """What the arena asks of the engine per decision: legal actions, observation, events,
-    the check of the bot's action, applying it. Choosing the action is the bot's cost and is
-    left out of the timing."""
+    """What the match asks of the engine per decision, call for call (``arena/_match.py``):
+    the decision kind, its events, the legal actions, the observation, the look-up of the
+    bot's action in the listed legal actions (``State.check`` only for unlisted kinds), and
+    applying the step. Choosing the action is the bot's cost and is left out of the timing."""
     results = {}
     for game_id in GAMES:
         game = engines.get_game(game_id)
@@ -157,11 +177,13 @@ def bench_engine(decisions: int) -> dict:
                 choices = {seat: state.random_action(seat, rng) for seat in state.acting}
                 start = clock()
                 for seat in state.acting:
-                    state.legal_actions(seat)
-                    state.observation(seat)
+                    state.decision(seat)
                     state.events_for(seat, cursors[seat])
                     cursors[seat] = len(state.log)
-                    state.check(seat, choices[seat])
+                    legal = state.legal_actions(seat)
+                    state.observation(seat)
+                    if legal is None or not any(engines.same_value(choices[seat], c) for c in legal):
+                        state.check(seat, choices[seat])
                 state.apply_checked(choices)
                 times.append(clock() - start)
         results[game_id] = {"per_decision_us": quantiles(times)}
@@ -306,13 +328,15 @@ def bench_fairness(moves: int) -> dict:
 
 def report(results: dict) -> str:
     out = [f"machine: {results['machine']}"]
-    out.append("\n1. per-move round trip (microseconds: median / p99)")
+    out.append("\n1. per-move round trip (microseconds: median / p99; CPU: of the asking process per round trip)")
     out.append(tabulate([[g, r["frame_bytes"], "%.1f / %.1f" % tuple(r["arena_us"]),
                           "%.1f / %.1f" % tuple(r["raw_python_us"]),
                           "%.1f / %.1f" % tuple(r["raw_c_us"]) if r["raw_c_us"] else "-",
-                          f"{r['ratio_median']:.2f}x"] for g, r in results["round_trip"].items()],
-                        headers=["game", "bytes", "arena", "raw python", "raw C", "arena/raw py"]))
-    out.append("\n2. engine cost per decision (legal + observation + apply)")
+                          f"{r['ratio_median']:.2f}x", f"{r['arena_cpu_us']:.1f}", f"{r['raw_python_cpu_us']:.1f}"]
+                         for g, r in results["round_trip"].items()],
+                        headers=["game", "bytes", "arena", "raw python", "raw C", "arena/raw py", "arena CPU",
+                                 "raw py CPU"]))
+    out.append("\n2. engine cost per decision (what the match calls: kind, events, legal, observation, apply)")
     out.append(tabulate([[g, "%.1f / %.1f" % tuple(r["per_decision_us"]),
                           f"{100 * r['per_decision_us'][0] / results['round_trip'][g]['arena_us'][0]:.0f}%"]
                          for g, r in results["engine"].items()],
@@ -348,7 +372,7 @@ def main() -> None:
         folder = Path(tmp)
         results = {"machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores, "
                               f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}"}
-        results["round_trip"] = bench_round_trip(200 if smoke else 5000, folder)
+        results["round_trip"] = bench_round_trip(200 if smoke else 10000, 2 if smoke else 10, folder)
         results["engine"] = bench_engine(200 if smoke else 20000)
         results["throughput"] = bench_throughput([1, 2] if smoke else [1, 2, 4, 8, 16], 4 if smoke else 60, folder)
         reuse = results["round_trip"]["dead-mans-draw"]["arena_us"][0]
