@@ -2,7 +2,10 @@
 arena's own round trip is compared with. ``python pingpong.py FRAMES ROUNDS`` writes each
 request frame of FRAMES (concatenated frames) to ``echo_bot.py`` and reads its reply; prints
 one round-trip time in nanoseconds per line, then ``cpu`` and the CPU nanoseconds this
-process used for all the rounds."""
+process used for all the rounds.
+
+With ``--codec`` each round also packs the request from its message (msgpack, as the arena
+must) and unpacks the reply: the least a Python arena could spend per move, codec included."""
 
 import os
 import struct
@@ -10,6 +13,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import msgpack
 
 
 def frames_of(blob: bytes) -> list[bytes]:
@@ -34,6 +39,9 @@ def read_exact(fd: int, size: int) -> bytes:
 def main() -> None:
     frames = frames_of(Path(sys.argv[1]).read_bytes())
     rounds = int(sys.argv[2])
+    codec = "--codec" in sys.argv[3:]
+    messages = [msgpack.unpackb(frame[4:], strict_map_key=False) for frame in frames]
+    pack = msgpack.Packer(use_bin_type=True).pack
     bot = subprocess.Popen([sys.executable, str(Path(__file__).with_name("echo_bot.py"))],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     send, receive = bot.stdin.fileno(), bot.stdout.fileno()
@@ -41,11 +49,16 @@ def main() -> None:
     times = []
     cpu = time.process_time_ns()
     for index in range(rounds):
-        frame = frames[index % len(frames)]
+        frame, message = frames[index % len(frames)], messages[index % len(frames)]
         start = clock()
+        if codec:
+            payload = pack(message)
+            frame = struct.pack(">I", len(payload)) + payload
         os.write(send, frame)
         (length,) = struct.unpack(">I", read_exact(receive, 4))
-        read_exact(receive, length)
+        reply = read_exact(receive, length)
+        if codec:
+            msgpack.unpackb(reply, strict_map_key=False)
         times.append(clock() - start)
     cpu = time.process_time_ns() - cpu
     bot.stdin.close()

@@ -103,8 +103,9 @@ def frames_file(samples, folder: Path) -> Path:
     return path
 
 
-def raw_round_trips(frames: Path, rounds: int) -> tuple[list[int], int]:
-    out = subprocess.run([sys.executable, str(HERE / "pingpong.py"), str(frames), str(rounds)],
+def raw_round_trips(frames: Path, rounds: int, codec: bool = False) -> tuple[list[int], int]:
+    out = subprocess.run([sys.executable, str(HERE / "pingpong.py"), str(frames), str(rounds)]
+                         + (["--codec"] if codec else []),
                          capture_output=True, text=True, check=True).stdout.split("\n")
     return [int(line) for line in out if line and not line.startswith("cpu")], int(out[-2].split()[1])
 
@@ -135,8 +136,8 @@ def bench_round_trip(rounds: int, blocks: int, folder: Path) -> dict:
     for game_id in GAMES:
         samples = sample_decisions(game_id, 200)
         frames = frames_file(samples, folder)
-        arena, raw, c = [], [], []
-        arena_cpu = raw_cpu = 0
+        arena, raw, codec, c = [], [], [], []
+        arena_cpu = raw_cpu = codec_cpu = 0
         for _ in range(blocks):
             times, cpu = trio.run(arena_round_trips, samples, per_block)
             arena += times[warm:]
@@ -144,15 +145,21 @@ def bench_round_trip(rounds: int, blocks: int, folder: Path) -> dict:
             times, cpu = raw_round_trips(frames, per_block)
             raw += times[warm:]
             raw_cpu += cpu
+            times, cpu = raw_round_trips(frames, per_block, codec=True)
+            codec += times[warm:]
+            codec_cpu += cpu
             if binary:
                 c += c_round_trips(binary, frames, per_block)[warm:]
         arena_q, raw_q = quantiles(arena), quantiles(raw)
         size = statistics.median(len(f) for f in [protocol.encode(protocol.request(
             1, k, o, e, l, 1000, 1000)) for k, o, l, e in samples])
+        rounds_done = blocks * per_block
         results[game_id] = {"frame_bytes": size, "arena_us": arena_q, "raw_python_us": raw_q,
                             "raw_c_us": quantiles(c) if binary else None, "ratio_median": arena_q[0] / raw_q[0],
-                            "arena_cpu_us": arena_cpu / 1000 / (blocks * per_block),
-                            "raw_python_cpu_us": raw_cpu / 1000 / (blocks * per_block)}
+                            "raw_codec_us": quantiles(codec), "ratio_codec": arena_q[0] / quantiles(codec)[0],
+                            "arena_cpu_us": arena_cpu / 1000 / rounds_done,
+                            "raw_python_cpu_us": raw_cpu / 1000 / rounds_done,
+                            "raw_codec_cpu_us": codec_cpu / 1000 / rounds_done}
     return results
 
 
@@ -328,14 +335,18 @@ def bench_fairness(moves: int) -> dict:
 
 def report(results: dict) -> str:
     out = [f"machine: {results['machine']}"]
-    out.append("\n1. per-move round trip (microseconds: median / p99; CPU: of the asking process per round trip)")
+    out.append("\n1. per-move round trip (microseconds, median / p99)")
     out.append(tabulate([[g, r["frame_bytes"], "%.1f / %.1f" % tuple(r["arena_us"]),
                           "%.1f / %.1f" % tuple(r["raw_python_us"]),
+                          "%.1f / %.1f" % tuple(r["raw_codec_us"]),
                           "%.1f / %.1f" % tuple(r["raw_c_us"]) if r["raw_c_us"] else "-",
-                          f"{r['ratio_median']:.2f}x", f"{r['arena_cpu_us']:.1f}", f"{r['raw_python_cpu_us']:.1f}"]
+                          f"{r['ratio_median']:.2f}x", f"{r['ratio_codec']:.2f}x"]
                          for g, r in results["round_trip"].items()],
-                        headers=["game", "bytes", "arena", "raw python", "raw C", "arena/raw py", "arena CPU",
-                                 "raw py CPU"]))
+                        headers=["game", "bytes", "arena", "raw python", "raw py + msgpack", "raw C", "arena/raw py",
+                                 "arena/raw+msgpack"]))
+    out.append("   CPU of the asking process per round trip (microseconds): " + "; ".join(
+        f"{g} arena {r['arena_cpu_us']:.1f}, raw {r['raw_python_cpu_us']:.1f}, raw + msgpack {r['raw_codec_cpu_us']:.1f}"
+        for g, r in results["round_trip"].items()))
     out.append("\n2. engine cost per decision (what the match calls: kind, events, legal, observation, apply)")
     out.append(tabulate([[g, "%.1f / %.1f" % tuple(r["per_decision_us"]),
                           f"{100 * r['per_decision_us'][0] / results['round_trip'][g]['arena_us'][0]:.0f}%"]
