@@ -105,7 +105,7 @@ class Player:
         frame = connection.encode(message)
         started = trio.current_time()
         written = connection.write_now(frame)
-        reply = self._reply_to(request_id, connection.poll()) if written == len(frame) else None
+        reply = self._reply_to(request_id, connection.poll_answer()) if written == len(frame) else None
         if reply is not None:
             # Answered without waiting: no cancel scope was needed (entering one costs more
             # than the rest of this method). Yield now and then, so a game between instant

@@ -39,7 +39,7 @@ class FakeBot:
     def write_now(self, frame: bytes) -> int:
         return 0  # everything goes through send_frame, on the mock clock
 
-    def poll(self) -> None:
+    def poll_answer(self) -> None:
         return None
 
     async def send_frame(self, frame: bytes) -> None:
@@ -188,7 +188,7 @@ def stuck_reply(delay: float):
         def write_now(self, frame):
             return 0
 
-        def poll(self):
+        def poll_answer(self):
             return None
 
         async def send_frame(self, frame):
