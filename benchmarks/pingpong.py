@@ -5,7 +5,11 @@ one round-trip time in nanoseconds per line, then ``cpu`` and the CPU nanosecond
 process used for all the rounds.
 
 With ``--codec`` each round also packs the request from its message (msgpack, as the arena
-must) and unpacks the reply: the least a Python arena could spend per move, codec included."""
+must) and unpacks the reply: the least a Python arena could spend per move, codec included.
+
+``python pingpong.py FRAMES --window START_NS END_NS`` measures throughput instead: it starts
+its bot, waits until ``time.monotonic_ns()`` reaches START_NS, ping-pongs until END_NS and
+prints ``rounds`` and their count (several of these started together share one window)."""
 
 import os
 import struct
@@ -36,8 +40,28 @@ def read_exact(fd: int, size: int) -> bytes:
     return data
 
 
+def window(frames: list[bytes], send: int, receive: int, start_ns: int, end_ns: int) -> int:
+    """Round trips completed between ``start_ns`` and ``end_ns`` (monotonic clock)."""
+    time.sleep(max(0.0, (start_ns - time.monotonic_ns()) / 1e9))
+    rounds = 0
+    while time.monotonic_ns() < end_ns:
+        os.write(send, frames[rounds % len(frames)])
+        (length,) = struct.unpack(">I", read_exact(receive, 4))
+        read_exact(receive, length)
+        rounds += 1
+    return rounds
+
+
 def main() -> None:
     frames = frames_of(Path(sys.argv[1]).read_bytes())
+    if sys.argv[2] == "--window":
+        bot = subprocess.Popen([sys.executable, str(Path(__file__).with_name("echo_bot.py"))],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        rounds = window(frames, bot.stdin.fileno(), bot.stdout.fileno(), int(sys.argv[3]), int(sys.argv[4]))
+        bot.stdin.close()
+        bot.wait()
+        print(f"rounds {rounds}")
+        return
     rounds = int(sys.argv[2])
     codec = "--codec" in sys.argv[3:]
     messages = [msgpack.unpackb(frame[4:], strict_map_key=False) for frame in frames]

@@ -208,15 +208,16 @@ def tournament_config(folder: Path, game_id: str, concurrency: int, games: int) 
     }
 
 
-def run_tournament(folder: Path, raw: dict) -> tuple[float, int, float]:
-    """Seconds, bot moves, arena CPU seconds."""
+def run_tournament(folder: Path, raw: dict) -> dict:
+    """Seconds end to end, bot moves, arena CPU seconds, and the steady rate: moves per second
+    between the first and the last game's end (every worker has started its bots by then)."""
     config = config_from_dict(raw, folder / "bench.toml")
     store = ResultsStore.create(folder / raw["database"], config.fingerprint(), raw, config.path, [])
-    moves = 0
+    ends: list[tuple[float, int]] = []  # (time a game ended, bot moves so far)
 
     def count(progress):
-        nonlocal moves
-        moves += sum(1 for _, _, by_bot in progress.last.moves if by_bot)
+        moves = sum(1 for _, _, by_bot in progress.last.moves if by_bot)
+        ends.append((time.perf_counter(), (ends[-1][1] if ends else 0) + moves))
 
     before = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
@@ -225,17 +226,21 @@ def run_tournament(folder: Path, raw: dict) -> tuple[float, int, float]:
     after = resource.getrusage(resource.RUSAGE_SELF)
     store.close()
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return seconds, moves, cpu
+    (first, first_moves), (last, moves) = ends[0], ends[-1]
+    return {"seconds": seconds, "moves": moves, "cpu": cpu,
+            "steady_moves_per_s": (moves - first_moves) / (last - first), "steady_s": last - first}
 
 
-def raw_throughput(frames: Path, pairs: int, rounds: int) -> float:
-    """Round trips per second of ``pairs`` raw ping-pong pairs running at once."""
-    start = time.perf_counter()
-    processes = [subprocess.Popen([sys.executable, str(HERE / "pingpong.py"), str(frames), str(rounds)],
-                                  stdout=subprocess.DEVNULL) for _ in range(pairs)]
-    for process in processes:
-        process.wait()
-    return pairs * rounds / (time.perf_counter() - start)
+def raw_throughput(frames: Path, pairs: int, seconds: float) -> float:
+    """Round trips per second of ``pairs`` raw ping-pong pairs running at once, in steady state:
+    all pairs start their processes, then ping-pong in the same window of ``seconds``."""
+    start_ns = time.monotonic_ns() + int((0.3 + 0.1 * pairs) * 1e9)  # time to start 2 x pairs processes
+    end_ns = start_ns + int(seconds * 1e9)
+    processes = [subprocess.Popen([sys.executable, str(HERE / "pingpong.py"), str(frames), "--window",
+                                   str(start_ns), str(end_ns)], stdout=subprocess.PIPE, text=True)
+                 for _ in range(pairs)]
+    rounds = sum(int(process.communicate()[0].split()[1]) for process in processes)
+    return rounds / seconds
 
 
 def bench_throughput(concurrencies, games: int, folder: Path) -> dict:
@@ -244,12 +249,13 @@ def bench_throughput(concurrencies, games: int, folder: Path) -> dict:
         frames = frames_file(sample_decisions(game_id, 200), folder)
         rows = []
         for concurrency in concurrencies:
-            seconds, moves, cpu = run_tournament(folder, tournament_config(folder, game_id, concurrency,
-                                                                           max(games, 2 * concurrency)))
-            raw = raw_throughput(frames, concurrency, max(200, moves // concurrency))
-            rows.append({"concurrency": concurrency, "games_per_s": max(games, 2 * concurrency) / seconds,
-                         "moves_per_s": moves / seconds, "raw_moves_per_s": raw,
-                         "share_of_raw": moves / seconds / raw, "arena_cpu_us_per_move": 1e6 * cpu / max(moves, 1)})
+            played = max(games, 4 * concurrency)
+            tournament = run_tournament(folder, tournament_config(folder, game_id, concurrency, played))
+            raw = raw_throughput(frames, concurrency, max(0.5, tournament["steady_s"]))
+            rows.append({"concurrency": concurrency, "games_per_s": played / tournament["seconds"],
+                         "moves_per_s": tournament["steady_moves_per_s"], "raw_moves_per_s": raw,
+                         "share_of_raw": tournament["steady_moves_per_s"] / raw,
+                         "arena_cpu_us_per_move": 1e6 * tournament["cpu"] / max(tournament["moves"], 1)})
         results[game_id] = rows
     return results
 
@@ -352,7 +358,8 @@ def report(results: dict) -> str:
                           f"{100 * r['per_decision_us'][0] / results['round_trip'][g]['arena_us'][0]:.0f}%"]
                          for g, r in results["engine"].items()],
                         headers=["game", "us median / p99", "share of arena round trip"]))
-    out.append("\n3. throughput of tournaments between trivial bots (first legal action)")
+    out.append("\n3. throughput of tournaments between trivial bots (first legal action); games/s end to end,"
+               "\n   moves/s in steady state (first to last game end) against raw pairs in steady state")
     out.append(tabulate([[g, r["concurrency"], f"{r['games_per_s']:.1f}", f"{r['moves_per_s']:.0f}",
                           f"{r['raw_moves_per_s']:.0f}", f"{100 * r['share_of_raw']:.0f}%",
                           f"{r['arena_cpu_us_per_move']:.1f}"]
