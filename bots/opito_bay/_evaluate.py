@@ -1,7 +1,12 @@
 """Reading an Opito Bay observation: the table as the engine's nodes, and what a play is worth.
 
-A play is judged by the standing it leaves: ``my total + my deal score - the best other
-seat's``, scored exactly with the engine's own ``score_nodes``.
+A play is judged by the standing it leaves: ``my total + my deal score - the mean of the
+other seats'``, scored exactly with the engine's own ``score_nodes``. With two players that is
+the lead over the opponent. With more, every other seat counts alike, as it does in the
+ratings (each pair of players is compared): a play that costs the leader 1000 is worth as much
+as one that costs the last seat 1000. Playing against the best other seat alone, as this
+module once did, spent every 7, Queen and Kraken on the leader and let the others run; in
+4-player single deals the heuristic then placed barely above random play (bots/README.md).
 """
 
 from __future__ import annotations
@@ -42,12 +47,12 @@ class Board:
             self.owner.append(node["owner"] if on is None else None)
 
     def standing(self, nodes: Sequence[tuple] | None = None, owner: Sequence[int | None] | None = None) -> float:
-        """My total and deal score minus the best other seat's."""
+        """My total and deal score minus the mean of the other seats'."""
         scores = score_nodes(self.nodes if nodes is None else nodes, self.owner if owner is None else owner,
                              self.aces)
         mine = self.totals[self.me] + scores[self.me]
-        best = max(self.totals[seat] + scores[seat] for seat in range(len(scores)) if seat != self.me)
-        return float(mine - best)
+        others = sum(self.totals[seat] + scores[seat] for seat in range(len(scores)) if seat != self.me)
+        return float(mine - others / (len(scores) - 1))
 
     def after_place(self, card: str, rank: str, seat: int) -> float:
         return self.standing(self.nodes + [(card, rank, None, len(self.nodes))], self.owner + [seat])
@@ -91,7 +96,11 @@ def best_completion(board: Board, obs: Mapping[str, Any], card: str, rank: str) 
 
 
 def kraken_choice(board: Board, obs: Mapping[str, Any], now: float, card: str) -> tuple[float, Any]:
-    """A Jack: hit myself when the known top of the library beats my hand, else the leader."""
+    """A Jack: hit myself when the known top of the library beats my hand, else the other seat
+    it hurts most (an unknown card counts 600; ties go to the leader, then the lower seat).
+
+    Harm to another seat counts for a share of it, as in ``Board.standing``.
+    """
     if obs["library"] < 5:
         return now, None
     me, aces = board.me, board.aces
@@ -101,12 +110,15 @@ def kraken_choice(board: Board, obs: Mapping[str, Any], now: float, card: str) -
     if obs["pending"] is None:
         hand.remove(card)  # judging the Jack while it is still in the hand
     mine_old = sum(card_worth(held, aces[me]) for held in hand)
-    scores = [board.totals[seat] for seat in range(len(aces))]
-    leader = max((seat for seat in range(len(aces)) if seat != me), key=lambda seat: (scores[seat], -seat))
-    theirs_new = sum(600 if seen is None else card_worth(seen, aces[leader]) for seen in top)
-    theirs_old = 600 * obs["hand_sizes"][leader]
+    others = [seat for seat in range(len(aces)) if seat != me]
+
+    def harm(seat: int) -> float:
+        theirs_new = sum(600 if seen is None else card_worth(seen, aces[seat]) for seen in top)
+        return (600 * obs["hand_sizes"][seat] - theirs_new) / len(others)
+
+    victim = max(others, key=lambda seat: (harm(seat), board.totals[seat], -seat))
     self_gain = mine_new - mine_old
-    other_gain = theirs_old - theirs_new
+    other_gain = harm(victim)
     if self_gain > other_gain and self_gain > 0:
         return now + self_gain / 2, me
-    return now + max(other_gain, 0) / 2, leader
+    return now + max(other_gain, 0) / 2, victim

@@ -7,7 +7,14 @@ import pytest
 from bots.opito_bay import heuristic
 from engines.opito_bay import OpitoState
 
-from ._play import kraken_position, play_game, random_policy, request_for, win_share
+from ._play import (
+    complete,
+    kraken_position,
+    play_game,
+    random_policy,
+    request_for,
+    win_share,
+)
 
 
 def request(state, seat=None):
@@ -58,3 +65,27 @@ def test_jack_follows_what_a_five_showed():
     assert heuristic(request(state), random.Random(0)) == 0
     state = kraken_position(poor_hand, ["2C", "4H", "6C", "7H", "9S"])
     assert heuristic(request(state), random.Random(0)) == 1
+
+
+def test_with_four_players_a_seven_costs_whoever_loses_most_not_only_the_leader():
+    # seat 1 (Ace of spades) leads with 4400 in small treasures; seat 2 (Ace of clubs) has 4000
+    # in one: its 10 of clubs with a 3 on it. Halving that costs the table most.
+    table = [("TD", "T", None, 1), ("8D", "8", None, 1), ("6D", "6", None, 1), ("4D", "4", None, 1),
+             ("2D", "2", None, 1), ("TH", "T", None, 1), ("4H", "4", None, 1),
+             ("TC", "T", None, 2), ("3S", "3", 7, None)]
+    state = OpitoState.from_setup(["D", "S", "C", "H"], [["7C"], ["4S"], ["2C"], ["2H"]],
+                                  library=["5S", "6C"], table=table)
+    state.apply_action("7C")
+    assert heuristic(request(state), random.Random(0)) == 7
+
+
+def test_with_three_players_a_jack_hits_the_seat_the_seen_cards_hurt_not_the_leader():
+    # the library's top five (seen with a 5) are spades: a gift to seat 1 (Ace of spades), the
+    # leader, and plain cards for seat 2; my own hand is better than them
+    library = ["TS", "8S", "6S", "4S", "2S"]
+    state = complete(["D", "S", "C"], [["JC", "TD", "8D", "3C", "X"], ["9D", "9S", "9C", "9H", "5D"],
+                                       ["7D", "7S", "7H", "5S", "5H"]], library)
+    state.totals = [0, 5000, 0]
+    state.know.top[0] = list(library)
+    state.apply_action("JC")
+    assert heuristic(request(state), random.Random(0)) == 2
