@@ -2,7 +2,8 @@
 
 It judges cards by the face value of the treasures they would help or hurt (ignoring what
 already lies on them), with a little randomness; far cruder than the heuristic, and ~20x
-cheaper.
+cheaper. A 5's look is ordered as the heuristic orders it (it used to be left as it was,
+which made a 5 worth nothing in a rollout).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import random
 from typing import Any
 
 from engines.opito_bay import OpitoState
+
+from ._evaluate import card_worth
 
 FACE = {"2": 200, "4": 400, "6": 600, "8": 800, "T": 1000}
 EPSILON = 0.15
@@ -55,11 +58,29 @@ def _best(state: OpitoState, seat: int, rank: str, treasures: list[tuple[int, in
     return (100.0 if rank == "5" else 50.0), None
 
 
+def spyglass_order(state: OpitoState) -> list[str]:
+    """The cards under a 5's look as the heuristic orders them (``card_worth``): the best
+    where the player draws, the worst where each other seat draws."""
+    me, aces, hands = state.turn, state.aces, state.hands
+    order = state.order
+    drawers = [seat for seat in order if hands[seat] or seat == me]
+    start = drawers.index(me)
+    cards = state.looking()
+    result = []
+    for position in range(len(cards) - 1):
+        drawer = drawers[(start + position) % len(drawers)]
+        suit = aces[drawer]
+        pick = (max if drawer == me else min)(cards, key=lambda card: card_worth(card, suit))
+        cards.remove(pick)
+        result.append(pick)
+    return result + cards
+
+
 def rollout_action(state: OpitoState, rng: random.Random) -> Any:
     """A quick, mostly greedy action for the player to move."""
     seat, phase = state.turn, state.phase
     if phase == "spyglass":
-        return state.looking()
+        return spyglass_order(state)
     legal = state.legal_actions(seat)
     if rng.random() < EPSILON or phase in ("discard", "swap_with") or len(legal) == 1:
         return legal[rng.randrange(len(legal))]
