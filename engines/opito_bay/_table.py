@@ -93,7 +93,8 @@ class Table:
     def points(self, aces: Sequence[str], live: Sequence[bool] | None = None) -> list[int]:
         """Every seat's deal score rounded down: ``deal_points(self.scores(aces))``, faster.
 
-        ``live`` is ``self.live()`` when the caller has it already."""
+        ``live`` is ``self.live()`` when the caller has it already.
+        """
         numerators, shift = scaled_scores(self.nodes, self.owner, aces, live)
         return [numerator >> shift for numerator in numerators]
 
@@ -135,7 +136,7 @@ def scaled_scores(nodes: Sequence[Node], owner: Sequence[int | None], aces: Sequ
             continue
         power = exponent[node_id] + same_suit
         if power >= 0:
-            numerators[seat] += TREASURE_VALUE[rank] * 100 << power
+            numerators[seat] += (TREASURE_VALUE[rank] * 100) << power
         else:
             halvings.append((seat, TREASURE_VALUE[rank] * 100, power))
     if not halvings:
