@@ -1,14 +1,15 @@
 """The Dead Man's Draw search: legal, within its time budget, sees the end of the game, beats random."""
 
 import random
-import time
 
 import pytest
 
 from bots.dead_mans_draw import heuristic, search
+from bots.dead_mans_draw import _search as search_module
 from bots.dead_mans_draw._search import budget, search_action
 from engines.dead_mans_draw import DeadMansDrawState
 from engines.dead_mans_draw._cards import CARD_NAME, all_cards
+from .._clock import StepClock
 from ._play import play_game, position, random_policy, request_for, win_share
 
 
@@ -23,13 +24,13 @@ def test_always_legal(players, options):
     assert state.is_terminal()
 
 
-def test_stays_inside_the_time_budget():
+def test_stays_inside_the_time_budget(monkeypatch):
     state = position(row=["S3", "C4"])
     request = request_for(state, 0, move_ms=50, time_left_ms=1000)
     assert budget(request) == pytest.approx(0.02)
-    start = time.perf_counter()
+    clock = StepClock().install(monkeypatch, search_module)
     assert search(request, random.Random(0)) in ("draw", "collect")
-    assert time.perf_counter() - start < 0.05
+    assert 0.02 <= clock.elapsed <= 0.02 + 2 * clock.step  # stopped at the first read past the deadline
 
 
 def test_budget_respects_a_short_reserve():

@@ -1,13 +1,14 @@
 """The Karibik search bot: legal within its time budget, and it uses the simultaneous bribe."""
 
 import random
-import time
 
 import pytest
 
+from bots.karibik import _search as search_module
 from bots.karibik import search
 from engines.karibik import GAME, KaribikState, bribe_problem
 
+from .._clock import StepClock
 from ._play import play_game, random_policy, request_for
 
 
@@ -25,20 +26,20 @@ def test_always_legal_over_random_states(players):
     assert checked >= 10
 
 
-def test_stays_within_its_time_budget():
+def test_stays_within_its_time_budget(monkeypatch):
     state = GAME.new_state(3, seed=1)
     for move_ms, time_left in ((100, 1000), (1000, 100)):
-        start = time.perf_counter()
+        clock = StepClock().install(monkeypatch, search_module)
         action = search(request_for(state, 0, move_ms=move_ms, time_left_ms=time_left), random.Random(0))
-        assert time.perf_counter() - start < 0.1 * 0.75
+        assert 0.04 <= clock.elapsed <= 0.04 + 4 * clock.step  # 40% of the shorter limit, then stop
         assert bribe_problem(action) is None
 
 
-def test_tiny_budget_falls_back_to_the_heuristic_at_once():
+def test_tiny_budget_falls_back_to_the_heuristic_at_once(monkeypatch):
     state = GAME.new_state(2, seed=2)
-    start = time.perf_counter()
+    clock = StepClock().install(monkeypatch, search_module)
     action = search(request_for(state, 1, move_ms=10, time_left_ms=10), random.Random(0))
-    assert bribe_problem(action) is None and time.perf_counter() - start < 0.05
+    assert bribe_problem(action) is None and clock.reads == 0
 
 
 def test_plays_whole_games_legally():

@@ -2,15 +2,16 @@
 
 import math
 import random
-import time
 
 import pytest
 
 from bots.opito_bay import heuristic, search
 from bots.opito_bay._rollout import spyglass_order
+from bots.opito_bay import _search as search_module
 from bots.opito_bay._search import Node, _iterate, _rewards, budget, search_action
 from engines.opito_bay import DECK, OpitoState
 
+from .._clock import StepClock
 from ._play import (
     complete,
     kraken_position,
@@ -48,15 +49,15 @@ def test_search_uses_the_cards_seen_with_a_five():
     assert search_action(request(state), random.Random(1), iterations=300) == 0
 
 
-def test_search_stays_within_its_budget():
+def test_search_stays_within_its_budget(monkeypatch):
     library = [card for card in DECK[:40] if card not in ("3C", "QH", "9S", "TD", "8D", "4S")][:25]
     state = complete(["D", "S"], [["3C", "X", "QH", "9S", "TD"], ["X", "X", "2H", "4H", "6H"]], library,
                      table=[("8D", "8", None, 1), ("4S", "4", None, 0)])
     req = request(state, move_ms=200, time_left_ms=10_000)
     assert budget(req) == pytest.approx(0.08)
-    start = time.perf_counter()
+    clock = StepClock().install(monkeypatch, search_module)
     assert search(req, random.Random(0)) in req.legal
-    assert time.perf_counter() - start < 0.2
+    assert 0.08 <= clock.elapsed <= 0.08 + 2 * clock.step  # stopped at the first read past the deadline
     req = request(state, move_ms=1000, time_left_ms=100)
     assert budget(req) == pytest.approx(0.025)
 
