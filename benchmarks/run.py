@@ -5,11 +5,13 @@
     python benchmarks/run.py --awake    # with one core kept busy at the lowest priority (VMs)
 
 1. per-move round trip: arena request -> trivial bot -> reply, with real observations of each
-   game, against a raw blocking-pipe ping-pong of the same bytes between two Python processes
-   (and between two C processes when a C compiler is present);
-2. engine cost per decision (legal actions + observation + apply), in-process, as a share of (1);
-3. throughput of real tournaments of trivial bots at several concurrencies, against raw
-   ping-pong with as many process pairs, and the arena's own CPU time per move;
+   game, against a raw blocking-pipe ping-pong of the same bytes between two Python processes,
+   the same ping-pong packing and unpacking the messages with msgpack, and (when a C compiler is
+   present) between two C processes; in alternating blocks, with each asker's CPU;
+2. engine cost per decision (the match's calls: kind, events, legal actions, observation,
+   apply), in-process, as a share of (1);
+3. throughput of real tournaments of trivial bots at several concurrencies, in steady state,
+   against raw ping-pong pairs (as many) in steady state, and the arena's own CPU time per move;
 4. start-up of a bot process (Python, JavaScript, C) against reusing one;
 5. ratings: fitting 10^4..10^6 games among 100 entrants, and the bootstrap;
 6. timing fairness under load: what a bot is charged minus what it used, at 2x cores.
