@@ -29,6 +29,22 @@ def card_worth(card: str, suit: str) -> int:
     return base * 2 if card[1:] == suit else base
 
 
+
+def order_look(cards: Sequence[str], me: int, order: Sequence[int], hand_sizes: Sequence[int],
+               suits: Sequence[str]) -> list[str]:
+    """A 5's look, top first: the best card (``card_worth``) where I draw, the worst for each
+    other seat where it draws, in turn ``order`` (a seat with no cards left draws no more)."""
+    drawers = [seat for seat in order if hand_sizes[seat] or seat == me]
+    start = drawers.index(me)
+    cards = list(cards)
+    result = []
+    for position in range(len(cards)):
+        drawer = drawers[(start + position) % len(drawers)]
+        pick = (max if drawer == me else min)(cards, key=lambda card: card_worth(card, suits[drawer]))
+        cards.remove(pick)
+        result.append(pick)
+    return result
+
 class Board:
     """The table of an observation, ready for trying plays on."""
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from bots.sdk import Request
 
-from ._evaluate import Board, best_completion, card_worth
+from ._evaluate import Board, best_completion, order_look
 
 #: what keeping a card for later is worth while the library is long
 HOLD = {"X": 600, "3": 500, "K": 350, "9": 250, "7": 150, "Q": 100}
@@ -52,18 +52,8 @@ def choose_target(obs: dict, kind: str, legal: list[Any]) -> Any:
 
 def spyglass_order(obs: dict) -> list[str]:
     """Best cards for me where I draw, the worst for each other seat where they draw."""
-    me, order = obs["seat"], obs["order"]
-    suits = [ace[1] for ace in obs["aces"]]
-    cards = list(obs["looking"])
-    drawers = [seat for seat in order if obs["hand_sizes"][seat] or seat == me]
-    start = drawers.index(me)
-    result = []
-    for position in range(len(obs["looking"])):
-        drawer = drawers[(start + position) % len(drawers)]
-        pick = (max if drawer == me else min)(cards, key=lambda card: card_worth(card, suits[drawer]))
-        cards.remove(pick)
-        result.append(pick)
-    return result
+    return order_look(obs["looking"], obs["seat"], obs["order"], obs["hand_sizes"],
+                      [ace[1] for ace in obs["aces"]])
 
 
 def heuristic(request: Request, rng: random.Random) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 from engines.opito_bay import OpitoState
 
-from ._evaluate import card_worth
+from ._evaluate import order_look
 
 FACE = {"2": 200, "4": 400, "6": 600, "8": 800, "T": 1000}
 EPSILON = 0.15
@@ -59,21 +59,8 @@ def _best(state: OpitoState, seat: int, rank: str, treasures: list[tuple[int, in
 
 
 def spyglass_order(state: OpitoState) -> list[str]:
-    """The cards under a 5's look as the heuristic orders them (``card_worth``): the best
-    where the player draws, the worst where each other seat draws."""
-    me, aces, hands = state.turn, state.aces, state.hands
-    order = state.order
-    drawers = [seat for seat in order if hands[seat] or seat == me]
-    start = drawers.index(me)
-    cards = state.looking()
-    result = []
-    for position in range(len(cards) - 1):
-        drawer = drawers[(start + position) % len(drawers)]
-        suit = aces[drawer]
-        pick = (max if drawer == me else min)(cards, key=lambda card: card_worth(card, suit))
-        cards.remove(pick)
-        result.append(pick)
-    return result + cards
+    """The cards under a 5's look ordered as the heuristic orders them (``order_look``)."""
+    return order_look(state.looking(), state.turn, state.order, [len(hand) for hand in state.hands], state.aces)
 
 
 def rollout_action(state: OpitoState, rng: random.Random) -> Any:

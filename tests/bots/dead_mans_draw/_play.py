@@ -1,12 +1,11 @@
 """In-process games between Dead Man's Draw policies (no processes, no protocol)."""
 
 from bots._games import random_policy
-
-from .. import _play as shared
-from .._play import request_for
 from engines.dead_mans_draw import GAME, DeadMansDrawState
 from engines.dead_mans_draw._cards import CARD_NAME, all_cards
 
+from .. import _play as shared
+from .._play import request_for
 
 
 def position(draw=(), row=(), banks=(), discard=None, **setup):

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from bots.dead_mans_draw import heuristic
+
 from ._play import play_game, position, random_policy, request_for, win_share
 
 OPTION_SETS = [

@@ -4,11 +4,12 @@ import random
 
 import pytest
 
-from bots.dead_mans_draw import heuristic, search
 from bots.dead_mans_draw import _search as search_module
+from bots.dead_mans_draw import heuristic, search
 from bots.dead_mans_draw._search import budget, search_action
 from engines.dead_mans_draw import DeadMansDrawState
 from engines.dead_mans_draw._cards import CARD_NAME, all_cards
+
 from .._clock import StepClock
 from ._play import play_game, position, random_policy, request_for, win_share
 

@@ -1,11 +1,10 @@
 """In-process games between Karibik policies (no processes, no protocol)."""
 
 from bots._games import random_policy
+from engines.karibik import GAME
 
 from .. import _play as shared
 from .._play import request_for
-from engines.karibik import GAME
-
 
 
 def play_game(policies, seed, options=None, move_ms=100):
