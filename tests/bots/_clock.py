@@ -8,7 +8,7 @@ class StepClock:
 
     ``install(monkeypatch, module)`` makes ``module.time.perf_counter`` this clock for that module
     only. A search that honours its budget stops within a few reads past its deadline, so
-    ``elapsed`` stays within the budget plus a few steps however slow the machine is.
+    ``now`` stays within the budget plus a few steps however slow the machine is.
     """
 
     def __init__(self, step: float = 1 / 1024) -> None:
@@ -24,7 +24,3 @@ class StepClock:
     def install(self, monkeypatch, module) -> "StepClock":
         monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=self))
         return self
-
-    @property
-    def elapsed(self) -> float:
-        return self.now

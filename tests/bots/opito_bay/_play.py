@@ -18,6 +18,12 @@ def request_for(state, seat, seen, options, move_ms=1000, time_left_ms=5000, req
                    legal=state.legal_actions(seat), time_left_ms=time_left_ms, move_ms=move_ms)
 
 
+def request(state, seat=None, **kwargs):
+    """The request for ``seat`` (default: the seat to move) in a position set up by a test."""
+    seat = state.turn if seat is None else seat
+    return request_for(state, seat, [0] * state.num_players, dict(state.options), **kwargs)
+
+
 def play_game(policies, seed, options=None, move_ms=1000):
     """Play one game, seat i using ``policies[i]``; return the final state."""
     options = GAME.resolve_options(options)
@@ -61,4 +67,4 @@ def kraken_position(hand, library, known=True):
     return state
 
 
-__all__ = ["complete", "kraken_position", "play_game", "random_policy", "request_for", "win_share"]
+__all__ = ["complete", "kraken_position", "play_game", "random_policy", "request", "request_for", "win_share"]

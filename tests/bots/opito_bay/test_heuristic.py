@@ -12,14 +12,9 @@ from ._play import (
     kraken_position,
     play_game,
     random_policy,
-    request_for,
+    request,
     win_share,
 )
-
-
-def request(state, seat=None):
-    seat = state.turn if seat is None else seat
-    return request_for(state, seat, [0] * state.num_players, dict(state.options))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
