@@ -18,6 +18,13 @@ import time
 import msgpack
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
+#: what the bad-frame modes write instead of their third answer (then they hang)
+BAD_BYTES = {
+    "oversize": struct.pack(">I", 0xFFFFFFF0) + b"\x00" * 16,
+    "garbage": struct.pack(">I", 3) + b"\xc1\xc1\xc1",
+    "not-a-map": struct.pack(">I", 3) + msgpack.packb([1, 2]),
+    "half-frame": struct.pack(">I", 100) + b"\x81",
+}
 out = sys.stdout.buffer
 inp = sys.stdin.buffer
 
@@ -69,21 +76,8 @@ while True:
             reply["id"] = message["id"] - 1
         elif MODE == "future-id":
             reply["id"] = message["id"] + 5
-        elif MODE == "oversize":
-            out.write(struct.pack(">I", 0xFFFFFFF0) + b"\x00" * 16)
-            out.flush()
-            time.sleep(600)
-        elif MODE == "garbage":
-            out.write(struct.pack(">I", 3) + b"\xc1\xc1\xc1")
-            out.flush()
-            time.sleep(600)
-        elif MODE == "not-a-map":
-            payload = msgpack.packb([1, 2])
-            out.write(struct.pack(">I", len(payload)) + payload)
-            out.flush()
-            time.sleep(600)
-        elif MODE == "half-frame":
-            out.write(struct.pack(">I", 100) + b"\x81")
+        elif MODE in BAD_BYTES:
+            out.write(BAD_BYTES[MODE])
             out.flush()
             time.sleep(600)
         elif MODE == "wrong-type":
