@@ -182,9 +182,10 @@ def doctor_command(sandbox: SandboxOption = "auto") -> None:
         typer.echo(f"\n{len(missing)} protection(s) inactive; see README, 'Running untrusted bots'.")
 
 
-from . import _cli_tournament  # noqa: E402  (registers the tournament and rating commands)
+from . import _cli_ratings, _cli_tournament  # noqa: E402  (register the tournament and rating commands)
 
 _cli_tournament.register(app)
+_cli_ratings.register(app)
 
 
 def main() -> None:
