@@ -187,6 +187,10 @@ from . import _cli_ratings, _cli_tournament  # noqa: E402  (register the tournam
 _cli_tournament.register(app)
 _cli_ratings.register(app)
 
+from . import _cli_report  # noqa: E402  (registers report and view)
+
+_cli_report.register(app)
+
 
 def main() -> None:
     app()

@@ -9,6 +9,7 @@ from ._cards import CHARACTERS as CHARACTERS
 from ._cards import parse as parse
 from ._determinize import determinize as determinize
 from ._state import DeadMansDrawState as DeadMansDrawState
+from ._view import omniscient_view as omniscient_view
 
 GAME = Game(
     id="dead-mans-draw",

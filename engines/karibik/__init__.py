@@ -18,6 +18,7 @@ from ._rules import SHIPS as SHIPS
 from ._state import BOARDS as BOARDS
 from ._state import KaribikState as KaribikState
 from ._state import bribe_problem as bribe_problem
+from ._view import omniscient_view as omniscient_view
 
 def _render_with(render):
     def show(state, options):

@@ -15,6 +15,7 @@ from ._table import Table as Table
 from ._table import deal_points as deal_points
 from ._table import live_nodes as live_nodes
 from ._table import score_nodes as score_nodes
+from ._view import omniscient_view as omniscient_view
 
 GAME = Game(
     id="opito-bay",

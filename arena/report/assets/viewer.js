@@ -1,0 +1,160 @@
+/* Replay viewer shell: decodes a game's frames and steps through them, from the
+   omniscient view or one seat's view. Game drawing is delegated to
+   ArenaRenderers[gameId](view, ctx), defined by the engine's viewer.js. */
+"use strict";
+window.ArenaRenderers = window.ArenaRenderers || {};
+
+function recordError(message) {
+  const box = document.getElementById("js-errors");
+  if (box) { box.hidden = false; box.textContent += message + "\n"; }
+}
+window.addEventListener("error", (e) => recordError("error: " + e.message + " at " + e.filename + ":" + e.lineno));
+window.addEventListener("unhandledrejection", (e) => recordError("rejection: " + (e.reason && e.reason.stack || e.reason)));
+
+const ArenaView = {
+  esc(value) {
+    return String(value).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+  },
+  json(value) { return JSON.stringify(value); },
+  seatColours: ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d1f", "#444444"],
+
+  /* The packed game in element `id`: base64 of gzip of JSON (see arena/report/_frames.py). */
+  async load(id) {
+    const text = document.getElementById(id).textContent.trim();
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  },
+
+  /* Inverse of _frames.delta: [v] sets, [] deletes, an object patches a dict or a list
+     ("#": [length] first for a list whose length changed). Returns a new value. */
+  patch(old, change) {
+    let out;
+    if (Array.isArray(old)) {
+      out = old.slice();
+      if ("#" in change) out.length = change["#"][0];
+    } else {
+      out = Object.assign({}, old);
+    }
+    for (const key of Object.keys(change)) {
+      if (key === "#" && Array.isArray(out)) continue;
+      const op = change[key];
+      const index = Array.isArray(out) ? Number(key) : key;
+      if (Array.isArray(op)) {
+        if (op.length) out[index] = op[0]; else delete out[index];
+      } else {
+        out[index] = ArenaView.patch(out[index], op);
+      }
+    }
+    return out;
+  },
+
+  /* Cumulative views per frame: {pub, hid, priv[seat]} (unchanged parts shared). */
+  decode(game) {
+    const states = [];
+    let pub = {}, hid = {}, priv = game.frames[0].s.map(() => ({}));
+    for (const frame of game.frames) {
+      pub = ArenaView.patch(pub, frame.p);
+      hid = ArenaView.patch(hid, frame.h);
+      priv = priv.map((mine, seat) => ArenaView.patch(mine, frame.s[seat]));
+      states.push({pub, hid, priv, acting: frame.w, actions: frame.a, events: frame.e});
+    }
+    return states;
+  },
+};
+
+/* One game on screen. `seat` null: the omniscient view (public + hidden + every seat's
+   private part, under `private`); a number: exactly that seat's observation. */
+class Viewer {
+  constructor(root, game, options) {
+    this.root = root;
+    this.game = game;
+    this.states = ArenaView.decode(game);
+    this.step = 0;
+    this.seat = null;
+    this.onClose = options && options.onClose;
+    this.render = ArenaRenderers[game.game];
+    if (!this.render) throw new Error("no renderer for game " + game.game);
+    this.build();
+    this.go(0);
+  }
+
+  bot(seat) { return (this.game.meta.bots || [])[seat] || "seat " + seat; }
+
+  build() {
+    const esc = ArenaView.esc;
+    const meta = this.game.meta;
+    const seats = Array.from({length: this.game.players}, (_, s) =>
+      `<option value="${s}">seat ${s}: ${esc(this.bot(s))}</option>`).join("");
+    const result = meta.ranks ? meta.bots.map((b, s) => `${esc(b)}: rank ${meta.ranks[s]}, score ${esc(meta.scores[s])}`).join("; ") : "";
+    this.root.innerHTML = `
+      <div class="vbar"><b>${esc(this.game.game)}</b> seed ${esc(this.game.seed)} ${meta.key ? "· game " + esc(meta.key) : ""}
+        <span class="result">${result}${meta.reason ? " · " + esc(meta.reason) : ""}</span>
+        ${this.onClose ? '<button class="close" title="close (Esc)">✕</button>' : ""}</div>
+      <div class="controls">
+        <button data-go="first" title="first (Home)">|◀</button><button data-go="prev" title="back (←)">◀</button>
+        <input type="range" min="0" max="${this.states.length - 1}" value="0" class="slider">
+        <button data-go="next" title="forward (→)">▶</button><button data-go="last" title="last (End)">▶|</button>
+        <span class="stepno"></span>
+        <label>view <select class="seat"><option value="">omniscient</option>${seats}</select></label>
+      </div>
+      <div class="status"></div><div class="board"></div>
+      <div class="log"></div>
+      <details class="raw"><summary>this view as data</summary><pre></pre></details>`;
+    this.root.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.key(b.dataset.go)));
+    this.root.querySelector(".slider").addEventListener("input", (e) => this.go(Number(e.target.value)));
+    this.root.querySelector(".seat").addEventListener("change", (e) => this.setSeat(e.target.value === "" ? null : Number(e.target.value)));
+    const close = this.root.querySelector(".close");
+    if (close) close.addEventListener("click", () => this.onClose());
+  }
+
+  key(what) {
+    const last = this.states.length - 1;
+    const to = {first: 0, prev: this.step - 1, next: this.step + 1, last: last,
+                back10: this.step - 10, fwd10: this.step + 10}[what];
+    if (to !== undefined) this.go(Math.max(0, Math.min(last, to)));
+  }
+
+  handleKey(event) {
+    const map = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", PageUp: "back10", PageDown: "fwd10"};
+    if (map[event.key]) { this.key(map[event.key]); event.preventDefault(); }
+    else if (event.key === "Escape" && this.onClose) this.onClose();
+  }
+
+  setSeat(seat) {
+    this.seat = seat;
+    this.root.querySelector(".seat").value = seat === null ? "" : String(seat);
+    this.go(this.step);
+  }
+
+  view(index) {
+    const st = this.states[index];
+    if (this.seat === null) return Object.assign({}, st.pub, st.hid, {private: st.priv});
+    return Object.assign({}, st.pub, st.priv[this.seat]);
+  }
+
+  go(index) {
+    const esc = ArenaView.esc;
+    this.step = index;
+    const st = this.states[index];
+    const view = this.view(index);
+    const seat = this.seat;
+    this.root.querySelector(".slider").value = String(index);
+    this.root.querySelector(".stepno").textContent = `step ${index} / ${this.states.length - 1}`;
+    const acted = st.actions.filter((a) => seat === null || a[0] === seat)
+      .map((a) => `<span class="act" style="color:${ArenaView.seatColours[a[0] % 8]}">${esc(this.bot(a[0]))} (${esc(a[1])}): <code>${esc(JSON.stringify(a[2]))}</code></span>`).join(" ");
+    const acting = st.acting.length ? "to act: " + st.acting.map((s) => esc(this.bot(s))).join(", ") : "game over";
+    this.root.querySelector(".status").innerHTML = `${acted ? "played: " + acted + " · " : ""}${acting}`;
+    const ctx = {seat, players: this.game.players, bots: this.game.meta.bots || [], options: this.game.options,
+                 esc, colour: (s) => ArenaView.seatColours[s % 8], step: index};
+    this.root.querySelector(".board").innerHTML = this.render(view, ctx);
+    const events = st.events.filter((e) => seat === null || e[1] === null || e[1].includes(seat));
+    this.root.querySelector(".log").innerHTML = events.length ? "<ul>" + events.map((e) =>
+      `<li>${e[1] ? '<span class="secret">[seen by seat ' + esc(e[1].join(", ")) + ' only]</span> ' : ""}<code>${esc(JSON.stringify(e[0]))}</code></li>`).join("") + "</ul>" : "";
+    this.root.querySelector(".raw pre").textContent = JSON.stringify(view, null, 1);
+    this.root.dataset.step = String(index);
+    this.root.dataset.seat = seat === null ? "omniscient" : String(seat);
+  }
+}

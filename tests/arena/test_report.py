@@ -1,0 +1,163 @@
+"""The HTML report and viewer pages, without a browser: frames decode to exactly each
+seat's observation, the page holds the tournament's numbers, the commands' errors."""
+
+import json
+import re
+
+import pytest
+
+import engines
+from arena.report import REPLAY_BUDGET, ViewError, game_frames, report_html, viewer_html
+from arena.report._frames import delta, patch, views_at
+from arena._store import ResultsStore
+from engines import Replay
+
+from ._report_fixtures import SHORT, make_database, play_random
+from .test_tournament import arena
+
+GAMES = sorted(SHORT)
+
+
+def _plain(value):
+    return json.loads(json.dumps(value))
+
+
+@pytest.mark.parametrize("old,new", [
+    ({}, {"a": 1}), ({"a": 1, "b": 2}, {"a": 1}), ({"a": [1, 2, 3]}, {"a": [1, 2]}),
+    ({"a": [1, 2]}, {"a": [1, 2, 3, 4]}), ({"a": {"x": [1, {"y": 2}]}}, {"a": {"x": [1, {"y": 3}]}}),
+    ({"a": [1]}, {"a": []}), ({"a": []}, {"a": [5]}), ({"a": 1}, {"a": True}), ({"a": None}, {"a": {"k": 1}}),
+])
+def test_patch_undoes_delta(old, new):
+    change = delta(old, new)
+    assert patch(old, change) == new
+    assert json.loads(json.dumps(change)) == change  # JSON-safe: the browser applies the same patch
+
+
+def test_delta_of_a_pile_that_shrinks_at_its_end_is_one_entry():
+    assert delta({"pile": list(range(40))}, {"pile": list(range(39))}) == {"pile": {"#": [39]}}
+    assert delta({"same": [1, 2]}, {"same": [1, 2]}) == {}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_frames_hold_every_seat_observation_and_the_omniscient_view_exactly(game_id):
+    replay = play_random(game_id)
+    frames = game_frames(replay)
+    assert len(frames) == len(replay.steps) + 1
+    state = engines.get_game(game_id).new_state(replay.num_players, replay.seed, replay.options)
+    omniscient = engines.game_package(game_id).omniscient_view
+    public: dict = {}
+    hidden: dict = {}
+    private = [{} for _ in range(replay.num_players)]
+    for number, frame in enumerate(frames):
+        public, hidden = patch(public, frame["p"]), patch(hidden, frame["h"])
+        private = [patch(mine, change) for mine, change in zip(private, frame["s"])]
+        for seat in range(replay.num_players):
+            assert {**public, **private[seat]} == _plain(state.observation(seat)), (number, seat)
+            assert not public.keys() & private[seat].keys()
+        assert hidden == _plain(omniscient(state))
+        assert frame["w"] == list(state.acting)
+        if number < len(replay.steps):
+            step = replay.steps[number]
+            assert frames[number + 1]["a"] == [[seat, state.decision(seat), _plain(action)]
+                                               for seat, action in step.items()]
+            state.apply(step)
+    assert views_at(frames, len(frames) - 1) == (public, hidden, private)
+
+
+def test_a_replay_that_breaks_the_rules_is_a_view_error():
+    replay = play_random("dead-mans-draw")
+    broken = Replay(replay.game, replay.num_players, replay.seed, replay.options,
+                    [dict(step) for step in replay.steps])
+    broken.steps[3] = {seat: "no such action" for seat in broken.steps[3]}
+    with pytest.raises(ViewError, match="^replay diverges at step 4: player"):
+        game_frames(broken)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_report_holds_standings_matrix_progress_faults_and_every_game(tmp_path, game_id):
+    database = make_database(tmp_path / "t.db", game_id)
+    store = ResultsStore.open(database)
+    try:
+        stored = list(store.games())
+        page, figures = report_html(store, n_boot=20)
+    finally:
+        store.close()
+    players, _, games = SHORT[game_id]
+    assert figures == {"games": games, "embedded": games, "replay_bytes": figures["replay_bytes"]}
+    for section in ("standings", "head-to-head", "progress", "faults", "games"):
+        assert f'<section id="{section}">' in page
+    assert page.count('<script type="application/x-frames"') == games
+    data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page).group(1))
+    assert [row[0] for row in data["games"]] == [game.key for game in stored]
+    assert sorted(row[7] for row in data["games"]) == list(range(games))
+    assert f"<h2>Faults ({games // 3})</h2>" in page
+    assert ("PL Elo" in page) == (players > 2)
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing fetched
+
+
+def test_report_embeds_faulty_games_first_within_the_budget(tmp_path):
+    database = make_database(tmp_path / "t.db", "dead-mans-draw", fault_every=2)
+    store = ResultsStore.open(database)
+    try:
+        _, all_in = report_html(store, n_boot=5)
+        page, cut = report_html(store, replay_budget=all_in["replay_bytes"] // 2, n_boot=5)
+    finally:
+        store.close()
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', page).group(1))
+    embedded = [row for row in data["games"] if len(row) > 7]
+    assert 0 < cut["embedded"] == len(embedded) < all_in["embedded"]
+    assert cut["replay_bytes"] <= all_in["replay_bytes"] // 2
+    assert all(row[5] == ["timeout"] for row in embedded[:3])  # games 2, 4, 6 hold the faults
+    assert REPLAY_BUDGET == 16_000_000
+
+
+def test_viewer_page_embeds_one_game_and_the_renderer_of_its_game():
+    page = viewer_html(play_random("karibik"), {"bots": ["a", "b", "c"]})
+    assert page.count('type="application/x-frames"') == 1
+    assert 'ArenaRenderers["karibik"]' in page and 'ArenaRenderers["opito-bay"]' not in page
+
+
+def test_report_and_view_commands(tmp_path):
+    database = make_database(tmp_path / "t.db", "dead-mans-draw")
+    out = arena("report", str(database), "-o", str(tmp_path / "r.html"), "--bootstrap", "10").stdout
+    assert re.fullmatch(r"wrote .*r\.html: 6 games, 6 replays embedded, 0\.\d MB\n", out)
+    out = arena("view", str(database), "--game", "g000001", "-o", str(tmp_path / "g.html")).stdout
+    assert out == f"wrote {tmp_path / 'g.html'}: dead-mans-draw, {_steps(database, 'g000001')} steps\n"
+    replay = tmp_path / "m.json"
+    arena("match", "opito-bay", "python -m bots.random", "python -m bots.random", "-o", "deals=1",
+          "--replay", str(replay), "--sandbox", "none")
+    assert arena("view", str(replay), "-o", str(tmp_path / "m.html")).stdout.startswith("wrote ")
+    assert 'ArenaRenderers["opito-bay"]' in (tmp_path / "m.html").read_text()
+
+
+def _steps(database, key):
+    store = ResultsStore.open(database)
+    try:
+        return len(store.replay(key)["steps"])
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["report", "{db}", "-o", "/no/such/dir/r.html"],
+     "error: /no/such/dir/r.html: cannot write (folder /no/such/dir does not exist)\n"),
+    (["report", "{tmp}/none.db", "-o", "{tmp}/r.html"], "error: {tmp}/none.db: no such database\n"),
+    (["view", "{db}", "-o", "{tmp}/g.html"],
+     "error: {db} is a results database; name the game with --game KEY (keys: `arena export {db}`)\n"),
+    (["view", "{db}", "--game", "nope", "-o", "{tmp}/g.html"],
+     "error: {db}: no game with key 'nope'; keys: `arena export {db}`\n"),
+    (["view", "{tmp}/none.json", "-o", "{tmp}/g.html"],
+     "error: {tmp}/none.json: cannot read (No such file or directory)\n"),
+])
+def test_report_and_view_errors_are_one_line(tmp_path, args, message):
+    database = make_database(tmp_path / "t.db", "dead-mans-draw")
+    fill = {"db": str(database), "tmp": str(tmp_path)}
+    result = arena(*[arg.format(**fill) for arg in args], check=False)
+    assert (result.returncode, result.stderr) == (2, message.format(**fill))
+
+
+def test_empty_database_is_a_one_line_error(tmp_path):
+    database = tmp_path / "empty.db"
+    ResultsStore.create(database, "f", {"game": "karibik"}, database, [("a", {}), ("b", {})]).close()
+    result = arena("report", str(database), "-o", str(tmp_path / "r.html"), check=False)
+    assert (result.returncode, result.stderr) == (2, f"error: {database}: no finished games yet\n")
