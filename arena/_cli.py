@@ -1,37 +1,66 @@
 """The ``arena`` command line (typer). Each command parses input, calls one library
-function, and prints; bad input is one line on stderr and exit code 2, never a traceback."""
+function, and prints; bad input is one line on stderr and exit code 2, never a traceback
+(see :class:`arena._cli_common.ArenaGroup`).
+
+Imports of trio, numpy, the store and the runner happen inside the commands that need
+them: ``arena games`` and ``arena --help`` must start in a fraction of a second.
+"""
 
 from __future__ import annotations
 
+import enum
 import json
 from pathlib import Path
 from typing import Annotated, Optional
 
-import trio
 import typer
-from tabulate import tabulate
 
 import engines
 
-from ._checkbot import check_bot
-from ._cli_common import SandboxOption, UsageError, open_sandbox, parse_options, reports_errors
+from ._cli_common import (ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable, on_interrupt,
+                          open_sandbox, parse_options, reports_errors, write_text_file)
 from ._faults import FaultPolicy
-from ._manifest import resolve_bot
-from ._match import MatchSettings
-from ._replay_view import describe_replay, load_replay_file, save_replay_file
-from ._single import run_single_match
-from ._timecontrol import TimeControl
 
 app = typer.Typer(
+    cls=ArenaGroup,
     help="pirate-arena: bot matches, tournaments and ratings for pirate card and board games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"pirate-arena {version('pirate-arena')}")
+        except PackageNotFoundError:
+            typer.echo("pirate-arena (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    show_version: Annotated[bool, typer.Option(
+        "--version", help="Print the version and exit.", is_eager=True, callback=_version)] = False,
+) -> None:
+    """pirate-arena: bot matches, tournaments and ratings for pirate card and board games."""
+
+
+class TextFormat(enum.StrEnum):
+    TABLE = "table"
+    JSON = "json"
+
+
+FormatOption = Annotated[TextFormat, typer.Option("--format", "-f", help="Output format.")]
+
 
 @app.command("games")
 @reports_errors
-def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+def games_command(fmt: FormatOption = TextFormat.TABLE) -> None:
     """List the games: ids, player counts, options and decision kinds."""
     rows = []
     for game_id in engines.game_ids():
@@ -41,55 +70,64 @@ def games_command(as_json: Annotated[bool, typer.Option("--json", help="Print JS
             "id": game.id, "name": game.name, "players": f"{game.min_players}-{game.max_players}",
             "options": options, "decisions": sorted(game.decisions),
         })
-    if as_json:
+    if fmt == TextFormat.JSON:
         typer.echo(json.dumps(rows, indent=2))
         return
+    from tabulate import tabulate
+
     typer.echo(tabulate(
         [[r["id"], r["name"], r["players"], "\n".join(r["options"]), "\n".join(r["decisions"])] for r in rows],
         headers=["id", "name", "players", "options (default)", "decisions"],
     ))
 
 
-def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int) -> MatchSettings:
-    try:
-        fault_policy = FaultPolicy(policy)
-    except ValueError:
-        raise UsageError(f"--fault-policy must be one of {[p.value for p in FaultPolicy]}, got {policy!r}") from None
+def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int):
+    from ._match import MatchSettings
+    from ._timecontrol import TimeControl
+
     try:
         time_control = TimeControl(move_ms, reserve_ms, startup_ms)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    return MatchSettings(time_control, fault_policy, substitutions)
+    return MatchSettings(time_control, FaultPolicy(policy), substitutions)
 
 
 @app.command("match")
 @reports_errors
 def match_command(
-    game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
-    bots: Annotated[list[str], typer.Argument(help="Bot manifests (*.toml) or commands, one per seat.")],
-    seed: Annotated[int, typer.Option(help="Game seed: same seed and bots, same game.")] = 1,
-    option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],
-    move_ms: Annotated[int, typer.Option(help="Per-move time limit in ms.")] = 1000,
-    reserve_ms: Annotated[int, typer.Option(help="Per-game reserve (overage bank) in ms.")] = 5000,
-    startup_ms: Annotated[int, typer.Option(help="Time to start and answer hello, in ms.")] = 10000,
-    fault_policy: Annotated[str, typer.Option(help="forfeit | end-game | substitute")] = "forfeit",
-    substitutions: Annotated[int, typer.Option(help="Random substitutions before forfeit (substitute policy).")] = 3,
-    replay: Annotated[Optional[Path], typer.Option(help="Write the replay (JSON) to this file.")] = None,
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `arena games`).")],
+    bots: Annotated[list[str], typer.Argument(metavar="BOT", help="Bot manifests (*.toml) or commands, one per seat.")],
+    seed: Annotated[int, typer.Option(metavar="N", help="Game seed: same seed and bots, same game.")] = 1,
+    option: GameOptionOption = [],
+    move_ms: Annotated[int, typer.Option(metavar="MS", help="Per-move time limit in ms.")] = 1000,
+    reserve_ms: Annotated[int, typer.Option(metavar="MS", help="Per-game reserve (overage bank) in ms.")] = 5000,
+    startup_ms: Annotated[int, typer.Option(metavar="MS", help="Time to start and answer hello, in ms.")] = 10000,
+    fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
+    substitutions: Annotated[int, typer.Option(metavar="N", help="Random substitutions before forfeit (substitute policy).")] = 3,
+    replay: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the replay (JSON) to this file.")] = None,
     sandbox: SandboxOption = "auto",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    fmt: FormatOption = TextFormat.TABLE,
 ) -> None:
     """Play one game between bots and print ranks, scores and faults."""
+    import trio
+
+    from ._manifest import resolve_bot
+    from ._replay_view import save_replay_file
+    from ._single import run_single_match
+
     specs = [resolve_bot(bot) for bot in bots]
-    settings = match_settings(move_ms, reserve_ms, startup_ms, fault_policy, substitutions)
-    if replay is not None and not replay.resolve().parent.is_dir():
-        raise UsageError(f"{replay}: cannot write replay (folder {replay.parent} does not exist)")
-    with open_sandbox(sandbox) as box:
+    settings = match_settings(move_ms, reserve_ms, startup_ms, fault_policy.value, substitutions)
+    if replay is not None:
+        check_writable(replay)
+    with open_sandbox(sandbox) as box, on_interrupt(lambda: "the game was not finished"):
         result = trio.run(run_single_match, game, specs, seed, parse_options(option), settings, box)
     if replay is not None:
         save_replay_file(replay, result)
-    if as_json:
+    if fmt == TextFormat.JSON:
         typer.echo(json.dumps(result.as_dict(), indent=2))
         return
+    from tabulate import tabulate
+
     typer.echo(f"{result.game}  seed {result.seed}  {result.reason.value}  "
                f"{len(result.replay.steps)} steps  {result.duration_s:.2f} s")
     typer.echo(tabulate(
@@ -105,33 +143,62 @@ def match_command(
 
 @app.command("replay")
 @reports_errors
-def replay_command(file: Annotated[Path, typer.Argument(help="A replay file written by `arena match --replay`.")]) -> None:
-    """Print a recorded game turn by turn."""
-    for line in describe_replay(load_replay_file(file)):
+def replay_command(
+    source: Annotated[Path, typer.Argument(
+        metavar="FILE|DB", help="A replay file (`arena match --replay`) or a tournament's results database.")],
+    game: Annotated[Optional[str], typer.Argument(
+        metavar="GAME", help="With a database: the game to show (a key from the list); without: list the games.")] = None,
+) -> None:
+    """Print a recorded game turn by turn, or list the games of a results database."""
+    from ._replay_view import describe_replay, is_database, list_stored_games, load_replay
+
+    if game is None and is_database(source):
+        lines = list_stored_games(source)
+    else:
+        lines = describe_replay(load_replay(source, game))
+    for line in lines:
         typer.echo(line)
 
 
 @app.command("board")
 @reports_errors
 def board_command(
-    game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
-    replay: Annotated[Optional[Path], typer.Option(help="Show a state of this recorded game.")] = None,
-    step: Annotated[Optional[int], typer.Option(help="With --replay: the state after this many steps (default: the end).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Show the initial state of a new game with this seed.")] = None,
-    players: Annotated[Optional[int], typer.Option(help="Players for --seed (default: the minimum).")] = None,
-    option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE.")] = [],
-    svg: Annotated[Optional[Path], typer.Option(help="Also write the drawing as an SVG file.")] = None,
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `arena games`).")],
+    replay: Annotated[Optional[Path], typer.Option(
+        metavar="FILE|DB", help="Show a state of this recorded game (a replay file or a results database).")] = None,
+    stored_game: Annotated[Optional[str], typer.Option(
+        "--game", metavar="KEY", help="With --replay DB: which stored game (see `arena replay DB`).")] = None,
+    step: Annotated[Optional[int], typer.Option(
+        metavar="N", help="With --replay: the state after this many steps (default: the end).")] = None,
+    seed: Annotated[Optional[int], typer.Option(metavar="N", help="Show the initial state of a new game with this seed.")] = None,
+    players: Annotated[Optional[int], typer.Option(metavar="N", help="Players for --seed (default: the minimum).")] = None,
+    option: GameOptionOption = [],
+    svg: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Also write the drawing as an SVG file.")] = None,
 ) -> None:
     """Draw a game's board, or a state of it, in the terminal (and as SVG)."""
     spec = engines.get_game(game)
     if not spec.renderers:
         raise UsageError(f"{game} has no board to draw; games with one: "
                          f"{[g for g in engines.game_ids() if engines.get_game(g).renderers]}")
+    if replay is None and (step is not None or stored_game is not None):
+        raise UsageError(f"{'--step' if step is not None else '--game'} needs --replay")
+    if replay is not None and (seed is not None or players is not None or option):
+        raise UsageError("--replay shows a recorded game: drop --seed, --players and --option")
+    if step is not None and step < 0:
+        raise UsageError(f"--step must be 0 or more, got {step}")
+    if players is not None and not spec.min_players <= players <= spec.max_players:
+        raise UsageError(f"--players must be {spec.min_players}-{spec.max_players} for {game}, got {players}")
+    if svg is not None:
+        check_writable(svg)
     state = None
     if replay is not None:
-        loaded, _ = load_replay_file(replay)
+        from ._replay_view import load_replay
+
+        loaded, _ = load_replay(replay, stored_game)
         if loaded.game != game:
             raise UsageError(f"{replay} is a replay of {loaded.game}, not {game}")
+        if step is not None and step > len(loaded.steps):
+            raise UsageError(f"--step must be at most {len(loaded.steps)} (the game's length), got {step}")
         steps = loaded.steps if step is None else loaded.steps[:step]
         state = spec.new_state(loaded.num_players, loaded.seed, loaded.options)
         for actions in steps:
@@ -144,25 +211,31 @@ def board_command(
         options = spec.resolve_options(parse_options(option))
     typer.echo(spec.renderers["text"](state, options))
     if svg is not None and "svg" in spec.renderers:
-        svg.write_text(spec.renderers["svg"](state, options), encoding="utf-8")
+        write_text_file(svg, spec.renderers["svg"](state, options))
         typer.echo(f"wrote {svg}")
 
 
 @app.command("check-bot")
 @reports_errors
 def check_bot_command(
-    bot: Annotated[str, typer.Argument(help="The bot: a manifest (*.toml) or a command line.")],
-    game: Annotated[list[str], typer.Option("--game", "-g", help="Check this game (default: those in its hello).")] = [],
-    games_per: Annotated[int, typer.Option(help="Games to play per game id (more if decision kinds are missing).")] = 4,
-    move_ms: Annotated[int, typer.Option(help="Per-move limit in ms.")] = 1000,
+    bot: Annotated[str, typer.Argument(metavar="BOT", help="The bot: a manifest (*.toml) or a command line.")],
+    game: Annotated[list[str], typer.Option("--game", "-g", metavar="GAME", help="Check this game (default: those in its hello).")] = [],
+    games_per: Annotated[int, typer.Option(metavar="N", help="Games to play per game id (more if decision kinds are missing).")] = 4,
+    move_ms: Annotated[int, typer.Option(metavar="MS", help="Per-move limit in ms.")] = 1000,
     sandbox: SandboxOption = "auto",
 ) -> None:
     """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure."""
+    import trio
+
+    from ._checkbot import check_bot
+    from ._manifest import resolve_bot
+
     for game_id in game:
         engines.get_game(game_id)
     spec = resolve_bot(bot)
-    with open_sandbox(sandbox) as box:
-        report = trio.run(check_bot, spec, game, games_per, TimeControl(move_ms, 5000, 10_000), box)
+    time_control = match_settings(move_ms, 5000, 10_000, FaultPolicy.FORFEIT.value, 0).time_control
+    with open_sandbox(sandbox) as box, on_interrupt(lambda: "the check was not finished"):
+        report = trio.run(check_bot, spec, game, games_per, time_control, box)
     for line in report.lines():
         typer.echo(line)
     if not report.passed:
@@ -173,6 +246,8 @@ def check_bot_command(
 @reports_errors
 def doctor_command(sandbox: SandboxOption = "auto") -> None:
     """Explain which protections against hostile bots are active on this machine."""
+    from tabulate import tabulate
+
     with open_sandbox(sandbox) as box:
         pass
     rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
@@ -194,3 +269,7 @@ _cli_report.register(app)
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

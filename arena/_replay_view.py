@@ -1,16 +1,22 @@
-"""Replay files: writing a match's replay, reading it back, and describing it turn by turn."""
+"""Replays: writing a match's replay file, reading a replay back from such a file or from a
+tournament's results database, and describing a game turn by turn.
+
+A file is told apart by its content, not its name: a results database starts with SQLite's
+header, a replay file is JSON.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engines
 from engines import Replay
 
-from ._match import MatchResult
+if TYPE_CHECKING:
+    from ._match import MatchResult
 
 
 class ReplayFileError(ValueError):
@@ -26,13 +32,70 @@ def save_replay_file(path: Path, result: MatchResult) -> None:
 
 
 def load_replay_file(path: Path) -> tuple[Replay, dict[str, Any]]:
+    """A replay file written by :func:`save_replay_file`: the replay and the match's outcome."""
     try:
+        if path.is_dir():
+            raise ReplayFileError(f"{path}: is a folder, not a replay file")
         data = json.loads(path.read_text(encoding="utf-8"))
         return Replay.from_dict(data["replay"]), data.get("result", {})
     except OSError as error:
         raise ReplayFileError(f"{path}: cannot read ({error.strerror or error})") from None
     except (ValueError, KeyError, TypeError) as error:
         raise ReplayFileError(f"{path}: not a replay file ({type(error).__name__}: {error})") from None
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_database(path: Path) -> bool:
+    """Whether ``path`` is an SQLite file (a results database), judged by its first bytes."""
+    try:
+        with path.open("rb") as file:
+            return file.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def load_replay(path: Path, key: str | None = None) -> tuple[Replay, dict[str, Any]]:
+    """The replay in ``path``: a replay file, or the game ``key`` of a results database."""
+    if not is_database(path):
+        if key is not None:
+            raise ReplayFileError(f"{path}: a game key ({key!r}) is only for a results database")
+        return load_replay_file(path)
+    if key is None:
+        raise ReplayFileError(f"{path} is a results database: name a game (`arena replay {path}` lists them)")
+    from ._store import ResultsStore
+
+    store = ResultsStore.open(path)
+    try:
+        stored = next((game for game in store.games() if game.key == key), None)
+        if stored is None:
+            raise ReplayFileError(f"{path}: no game {key!r} (`arena replay {path}` lists the games)")
+        try:
+            replay = Replay.from_dict(store.replay(key))
+        except (ValueError, KeyError, TypeError) as error:
+            raise ReplayFileError(f"{path}: the replay of game {key!r} is corrupt ({type(error).__name__}: {error})") from None
+    finally:
+        store.close()
+    return replay, {"bots": list(stored.seats), "faults": list(stored.faults)}
+
+
+def list_stored_games(path: Path) -> Iterator[str]:
+    """One line per game of a results database: key, seats, ranks, how it ended, steps."""
+    from ._store import ResultsStore
+
+    store = ResultsStore.open(path)
+    try:
+        games = list(store.games())
+    finally:
+        store.close()
+    yield f"{path}: {len(games)} games; show one with `arena replay {path} GAME`"
+    if games:
+        width = max(len(game.key) for game in games)
+        yield f"{'GAME':{width}}  seats (rank)  end  steps  faults"
+    for game in games:
+        seats = ", ".join(f"{name} ({rank})" for name, rank in zip(game.seats, game.ranks))
+        yield f"{game.key:{width}}  {seats}  {game.reason}  {game.steps}  {len(game.faults)}"
 
 
 def _compact(value: Any) -> str:

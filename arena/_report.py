@@ -10,7 +10,7 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tabulate import tabulate
@@ -89,14 +89,19 @@ def crosstable(standings: Standings) -> str:
     return tabulate(rows, headers=["", *names], disable_numparse=True)
 
 
-def export_records(games: Sequence[StoredGame], fmt: str) -> str:
-    """Export stored games as ``pgn`` (pairwise decomposition), ``jsonl`` or ``csv``."""
+def export_records(games: Sequence[StoredGame], fmt: str,
+                   replay_of: Callable[[str], dict[str, Any] | None] | None = None) -> str:
+    """Export stored games as ``pgn`` (pairwise decomposition), ``jsonl`` or ``csv``.
+
+    With ``replay_of`` (jsonl only), each line also holds ``"replay"``: the game's replay
+    (``replay_of(key)``, e.g. :meth:`ResultsStore.replay`), enough to re-run it.
+    """
     if fmt == "pgn":
         out = io.StringIO()
         write_pgn(records_of(games, blocked=False), out)
         return out.getvalue()
     if fmt == "jsonl":
-        return "".join(json.dumps(_game_dict(g)) + "\n" for g in games)
+        return "".join(json.dumps(_game_dict(g, replay_of)) + "\n" for g in games)
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -109,9 +114,12 @@ def export_records(games: Sequence[StoredGame], fmt: str) -> str:
     raise ValueError(f"export format must be pgn, jsonl or csv, got {fmt!r}")
 
 
-def _game_dict(game: StoredGame) -> dict[str, Any]:
-    return {
+def _game_dict(game: StoredGame, replay_of: Callable[[str], dict[str, Any] | None] | None) -> dict[str, Any]:
+    data = {
         "key": game.key, "block": game.block, "seed": game.seed, "players": list(game.seats),
         "ranks": list(game.ranks), "scores": list(game.scores), "reason": game.reason,
         "faults": list(game.faults), "steps": game.steps, "duration_s": game.duration_s,
     }
+    if replay_of is not None:
+        data["replay"] = replay_of(game.key)
+    return data
