@@ -232,7 +232,7 @@ SandboxOption = Annotated[SandboxMode, typer.Option(
     "--sandbox", help="auto: bubblewrap when it works; bwrap: require it; none: limits and uid only.")]
 
 OutputOption = Annotated[Optional[Path], typer.Option(
-    "--output", "-o", metavar="FILE", help="Write to this file instead of stdout.", dir_okay=False)]
+    "--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")]
 
 GameOptionOption = Annotated[list[str], typer.Option(
     "--option", metavar="NAME=VALUE", help="A game option (see `arena games`); repeatable.")]

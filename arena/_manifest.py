@@ -78,6 +78,8 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
             command = None
     if not isinstance(command, list) or not command or not all(isinstance(part, str) for part in command):
         raise ManifestError(f"{where}: 'command' must be a non-empty string or list of strings")
+    if any("\0" in part for part in command):
+        raise ManifestError(f"{where}: 'command' must not contain NUL characters")
     name = data.get("name", _default_name(command))
     if not isinstance(name, str) or not name:
         raise ManifestError(f"{where}: 'name' must be a non-empty string")
@@ -90,6 +92,11 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise ManifestError(f"{where}: 'env' must be a table of string values")
+    for key, value in env.items():
+        # What execve cannot pass: it would fail only when the bot starts, far from the cause.
+        if not key or "=" in key or "\0" in key or "\0" in value:
+            raise ManifestError(f"{where}: 'env' key {key!r}: a variable name must be non-empty, without "
+                                f"'=' or NUL, and its value without NUL")
     limits = _limits(data.get("limits", {}), where)
     return BotSpec(
         name=name,

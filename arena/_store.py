@@ -176,12 +176,16 @@ class ResultsStore:
         query = ("SELECT key, round, tbl, rotation, block, seed, seats, ranks, engine_ranks, scores, "
                  "faults, reason, steps, duration_s FROM games ORDER BY round, tbl, rotation")
         for row in self._db.execute(query):
-            yield StoredGame(
-                key=row[0], round=row[1], table=row[2], rotation=row[3], block=row[4], seed=row[5],
-                seats=tuple(json.loads(row[6])), ranks=tuple(json.loads(row[7])),
-                engine_ranks=tuple(json.loads(row[8])), scores=tuple(json.loads(row[9])),
-                faults=tuple(json.loads(row[10])), reason=row[11], steps=row[12], duration_s=row[13],
-            )
+            try:
+                game = StoredGame(
+                    key=row[0], round=row[1], table=row[2], rotation=row[3], block=row[4], seed=row[5],
+                    seats=tuple(json.loads(row[6])), ranks=tuple(json.loads(row[7])),
+                    engine_ranks=tuple(json.loads(row[8])), scores=tuple(json.loads(row[9])),
+                    faults=tuple(json.loads(row[10])), reason=row[11], steps=row[12], duration_s=row[13],
+                )
+            except (ValueError, TypeError) as error:
+                raise StoreError(f"{self.path}: stored game {row[0]!r} is corrupt ({error})") from None
+            yield game
 
     def replay(self, key: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT replay FROM games WHERE key = ?", (key,)).fetchone()

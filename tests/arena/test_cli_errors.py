@@ -1,0 +1,317 @@
+"""Every user mistake, on every command, is one ``error:`` line on stderr, exit code 2, nothing
+on stdout and no traceback (README, "The command line").
+
+One table of bad invocations; ``{name}`` in an argument is a file of the fixture ``files``
+(a real results database, replay files, broken manifests and tournament files, a folder, ...).
+The expected text is a part of the one error line that names the problem.
+"""
+
+import shutil
+import sqlite3
+import subprocess
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from arena._cli import app
+
+R = "python -m bots.random"
+DMD = "dead-mans-draw"
+
+CASES = [
+    # -- usage errors of the command line itself --------------------------------------------------
+    (["nosuch"], "no such command 'nosuch'"),
+    (["--nope"], "no such option: --nope"),
+    (["games", "--nope"], "no such option: --nope"),
+    (["games", "--format", "xml"], "'xml' is not one of 'table', 'json'"),
+    (["games", "extra"], "unexpected extra argument"),
+    (["match"], "missing argument 'GAME'"),
+    (["match", DMD], "missing argument 'BOT'"),
+    (["match", DMD, R, R, "--seed", "abc"], "'--seed'"),
+    (["match", DMD, R, R, "--move-ms", "fast"], "'--move-ms'"),
+    (["match", DMD, R, R, "--fault-policy", "lenient"], "'lenient' is not one of 'forfeit', 'end-game', 'substitute'"),
+    (["match", DMD, R, R, "--sandbox", "maybe"], "'maybe' is not one of 'auto', 'bwrap', 'none'"),
+    (["match", DMD, R, R, "--format", "xml"], "'xml' is not one of 'table', 'json'"),
+    (["match", DMD, R, R, "--nope"], "no such option: --nope"),
+    (["match", DMD, R, R, "--option"], "'--option' requires an argument"),
+    (["match", DMD, R, R, "-o", "characters=true"], "no such option: -o"),
+    (["tournament", "nosuch"], "no such command 'nosuch'"),
+    (["tournament", "run"], "missing argument 'FILE'"),
+    (["tournament", "resume"], "missing argument 'DB'"),
+    (["tournament", "run", "{toml}", "--sandbox", "maybe"], "'maybe' is not one of"),
+    (["tournament", "resume", "{db}", "--nope"], "no such option: --nope"),
+    (["replay"], "missing argument 'FILE|DB'"),
+    (["replay", "{db}", "a", "b"], "unexpected extra argument"),
+    (["board"], "missing argument 'GAME'"),
+    (["board", "karibik", "--seed", "abc"], "'--seed'"),
+    (["board", "karibik", "--step", "x"], "'--step'"),
+    (["check-bot"], "missing argument 'BOT'"),
+    (["check-bot", R, "--games-per", "abc"], "'--games-per'"),
+    (["check-bot", R, "--sandbox", "maybe"], "'maybe' is not one of"),
+    (["doctor", "--sandbox", "maybe"], "'maybe' is not one of"),
+    (["doctor", "extra"], "unexpected extra argument"),
+    (["export", "{db}", "--format", "xml"], "'xml' is not one of 'pgn', 'jsonl', 'csv'"),
+    (["export"], "missing argument 'DB'"),
+    (["crosstable"], "missing argument 'DB'"),
+    (["standings", "{db}", "--format", "xml"], "'xml' is not one of 'table', 'json', 'csv'"),
+    (["standings", "{db}", "--bootstrap", "abc"], "'--bootstrap'"),
+    (["sprt", "{db}"], "missing argument 'CANDIDATE'"),
+    (["rate"], "missing argument 'FILE'"),
+    # -- match: game, options, bots -----------------------------------------------------------------
+    (["match", "no-such-game", R, R], "unknown game 'no-such-game'"),
+    (["match", DMD, R, R, "--option", "nonsense=1"], "unknown option 'nonsense' for dead-mans-draw"),
+    (["match", DMD, R, R, "--option", "characters=3"], "option 'characters' of dead-mans-draw must be true or false"),
+    (["match", DMD, R, R, "--option", "novalue"], "--option must look like NAME=VALUE, got 'novalue'"),
+    (["match", DMD, R, R, "--option", "=1"], "--option must look like NAME=VALUE, got '=1'"),
+    (["match", DMD, R], "dead-mans-draw is for 2-8 players, not 1"),
+    (["match", DMD, *[R] * 9], "dead-mans-draw is for 2-8 players, not 9"),
+    (["match", "karibik", *[R] * 5], "karibik is for 2-4 players, not 5"),
+    (["match", DMD, "{missing}.toml", R], "missing.toml: no such manifest file"),
+    (["match", DMD, "python 'bot.py", R], "No closing quotation"),
+    (["match", DMD, "", R], "empty bot command"),
+    (["match", DMD, "{unknown_key.toml}", R], "unknown key 'port'"),
+    (["match", DMD, "{number_command.toml}", R], "'command' must be a non-empty string or list of strings"),
+    (["match", DMD, "{list_number_command.toml}", R], "'command' must be a non-empty string or list of strings"),
+    (["match", DMD, "{empty_command.toml}", R], "'command' must be a non-empty string or list of strings"),
+    (["match", DMD, "{nul_command.toml}", R], "'command' must not contain NUL"),
+    (["match", DMD, "{env_nul.toml}", R], "env"),
+    (["match", DMD, "{env_equals.toml}", R], "'A=B'"),
+    (["match", DMD, "{env_number.toml}", R], "'env' must be a table of string values"),
+    (["match", DMD, "{env_empty_key.toml}", R], "env"),
+    (["match", DMD, "{bad_syntax.toml}", R], "bad_syntax.toml"),
+    (["match", DMD, "{latin1.toml}", R], "latin1.toml"),
+    (["match", DMD, "{binary.toml}", R], "binary.toml"),
+    (["match", DMD, "{folder.toml}", R], "folder.toml"),
+    (["match", DMD, "{empty_name.toml}", R], "'name' must be a non-empty string"),
+    (["match", DMD, "{games_string.toml}", R], "'games' must be a list of game ids"),
+    (["match", DMD, "{limits_negative.toml}", R], "'limits.memory_mb' must be a non-negative integer"),
+    (["match", DMD, "{limits_unknown.toml}", R], "unknown key 'limits.gpus'"),
+    (["match", DMD, R, R, "--replay", "{folder}"], "is a folder, not a file"),
+    (["match", DMD, R, R, "--replay", "{missing}/game.json"], "does not exist"),
+    (["match", DMD, R, R, "--move-ms", "0"], "move"),
+    (["match", DMD, R, R, "--reserve-ms", "-1"], "reserve"),
+    (["match", DMD, R, R, "--startup-ms", "0"], "startup"),
+    # -- replay ------------------------------------------------------------------------------------
+    (["replay", "{missing}"], "cannot read (No such file or directory)"),
+    (["replay", "{folder}"], "is a folder, not a replay file"),
+    (["replay", "{notes.txt}"], "not a replay file (JSONDecodeError"),
+    (["replay", "{binary.toml}"], "not a replay file"),
+    (["replay", "{latin1.toml}"], "not a replay file"),
+    (["replay", "{empty.json}"], "not a replay file (KeyError: 'replay')"),
+    (["replay", "{list.json}"], "not a replay file (TypeError"),
+    (["replay", "{unknown_game.json}"], "unknown game 'no-such-game'"),
+    (["replay", "{dmd.json}", "r0"], "a game key ('r0') is only for a results database"),
+    (["replay", "{db}", "nosuch"], "no game 'nosuch'"),
+    (["replay", "{foreign.db}"], "not a pirate-arena results database"),
+    (["replay", "{foreign.db}", "x"], "not a pirate-arena results database"),
+    (["replay", "{corrupt_replay.db}", "{first_key}"], "is corrupt"),
+    (["replay", "{corrupt_row.db}"], "is corrupt"),
+    # -- board -------------------------------------------------------------------------------------
+    (["board", "nosuch"], "unknown game 'nosuch'"),
+    (["board", DMD], "dead-mans-draw has no board to draw; games with one: ['karibik']"),
+    (["board", "karibik", "--step", "3"], "--step needs --replay"),
+    (["board", "karibik", "--game", "x"], "--game needs --replay"),
+    (["board", "karibik", "--step", "-1", "--replay", "{karibik.json}"], "--step must be 0 or more, got -1"),
+    (["board", "karibik", "--step", "5", "--replay", "{karibik.json}"], "--step must be at most 0"),
+    (["board", "karibik", "--replay", "{dmd.json}"], "is a replay of dead-mans-draw, not karibik"),
+    (["board", "karibik", "--replay", "{karibik.json}", "--seed", "3"], "drop --seed"),
+    (["board", "karibik", "--replay", "{missing}"], "cannot read (No such file or directory)"),
+    (["board", "karibik", "--replay", "{db}"], "name a game"),
+    (["board", "karibik", "--replay", "{db}", "--game", "nosuch"], "no game 'nosuch'"),
+    (["board", "karibik", "--replay", "{db}", "--game", "{first_key}"], "is a replay of dead-mans-draw, not karibik"),
+    (["board", "karibik", "--players", "0"], "--players must be 2-4 for karibik, got 0"),
+    (["board", "karibik", "--seed", "1", "--players", "9"], "--players must be 2-4 for karibik, got 9"),
+    (["board", "karibik", "--seed", "1", "--players", "-3"], "--players must be 2-4 for karibik, got -3"),
+    (["board", "karibik", "--option", "nonsense=1"], "unknown option 'nonsense' for karibik"),
+    (["board", "karibik", "--svg", "{missing}/x.svg"], "does not exist"),
+    (["board", "karibik", "--svg", "{folder}"], "is a folder, not a file"),
+    # -- check-bot ---------------------------------------------------------------------------------
+    (["check-bot", R, "--game", "nosuch"], "unknown game 'nosuch'"),
+    (["check-bot", "{missing}.toml"], "no such manifest file"),
+    (["check-bot", "{unknown_key.toml}"], "unknown key 'port'"),
+    (["check-bot", "{env_equals.toml}"], "'A=B'"),
+    (["check-bot", R, "--move-ms", "0"], "move"),
+    # -- tournaments -------------------------------------------------------------------------------
+    (["tournament", "run", "{missing}.toml"], "missing.toml"),
+    (["tournament", "run", "{folder}"], "folder"),
+    (["tournament", "run", "{latin1.toml}"], "latin1.toml"),
+    (["tournament", "run", "{binary.toml}"], "binary.toml"),
+    (["tournament", "run", "{bad_syntax.toml}"], "bad_syntax.toml"),
+    (["tournament", "run", "{t_unknown_key.toml}"], "key 'colour' is unknown"),
+    (["tournament", "run", "{t_no_game.toml}"], "game"),
+    (["tournament", "run", "{t_unknown_game.toml}"], "unknown game 'chess'"),
+    (["tournament", "run", "{t_number_command.toml}"], "command"),
+    (["tournament", "run", "{t_env_equals.toml}"], "'A=B'"),
+    (["tournament", "run", "{t_missing_folder.toml}"], "no-such-folder"),
+    (["tournament", "run", "{t_other.toml}"], "holds results of a different tournament"),
+    (["tournament", "resume", "{missing}.db"], "no such database"),
+    (["tournament", "resume", "{folder}"], "no such database"),
+    (["tournament", "resume", "{notes.txt}"], "not a pirate-arena results database"),
+    (["tournament", "resume", "{foreign.db}"], "not a pirate-arena results database"),
+    # -- reading results ---------------------------------------------------------------------------
+    (["crosstable", "{missing}.db"], "no such database"),
+    (["crosstable", "{notes.txt}"], "not a pirate-arena results database"),
+    (["crosstable", "{folder}"], "no such database"),
+    (["crosstable", "{corrupt_row.db}"], "is corrupt"),
+    (["crosstable", "{empty.db}"], "no finished games yet"),
+    (["export", "{missing}.db"], "no such database"),
+    (["export", "{foreign.db}"], "not a pirate-arena results database"),
+    (["export", "{corrupt_row.db}"], "is corrupt"),
+    (["export", "{db}", "-o", "{missing}/x.pgn"], "does not exist"),
+    (["export", "{db}", "-o", "{folder}"], "is a folder, not a file"),
+    (["export", "{db}", "--format", "pgn", "--replays"], "--replays is for --format jsonl"),
+    (["export", "{db}", "--format", "jsonl", "--replays", "-o", "{folder}"], "is a folder, not a file"),
+    (["standings", "{missing}.db"], "no such database"),
+    (["standings", "{notes.txt}"], "not a pirate-arena results database"),
+    (["standings", "{corrupt_row.db}"], "is corrupt"),
+    (["standings", "{empty.db}"], "no finished games yet"),
+    (["sprt", "{missing}.db", "a", "b"], "no such database"),
+    (["sprt", "{db}", "r0", "nobody"], "no games between 'r0' and 'nobody'"),
+]
+
+TOURNAMENT = """\
+game = "dead-mans-draw"
+players = 2
+rounds = 1
+seed = 3
+concurrency = 2
+database = "{database}"
+{extra}
+[options]
+characters = false
+
+[[entrants]]
+name = "r0"
+command = "python -m bots.random"
+
+[[entrants]]
+name = "r1"
+command = {command}
+{entrant_extra}
+"""
+
+
+def _tournament(database="t.db", extra="", command='"python -m bots.random"', entrant_extra="") -> str:
+    return TOURNAMENT.format(database=database, extra=extra, command=command, entrant_extra=entrant_extra)
+
+
+MANIFESTS = {
+    "unknown_key.toml": 'command = "x"\nport = 3\n',
+    "number_command.toml": "command = 5\n",
+    "list_number_command.toml": 'command = ["python", 5]\n',
+    "empty_command.toml": "command = []\n",
+    "nul_command.toml": 'command = ["python", "a\\u0000b"]\n',
+    "env_nul.toml": 'command = "x"\n[env]\nA = "x\\u0000y"\n',
+    "env_equals.toml": 'command = "x"\n[env]\n"A=B" = "x"\n',
+    "env_number.toml": 'command = "x"\n[env]\nA = 1\n',
+    "env_empty_key.toml": 'command = "x"\n[env]\n"" = "x"\n',
+    "bad_syntax.toml": 'command = "x\n',
+    "empty_name.toml": 'command = "x"\nname = ""\n',
+    "games_string.toml": 'command = "x"\ngames = "karibik"\n',
+    "limits_negative.toml": 'command = "x"\n[limits]\nmemory_mb = -1\n',
+    "limits_unknown.toml": 'command = "x"\n[limits]\ngpus = 1\n',
+    "t_unknown_key.toml": _tournament(extra='colour = "red"'),
+    "t_no_game.toml": _tournament().replace('game = "dead-mans-draw"\n', ""),
+    "t_unknown_game.toml": _tournament().replace('"dead-mans-draw"', '"chess"'),
+    "t_number_command.toml": _tournament(command="5"),
+    "t_env_equals.toml": _tournament(entrant_extra='[entrants.env]\n"A=B" = "x"'),
+    "t_missing_folder.toml": _tournament(database="no-such-folder/t.db"),
+    "t_other.toml": _tournament(database="t.db").replace("seed = 3", "seed = 4"),
+    "toml": _tournament(),
+    "notes.txt": "hello\n",
+    "empty.json": "{}",
+    "list.json": "[1, 2]",
+    "unknown_game.json": '{"replay": {"game": "no-such-game", "players": 2, "seed": 1, "options": {}, "steps": []}}',
+    "dmd.json": '{"replay": {"game": "dead-mans-draw", "players": 2, "seed": 1, "options": {}, "steps": []}}',
+    "karibik.json": '{"replay": {"game": "karibik", "players": 2, "seed": 1, "options": {}, "steps": []}}',
+}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """The files the table names, ``{name}`` -> path (text)."""
+    folder = tmp_path_factory.mktemp("cli-errors")
+    paths = {}
+    for name, text in MANIFESTS.items():
+        path = folder / (name if "." in name else f"{name}.toml")
+        path.write_text(text, encoding="utf-8")
+        path.chmod(0o600)
+        paths[name] = path
+    (folder / "latin1.toml").write_bytes('name = "Müller"\ncommand = "x"\n'.encode("latin-1"))
+    (folder / "binary.toml").write_bytes(bytes(range(256)))
+    (folder / "folder.toml").mkdir()
+    (folder / "folder").mkdir()
+    for name in ("latin1.toml", "binary.toml", "folder.toml", "folder"):
+        paths[name] = folder / name
+    paths["missing"] = folder / "missing"
+
+    # A real results database: two games between r0 and r1.
+    subprocess.run(["arena", "tournament", "run", str(paths["toml"]), "-q", "--sandbox", "none"],
+                   check=True, capture_output=True, cwd=folder, timeout=300)
+    paths["db"] = folder / "t.db"
+    with sqlite3.connect(paths["db"]) as db:
+        paths["first_key"] = db.execute("SELECT key FROM games ORDER BY key").fetchone()[0]
+    for name, update in [("corrupt_row.db", "UPDATE games SET ranks = '[1,'"),
+                         ("corrupt_replay.db", "UPDATE games SET replay = x'c1'"),
+                         ("empty.db", "DELETE FROM games")]:
+        shutil.copy(paths["db"], folder / name)
+        with sqlite3.connect(folder / name) as db:
+            db.execute(update)
+        paths[name] = folder / name
+    with sqlite3.connect(folder / "foreign.db") as db:
+        db.execute("CREATE TABLE things (a)")
+    paths["foreign.db"] = folder / "foreign.db"
+    return {name: str(path) for name, path in paths.items()}
+
+
+def _fill(arg: str, files: dict[str, str]) -> str:
+    for name, path in files.items():
+        arg = arg.replace("{" + name + "}", path)
+    assert "{" not in arg, arg
+    return arg
+
+
+@pytest.mark.parametrize("args,expected", CASES, ids=[" ".join(args)[:60] for args, _ in CASES])
+def test_user_error_is_one_line(files, args, expected, monkeypatch):
+    monkeypatch.chdir(files["folder"])
+    args = [_fill(arg, files) for arg in args]
+    result = CliRunner().invoke(app, args, prog_name="arena", env={"COLUMNS": "100"})
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert _fill(expected, files) in lines[0]
+
+
+def test_the_table_covers_every_command():
+    assert len(CASES) >= 100
+    commands = {args[0] for args, _ in CASES}
+    registered = {command.name for command in app.registered_commands} | {"tournament", "nosuch", "--nope"}
+    assert registered - commands == set()
+
+
+def test_help_is_not_an_error():
+    for args in (["-h"], ["--help"], ["match", "-h"], ["tournament", "run", "--help"]):
+        result = CliRunner().invoke(app, args, prog_name="arena")
+        assert result.exit_code == 0 and result.stdout.startswith("\n Usage: arena") or "Usage: arena" in result.stdout
+
+
+def test_no_command_shows_the_help():
+    for args in ([], ["tournament"]):
+        result = CliRunner().invoke(app, args, prog_name="arena")
+        assert result.exit_code == 0 and "Usage: arena" in result.stdout and result.stderr == ""
+
+
+def test_version():
+    result = CliRunner().invoke(app, ["--version"], prog_name="arena")
+    assert result.exit_code == 0 and result.stdout.startswith("pirate-arena ")
+
+
+def test_a_subprocess_gets_the_same_one_line(tmp_path):
+    result = subprocess.run(["arena", "match", DMD, R, R, "--seed", "abc"], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert "'--seed'" in result.stderr
