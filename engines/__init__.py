@@ -21,6 +21,7 @@ from ._core import Option as Option
 from ._core import Outcome as Outcome
 from ._core import State as State
 from ._core import UnknownGame as UnknownGame
+from ._core import is_listed as is_listed
 from ._core import same_value as same_value
 from ._registry import game_ids as game_ids
 from ._registry import game_package as game_package

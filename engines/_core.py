@@ -23,18 +23,33 @@ Action = Any
 
 
 def same_value(a: Any, b: Any) -> bool:
-    """Equal *and* of the same types throughout: ``True`` is not ``1``, ``1.0`` is not ``1``.
+    """Equal *and* of exactly the same types throughout.
 
-    Actions arrive as msgpack values; a bot that sends the wrong type has a bug the arena
+    ``True`` is not ``1``, ``1.0`` is not ``1``, a tuple is not a list, ``{1: x}`` is not
+    ``{True: x}``; lists and dicts are compared element by element, recursively. This is the
+    one comparison every engine's legality check uses: actions arrive as msgpack values, and
+    Python's ``==`` (what ``in`` uses) would accept ``["move", 7.0]`` for ``["move", 7]``,
+    which the rules then cannot apply. A bot that sends the wrong type has a bug the arena
     should report, not paper over.
     """
-    if type(a) is not type(b):
+    kind = type(a)
+    if kind is not type(b):
         return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if kind is list:
+        return len(a) == len(b) and all(map(same_value, a, b))
+    if kind is dict:
+        if len(a) != len(b):
+            return False
+        # Keys must match by type too: ``1`` and ``True`` find the same dict entry.
+        keys_b = {(type(key), key) for key in b}
+        return all((type(key), key) in keys_b and same_value(value, b[key]) for key, value in a.items())
     return a == b
+
+
+def is_listed(action: Any, legal: Sequence[Any]) -> bool:
+    """Whether ``action`` is one of ``legal`` under :func:`same_value` (never plain ``in``)."""
+    # ``==`` first: it is necessary for same_value, and in C it rejects most candidates at once.
+    return any(candidate == action and same_value(candidate, action) for candidate in legal)
 
 
 class EngineError(Exception):
@@ -301,7 +316,7 @@ class State:
         legal = self.legal_actions(player)
         if legal is None:
             raise NotImplementedError(f"{type(self).__name__} must implement _check")
-        if not any(candidate == action and same_value(candidate, action) for candidate in legal):
+        if not is_listed(action, legal):
             shown = legal if len(legal) <= 20 else legal[:20] + ["..."]
             raise IllegalAction(player, f"{action!r:.200} is not a legal {self.decision(player)} action; "
                                         f"legal: {shown!r}")

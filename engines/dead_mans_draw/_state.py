@@ -13,19 +13,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._core import IllegalAction, Outcome, State
+from .._core import Outcome, State
 from ._abilities import RESOLVERS, TASKS, TRIGGERS
 from ._cards import ANCHOR, MERMAID, character_pool, deck, parse, suit_of, value_of
 from ._observe import observation as _observation
 from ._rules import after_card, bank
-
-
-def _same(action: Any, legal: Any) -> bool:
-    """Equal and of the same types (so ``True`` is not the seat ``1``); lists match tuples."""
-    if isinstance(legal, list):
-        return (isinstance(action, (list, tuple)) and len(action) == len(legal)
-                and all(map(_same, action, legal)))
-    return type(action) is type(legal) and action == legal
 
 
 class DeadMansDrawState(State):
@@ -192,13 +184,8 @@ class DeadMansDrawState(State):
     def legal_actions(self, player: int) -> list:
         if self.phase == "characters":
             return sorted(set(self.dealt[player]))
-        return list(self.pending[2])
-
-    def _check(self, player: int, action: Any) -> None:
-        legal = self.legal_actions(player)
-        if not any(_same(action, option) for option in legal):
-            raise IllegalAction(player, f"{action!r} is not a legal {self.decision(player)} action; "
-                                        f"choose one of {legal!r}")
+        # Copies of the inner lists too (they are flat): the pending decision keeps its own.
+        return [action[:] if type(action) is list else action for action in self.pending[2]]
 
     def _apply(self, actions: Mapping[int, Any]) -> None:
         if self.phase == "characters":
@@ -206,10 +193,7 @@ class DeadMansDrawState(State):
             return
         player, kind, legal, info = self.pending
         self.pending = None
-        action = actions[player]
-        if isinstance(action, tuple):
-            action = list(action)
-        RESOLVERS[kind](self, player, action, info)
+        RESOLVERS[kind](self, player, actions[player], info)
         self._run()
 
     def observation(self, player: int) -> dict[str, Any]:

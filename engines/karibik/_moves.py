@@ -12,7 +12,7 @@ from typing import Any
 
 from ._rules import DELIVERED, LOOT_GAIN, NUM_SHIPS_RANGE, ON_PORT, ON_SHIP
 
-END = ["end"]
+END = ["end"]  #: the move action that ends the ship's move (compare with it; never hand it out)
 
 
 class MovePhase:
@@ -40,7 +40,7 @@ class MovePhase:
                         actions.append(["hand" if cargo is None else "exchange", other])
         if carried is not None and self.hideout_owner[area] is not None:
             actions.append(["deliver"])
-        actions.append(END)
+        actions.append(["end"])  # a new list each time: a caller may keep or change what it gets
         return actions
 
     def _apply_move(self, action: list[Any]) -> None:

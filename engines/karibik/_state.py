@@ -130,9 +130,7 @@ class KaribikState(MovePhase, State):
             if reason:
                 raise IllegalAction(player, reason)
             return
-        legal = self.legal_actions(player)
-        if action not in legal:
-            raise IllegalAction(player, f"{action!r} is not a legal {self.phase} action now; legal: {legal!r}")
+        super()._check(player, action)  # the listed actions, compared strictly (engines.same_value)
 
     def random_action(self, player: int, rng: random.Random) -> Any:
         if self.phase == BRIBE:

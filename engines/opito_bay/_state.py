@@ -32,8 +32,6 @@ SPYGLASS = 5
 KRAKEN_MIN_LIBRARY = 5
 #: [R] a game stops after at most this many deals whatever the totals
 MAX_DEALS = 40
-#: decision kinds whose action is an int (a table card id or a seat); the others take a card
-INT_PHASES = frozenset(("target", "player", "swap", "swap_with"))
 
 
 class OpitoState(State):
@@ -198,14 +196,12 @@ class OpitoState(State):
     def _check(self, player: int, action: Any) -> None:
         if self.phase == "spyglass":
             looking = self.looking()
-            if not isinstance(action, list) or sorted(map(str, action)) != sorted(looking):
+            if type(action) is not list or any(type(card) is not str for card in action) \
+                    or sorted(action) != sorted(looking):
                 raise IllegalAction(player, f"{action!r} is not an order of the cards you look at; "
                                             f"give a list holding exactly {looking!r} (top first) in any order")
             return
-        legal = self.legal_actions(player)
-        expected = int if self.phase in INT_PHASES else str
-        if type(action) is not expected or action not in legal:
-            raise IllegalAction(player, f"{action!r} is not a legal {self.phase} action; legal: {legal!r}")
+        super()._check(player, action)  # the listed actions, compared strictly (engines.same_value)
 
     def random_action(self, player: int, rng: random.Random) -> Any:
         if self.phase == "spyglass":

@@ -151,3 +151,31 @@ def check_rejects_garbage(game: Game, num_players: int, seed: int, options: dict
                 assert error.player == outsider
             else:
                 raise AssertionError("a seat that is not acting was allowed to act")
+
+
+def _mutate_in_place(value: Any) -> None:
+    """Change every list or dict inside ``value`` in place (what a careless caller might do)."""
+    if isinstance(value, list):
+        for item in value:
+            _mutate_in_place(item)
+        value.append("junk")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _mutate_in_place(item)
+        value["junk"] = 1
+
+
+def check_legal_actions_are_copies(game: Game, num_players: int, seed: int, options: dict | None = None) -> None:
+    """Changing what ``legal_actions`` returned (inner lists included) never changes the state."""
+    rng = random.Random(seed)
+    state = game.new_state(num_players, seed, options)
+    while not state.is_terminal():
+        before = pickle.dumps(state)
+        for seat in state.acting:
+            legal = state.legal_actions(seat)
+            if legal is not None:
+                expected = pack(legal)
+                _mutate_in_place(legal)
+                assert pack(state.legal_actions(seat)) == expected, "a returned legal action aliases the state"
+        assert pickle.dumps(state) == before, "changing the returned legal actions changed the state"
+        state.apply({seat: state.random_action(seat, rng) for seat in state.acting})

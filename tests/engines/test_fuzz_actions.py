@@ -1,6 +1,12 @@
-"""Property-based fuzzing of every engine's action validation: any msgpack-able value given
-as an action is either accepted (and then applies cleanly) or rejected with IllegalAction,
-leaving the state unchanged. Nothing else may escape to the arena."""
+"""Fuzzing of every engine's action validation: any value given as an action is either
+accepted (and then applies cleanly, and is strictly one of the listed legal actions) or
+rejected with IllegalAction, leaving the state unchanged. Nothing else may escape to the arena.
+
+Two sources of actions: arbitrary msgpack-like values (hypothesis), and type-confused copies
+of legal actions (:mod:`._mutations`: every element of every legal action changed in type or
+shape: float or bool for an int, str for an int, huge ints, nested lists, a dict for a list,
+None, an empty list ...), the shapes a real bot gets wrong and ``==`` lets through.
+"""
 
 import pickle
 import random
@@ -9,9 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines import IllegalAction, game_ids, get_game
+from engines import IllegalAction, game_ids, get_game, is_listed
 
 from ._harness import play_random
+from ._mutations import mutants
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**63, 2**64 - 1), st.floats(allow_nan=True),
                     st.text(max_size=12), st.binary(max_size=8))
@@ -60,5 +67,70 @@ def test_arbitrary_actions_are_accepted_or_cleanly_rejected(game_id):
         copy = state.clone()
         copy.apply({s: action if s == seat else copy.random_action(s, random.Random(0)) for s in copy.acting})
         play_random(copy, random.Random(1))
+
+    check()
+
+
+def template_actions(state, seat, rng, limit=6):
+    """Up to ``limit`` legal actions of ``seat`` (drawn by the engine when none are listed)."""
+    legal = state.legal_actions(seat)
+    if legal is None:
+        return [state.random_action(seat, random.Random(rng.random())) for _ in range(limit)]
+    return rng.sample(legal, min(limit, len(legal)))
+
+
+def judge(state, seat, action):
+    """Check ``action``: a clean rejection, or a strictly legal action that plays to the end."""
+    before = pickle.dumps(state)
+    try:
+        state.check(seat, action)
+    except IllegalAction as error:
+        assert error.player == seat and error.reason
+        assert pickle.dumps(state) == before, f"rejecting {action!r} changed the state"
+        return False
+    legal = state.legal_actions(seat)
+    assert legal is None or is_listed(action, legal), f"{action!r} accepted but not listed in {legal!r}"
+    copy = state.clone()
+    copy.apply({s: action if s == seat else copy.random_action(s, random.Random(0)) for s in copy.acting})
+    play_random(copy, random.Random(1))
+    return True
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_mutant_of_legal_actions_is_rejected_or_strictly_legal(game_id):
+    """The regression of issue 13: Karibik accepted ["move", 7.0], then crashed applying it."""
+    rng = random.Random(13)
+    rejected = accepted = 0
+    for state in states_of(game_id):
+        for seat in state.acting:
+            for template in template_actions(state, seat, rng):
+                for action in mutants(template, wire=False):
+                    if judge(state, seat, action):
+                        accepted += 1
+                    else:
+                        rejected += 1
+    assert rejected > 300 and accepted < rejected / 10, (rejected, accepted)  # it did test something
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_mutated_legal_actions_are_rejected_or_apply(game_id):
+    """Property: one or two successive mutations of a legal action never escape as anything
+    but IllegalAction, and what is accepted applies without error."""
+    states = states_of(game_id)
+
+    @st.composite
+    def cases(draw):
+        state = states[draw(st.integers(0, len(states) - 1))]
+        seat = draw(st.sampled_from(state.acting))
+        action = draw(st.sampled_from(template_actions(state, seat, random.Random(draw(st.integers(0, 99))))))
+        for _ in range(draw(st.integers(1, 2))):
+            action = draw(st.sampled_from(mutants(action, wire=False)))
+        return state, seat, action
+
+    @settings(max_examples=150, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(cases())
+    def check(case):
+        judge(*case)
 
     check()

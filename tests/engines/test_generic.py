@@ -4,7 +4,8 @@ import pytest
 
 from engines import get_game, game_ids
 
-from ._harness import check_information, check_playout, check_rejects_garbage, check_replay_determinism
+from ._harness import (check_information, check_legal_actions_are_copies, check_playout, check_rejects_garbage,
+                       check_replay_determinism)
 
 GAMES = game_ids()
 
@@ -36,3 +37,8 @@ def test_observation_hides_what_player_may_not_know(game_id, players):
 @pytest.mark.parametrize("game_id,players", CASES)
 def test_illegal_actions_rejected_without_change(game_id, players):
     check_rejects_garbage(get_game(game_id), players, seed=3)
+
+
+@pytest.mark.parametrize("game_id,players", CASES)
+def test_legal_actions_do_not_alias_the_state(game_id, players):
+    check_legal_actions_are_copies(get_game(game_id), players, seed=4)
