@@ -7,14 +7,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from engines import Replay
-
 from ._cli_common import UsageError, reports_errors
-from ._replay_view import load_replay_file
-from ._store import ResultsStore
-from .report import REPLAY_BUDGET, ViewError, viewer_html, write_report
 
-OutputOption = Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")]
+# The report package (the store, numpy) is imported inside the commands: `arena --help` and
+# `arena games` load this module and must start fast.
+REPLAY_MB = 16.0  # default of --replay-mb; arena.report.REPLAY_BUDGET is the same, in bytes
+
+OutputOption = Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="The HTML file to write.")]
 
 
 def _writable(output: Path) -> None:
@@ -23,13 +22,15 @@ def _writable(output: Path) -> None:
 
 
 def report_command(
-    database: Annotated[Path, typer.Argument(help="A results database.")],
+    database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")],
     output: OutputOption = Path("report.html"),
-    replay_mb: Annotated[float, typer.Option(help="Most MB of embedded replays (games with faults first).")]
-    = REPLAY_BUDGET / 1e6,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap replicates for the error bars.")] = 200,
+    replay_mb: Annotated[float, typer.Option(metavar="MB", help="Most MB of embedded replays (games with faults first).")]
+    = REPLAY_MB,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", help="Bootstrap replicates for the error bars.")] = 200,
 ) -> None:
     """Write the tournament report: one offline HTML file with standings, charts and replays."""
+    from .report import write_report
+
     if replay_mb < 0 or bootstrap < 1:
         raise UsageError("--replay-mb must be >= 0 and --bootstrap >= 1")
     _writable(output)
@@ -42,11 +43,17 @@ def report_command(
 
 
 def view_command(
-    file: Annotated[Path, typer.Argument(help="A replay file (`arena match --replay`) or, with --game, a database.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE|DB", help="A replay file (`arena match --replay`) or, with --game, a database.")],
     output: OutputOption = Path("game.html"),
-    game: Annotated[Optional[str], typer.Option("--game", help="The key of a stored game (see `arena export`).")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="KEY", help="The key of a stored game (see `arena replay DB`).")] = None,
 ) -> None:
     """Write one game's replay viewer: an offline HTML file to step through it."""
+    from engines import Replay
+
+    from ._replay_view import load_replay_file
+    from ._store import ResultsStore
+    from .report import ViewError, viewer_html
+
     _writable(output)
     if game is None:
         if file.is_file() and file.read_bytes()[:16] == b"SQLite format 3\x00":

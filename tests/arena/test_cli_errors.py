@@ -168,6 +168,19 @@ CASES = [
     (["standings", "{empty.db}"], "no finished games yet"),
     (["sprt", "{missing}.db", "a", "b"], "no such database"),
     (["sprt", "{db}", "r0", "nobody"], "no games between 'r0' and 'nobody'"),
+    # -- report and view ---------------------------------------------------------------------------
+    (["report"], "missing argument 'DB'"),
+    (["report", "{missing}.db"], "no such database"),
+    (["report", "{notes.txt}"], "not a pirate-arena results database"),
+    (["report", "{db}", "-o", "{missing}/r.html"], "does not exist"),
+    (["report", "{db}", "-o", "{folder}"], "folder"),
+    (["report", "{db}", "--replay-mb", "lots"], "'--replay-mb'"),
+    (["view"], "missing argument 'FILE|DB'"),
+    (["view", "{missing}"], "cannot read (No such file or directory)"),
+    (["view", "{notes.txt}"], "not a replay file"),
+    (["view", "{db}"], "--game"),
+    (["view", "{db}", "--game", "nosuch"], "nosuch"),
+    (["view", "{dmd.json}", "-o", "{missing}/g.html"], "does not exist"),
 ]
 
 TOURNAMENT = """\
@@ -290,6 +303,12 @@ def test_the_table_covers_every_command():
     commands = {args[0] for args, _ in CASES}
     registered = {command.name for command in app.registered_commands} | {"tournament", "nosuch", "--nope"}
     assert registered - commands == set()
+
+
+def test_report_default_budget_is_the_report_packages():
+    from arena import _cli_report, report
+
+    assert _cli_report.REPLAY_MB * 1e6 == report.REPLAY_BUDGET
 
 
 def test_help_is_not_an_error():

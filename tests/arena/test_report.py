@@ -124,7 +124,7 @@ def test_report_and_view_commands(tmp_path):
     out = arena("view", str(database), "--game", "g000001", "-o", str(tmp_path / "g.html")).stdout
     assert out == f"wrote {tmp_path / 'g.html'}: dead-mans-draw, {_steps(database, 'g000001')} steps\n"
     replay = tmp_path / "m.json"
-    arena("match", "opito-bay", "python -m bots.random", "python -m bots.random", "-o", "deals=1",
+    arena("match", "opito-bay", "python -m bots.random", "python -m bots.random", "--option", "deals=1",
           "--replay", str(replay), "--sandbox", "none")
     assert arena("view", str(replay), "-o", str(tmp_path / "m.html")).stdout.startswith("wrote ")
     assert 'ArenaRenderers["opito-bay"]' in (tmp_path / "m.html").read_text()
