@@ -9,7 +9,7 @@ from engines.karibik import KaribikState, bribe_problem
 
 from ._play import play_game, random_policy, request_for, win_share
 
-SHIPS = ["Caicos Passage", "Jardines Bank", "Mona Passage", "Gulf of Darien", "Anegada Passage", "Bay of Campeche"]
+SHIPS = ["Caicos Passage", "Gulf of Uraba", "Sigsbee Deep", "Mosquito Bank", "Venezuelan Basin", "Campeche Bank"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -20,30 +20,29 @@ def test_always_legal(players):
 
 
 def test_bribe_is_a_valid_assignment_with_top_card_on_the_best_ship():
-    # Bravo carries Veracruz's 8000 chest two steps from seat 0's hideout Margarita.
-    ships = ["Caicos Passage", "Venezuelan Basin", "Mona Passage", "Gulf of Darien", "Anegada Passage",
-             "Bay of Campeche"]
-    state = KaribikState.from_setup(2, ships=ships, cargo={1: "Veracruz"}, on_ports=["Nassau"])
+    # Bravo carries Havana's 8000 chest two steps from seat 0's hideout Dry Tortugas.
+    ships = ["Caicos Passage", "Gulf of Guacanayabo"] + SHIPS[2:]
+    state = KaribikState.from_setup(2, ships=ships, cargo={1: "Havana"}, on_ports=["Veracruz"])
     bid = heuristic(request_for(state, 0), random.Random(0))
     assert bribe_problem(bid) is None and bid[1] == 5
 
 
 def test_move_delivers_home_rather_than_wandering():
-    ships = ["La Guaira"] + SHIPS[1:]
-    state = KaribikState.from_setup(2, ships=ships, cargo={0: "Havana"}, on_ports=["Nassau"],
+    ships = ["Trinidad"] + SHIPS[1:]
+    state = KaribikState.from_setup(2, ships=ships, cargo={0: "Havana"}, on_ports=["Veracruz"],
                                     bids=[[2, 0, 1, 3, 4, 5], [1, 0, 2, 3, 4, 5]])
     assert (state.controller, state.steps_left) == (0, 2)
     first = heuristic(request_for(state, 0), random.Random(0))
-    assert first == ["move", state.board.area_id("Margarita")]
+    assert first == ["move", state.board.area_id("Dry Tortugas")]
 
 
 def test_does_not_carry_a_chest_into_the_opponents_hideout():
-    # From Maracaibo with Havana's chest, Aruba (seat 1's) is adjacent: the heuristic avoids ending there.
-    ships = ["Maracaibo"] + SHIPS[1:]
-    state = KaribikState.from_setup(2, ships=ships, cargo={0: "Havana"}, on_ports=["Nassau"],
+    # From Willemstad with Havana's chest, Pedro Cays (seat 1's) is adjacent: the heuristic avoids ending there.
+    ships = ["Willemstad"] + SHIPS[1:]
+    state = KaribikState.from_setup(2, ships=ships, cargo={0: "Havana"}, on_ports=["Veracruz"],
                                     bids=[[1, 0, 2, 3, 4, 5], [0, -1, 2, 3, 4, 5]])
     action = heuristic(request_for(state, 0), random.Random(0))
-    assert action != ["move", state.board.area_id("Aruba")]
+    assert action != ["move", state.board.area_id("Pedro Cays")]
 
 
 def test_beats_random_play():

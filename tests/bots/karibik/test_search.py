@@ -49,8 +49,8 @@ def test_plays_whole_games_legally():
 
 def test_tiebreak_reveals_for_a_chest_it_can_bring_home():
     # Seat 0 ties on Arriba, which carries Havana's chest one step from seat 0's hideout.
-    ships = ["La Guaira", "Jardines Bank", "Mona Passage", "Gulf of Darien", "Anegada Passage", "Bay of Campeche"]
-    state = KaribikState.from_setup(2, ships=ships, cargo={0: "Havana"}, on_ports=["Nassau"],
+    ships = ["Trinidad", "Caicos Passage", "Gulf of Uraba", "Sigsbee Deep", "Mosquito Bank", "Venezuelan Basin"]
+    state = KaribikState.from_setup(2, ships=ships, cargo={0: "Havana"}, on_ports=["Veracruz"],
                                     bids=[[3, 0, 1, 2, 4, 5], [3, 0, 1, 2, 4, -1]])
     assert state.phase == "tiebreak"
     assert search(request_for(state, 0, move_ms=150, time_left_ms=1000), random.Random(0)) == "reveal"

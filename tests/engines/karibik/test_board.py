@@ -1,26 +1,54 @@
-"""The shipped board's shape and fairness, and board validation."""
+"""The shipped board: its shape, its symmetry (what makes colours fair), and board validation."""
 
 import pytest
 
 from engines.karibik import CARIBBEAN, COLOURS, Board
-from engines.karibik._caribbean import AREAS, EDGES
+from engines.karibik._caribbean import AREAS, EDGES, SYMMETRIES
 
 B = CARIBBEAN
 
 
+def as_ids(mapping):
+    """A symmetry given by area names as a tuple: area id -> image id."""
+    return tuple(B.area_id(mapping[a.name]) for a in B.areas)
+
+
+def colour_map(perm):
+    """How a symmetry moves the colours: colour index -> colour index (via the hideouts)."""
+    moved = {}
+    for h in B.hideouts:
+        moved.setdefault(B.owner[h], set()).add(B.owner[perm[h]])
+    assert all(len(images) == 1 for images in moved.values())
+    return tuple(moved[c].pop() for c in range(len(COLOURS)))
+
+
+def group():
+    """Every composition of the generating symmetries (the closure)."""
+    gens = [as_ids(s) for s in SYMMETRIES.values()]
+    found = {tuple(range(len(B.areas)))}
+    frontier = list(found)
+    while frontier:
+        perm = frontier.pop()
+        for gen in gens:
+            composed = tuple(gen[perm[a]] for a in range(len(B.areas)))
+            if composed not in found:
+                found.add(composed)
+                frontier.append(composed)
+    return found
+
+
 def test_size_and_kinds():
     kinds = [a.kind for a in B.areas]
-    assert len(B.areas) == 48
-    assert (kinds.count("port"), kinds.count("hideout"), kinds.count("start"), kinds.count("sea")) == (16, 12, 6, 14)
-    assert len({a.name for a in B.areas}) == 48
+    assert len(B.areas) == 46
+    assert (kinds.count("port"), kinds.count("hideout"), kinds.count("start"), kinds.count("sea")) == (16, 12, 6, 12)
+    assert len({a.name for a in B.areas}) == 46
 
 
 def test_connected_degree_and_diameter():
     assert all(d < len(B.areas) for row in B.distance for d in row)
-    degree = sum(len(n) for n in B.neighbours) / len(B.areas)
-    assert 3 <= degree <= 4
-    assert min(len(n) for n in B.neighbours) >= 2
-    assert 10 <= max(max(row) for row in B.distance) <= 12
+    assert sum(len(n) for n in B.neighbours) == 2 * 84
+    assert (min(len(n) for n in B.neighbours), max(len(n) for n in B.neighbours)) == (2, 6)
+    assert max(max(row) for row in B.distance) == 9
 
 
 def test_adjacency_is_symmetric():
@@ -30,10 +58,42 @@ def test_adjacency_is_symmetric():
             assert area in B.neighbours[other]
 
 
-def test_every_port_has_its_chest_with_the_value_distribution():
+@pytest.mark.parametrize("name", sorted(SYMMETRIES))
+def test_each_generator_is_a_symmetry_of_the_board(name):
+    perm = as_ids(SYMMETRIES[name])
+    assert sorted(perm) == list(range(len(B.areas)))
+    for area in B.areas:
+        image = B.areas[perm[area.id]]
+        assert (image.kind, image.chest) == (area.kind, area.chest), (area.name, image.name)
+        assert sorted(perm[n] for n in B.neighbours[area.id]) == list(B.neighbours[image.id])
+    colour_map(perm)  # hideouts of one colour go to hideouts of one colour
+
+
+def test_generators_act_on_colours_as_claimed():
+    red, blue, green, yellow = range(4)
+    assert colour_map(as_ids(SYMMETRIES["turn"])) == (blue, green, red, yellow)
+    assert colour_map(as_ids(SYMMETRIES["swap"])) == (blue, red, yellow, green)
+
+
+def test_symmetry_group_makes_every_player_count_fair():
+    # 12 symmetries (A4); each maps the seats in play onto themselves as needed.
+    perms = group()
+    assert len(perms) == 12
+    maps = {colour_map(p) for p in perms}
+    assert len(maps) == 12
+    assert {m[0] for m in maps} == {0, 1, 2, 3}  # 4 players: any colour to any other
+    two, three = (1, 0, 3, 2), (1, 2, 0, 3)
+    assert two in maps and three in maps  # 2 players: seats 0 <-> 1; 3 players: 0 -> 1 -> 2, 3 fixed
+
+
+def test_chest_values_and_hub_ports():
     values = sorted(B.chest_value[p] for p in B.ports)
-    assert values == [4000] * 3 + [5000] * 3 + [6000] * 4 + [7000] * 3 + [8000] * 3
-    assert B.areas[B.area_id("Havana")].chest == 7000
+    assert values == [5000] * 12 + [8000] * 4
+    hubs = [B.areas[p].name for p in B.ports if B.chest_value[p] == 8000]
+    assert hubs == ["Trujillo", "Havana", "Port Royal", "Bridgetown"]
+    for port in B.ports:
+        owners = sorted(B.owner[n] for n in B.neighbours[port] if B.owner[n] is not None)
+        assert len(owners) == (3 if B.chest_value[port] == 8000 else 1) and len(set(owners)) == len(owners)
 
 
 def test_three_hideouts_per_colour_in_different_regions():
@@ -43,18 +103,13 @@ def test_three_hideouts_per_colour_in_different_regions():
         assert len({a.region for a in mine}) == 3
 
 
-def test_hideout_distances_fair_between_colours():
-    totals = []
-    for colour in COLOURS:
-        mine = [h for h in B.hideouts if B.areas[h].colour == colour]
-        totals.append(sum(B.distance[h][p] for h in mine for p in B.ports))
-    assert max(totals) <= 1.10 * min(totals)
-    assert totals == [251, 251, 245, 246]
-
-
-def test_each_hideout_within_three_steps_of_two_ports():
-    for h in B.hideouts:
-        assert sum(1 for p in B.ports if B.distance[h][p] <= 3) >= 2, B.areas[h].name
+def test_hideout_distances_equal_between_colours():
+    for limit in (1, 2, 3):
+        near = [sum(1 for p in B.ports for h in B.hideouts if B.owner[h] == c and B.distance[h][p] <= limit)
+                for c in range(4)]
+        assert len(set(near)) == 1, (limit, near)
+    totals = [sum(B.distance[h][p] for h in B.hideouts if B.owner[h] == c for p in B.ports) for c in range(4)]
+    assert len(set(totals)) == 1
 
 
 def test_coordinates_inside_drawing_frame():
@@ -62,11 +117,23 @@ def test_coordinates_inside_drawing_frame():
         assert 0 <= a.x <= 100 and 0 <= a.y <= 55
 
 
+def test_drawing_has_no_crossing_borders():
+    def side(a, b, c):
+        return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+
+    edges = [(B.areas[a], B.areas[b]) for a, near in enumerate(B.neighbours) for b in near if b > a]
+    for i, (a, b) in enumerate(edges):
+        for c, d in edges[i + 1:]:
+            if len({a.id, b.id, c.id, d.id}) == 4:
+                assert not (side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0), (a.name, b.name,
+                                                                                                       c.name, d.name)
+
+
 def test_wire_form_lists_areas_and_adjacency():
     wire = B.as_dict()
     assert wire["name"] == "caribbean"
-    assert wire["areas"][B.area_id("Veracruz")][:3] == ["Veracruz", "port", 8000]
-    assert wire["areas"][B.area_id("Aruba")][:3] == ["Aruba", "hideout", "blue"]
+    assert wire["areas"][B.area_id("Havana")][:3] == ["Havana", "port", 8000]
+    assert wire["areas"][B.area_id("Pedro Cays")][:3] == ["Pedro Cays", "hideout", "blue"]
     assert wire["adjacent"][0] == list(B.neighbours[0])
 
 

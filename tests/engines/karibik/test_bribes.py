@@ -7,7 +7,7 @@ import pytest
 from engines import IllegalAction
 from engines.karibik import GAME, KaribikState
 
-from ._positions import area, events, position
+from ._positions import STARTS, area, events, position
 
 
 def test_setup_places_six_chests_reserve_and_ships():
@@ -55,8 +55,7 @@ def test_the_seventh_card_is_the_tiebreaker():
 
 
 def test_ships_are_resolved_in_order_arriba_to_fuego():
-    state = position(bids=[[5, 4, 3, 2, 1, 0], [4, 3, 2, 1, 0, -1]], ships=["Caicos Passage", "Jardines Bank",
-                     "Florida Straits", "Gulf of Mexico", "Anegada Passage", "Bay of Campeche"],
+    state = position(bids=[[5, 4, 3, 2, 1, 0], [4, 3, 2, 1, 0, -1]], ships=STARTS,
                      on_ports=["Bridgetown"])
     # Seat 0 wins every ship; ending at once each time lets the round run through. Fuego
     # (0 against the thief: 0 steps, nothing to do) ends on its own.
@@ -81,8 +80,7 @@ def test_highest_bid_controls_and_thieves_reduce_movement():
 def test_movement_never_below_zero_and_zero_bid_still_wins():
     # [R] 6: the highest bid 0 wins; 0 - 1 thief = -1 becomes 0 steps. [R] 1: the player
     # still acts from the ship's area (Arriba stands on Veracruz with a chest there).
-    state = position(ships=["Veracruz"] + [s for s in ["Cayman Trench", "Mosquito Bank", "Colombian Basin",
-                                                       "Venezuelan Basin", "Windward Passage"]],
+    state = position(ships=["Veracruz"] + [s for s in STARTS if s != "Sigsbee Deep"],
                      on_ports=["Veracruz"], bids=[[0, 5, 4, 3, 2, 1], [-1, 5, 4, 3, 2, 1]])
     assert (state.ship, state.controller, state.steps_left) == (0, 0, 0)
     assert state.legal_actions(0) == [["loot"], ["end"]]
@@ -128,9 +126,7 @@ def test_second_tie_means_no_move(choices):
 def test_revealed_tiebreaker_is_used_up_kept_one_stays_available():
     # Ties on Arriba (3) and Bravo (0). On Arriba seat 0 reveals, seat 1 keeps: seat 0 wins.
     # On Bravo only seat 1 still has a tie-breaker, so only seat 1 decides.
-    state = position(ships=["Caicos Passage", "Jardines Bank", "Mosquito Bank", "Colombian Basin",
-                            "Venezuelan Basin", "Windward Passage"],
-                     bids=[[3, 0, 1, 2, 4, 5], [3, 0, 1, 2, 4, -1]])
+    state = position(bids=[[3, 0, 1, 2, 4, 5], [3, 0, 1, 2, 4, -1]])
     state.apply({0: "reveal", 1: "keep"})
     assert (state.ship, state.controller) == (0, 0)
     state.apply_action(["end"])
@@ -157,4 +153,4 @@ def test_tiebreak_decision_rejects_other_values():
 def test_from_setup_rejects_a_wrong_player_count():
     with pytest.raises(Exception, match="2-4 players"):
         KaribikState.from_setup(5, ships=list(range(6)))
-    assert area("Havana") == 3
+    assert area("Havana") == 1

@@ -7,7 +7,9 @@ import pytest
 
 from engines.karibik import GAME, determinize
 
-from ._positions import area, arriba_to_seat0, position
+from ._positions import STARTS, area, arriba_to_seat0, position
+
+SHIPS = ["Cayman Trench"] + STARTS[:5]
 
 
 def random_states(players, seed, count=40):
@@ -23,8 +25,7 @@ def random_states(players, seed, count=40):
 
 
 def test_unrevealed_cards_of_others_are_hidden():
-    state = arriba_to_seat0(2, players=3, ships=["Gulf of Mexico", "Jardines Bank", "Mona Passage", "Gulf of Darien",
-                                                 "Anegada Passage", "Bay of Campeche"], on_ports=["Havana"])
+    state = arriba_to_seat0(2, players=3, ships=SHIPS, on_ports=["Havana"])
     view = state.observation(1)
     assert view["revealed"] == [[2], [1], [1]]
     assert view["my_bids"] == [1, -1, 0, 2, 3, 4] and view["my_tiebreaker"] == 5
@@ -42,7 +43,7 @@ def test_revealed_tiebreaker_is_public():
 def test_observation_is_msgpack_and_shows_the_board():
     view = GAME.new_state(2, seed=1).observation(0)
     msgpack.packb(view)
-    assert view["board"]["areas"][area("Havana")][:3] == ["Havana", "port", 7000]
+    assert view["board"]["areas"][area("Havana")][:3] == ["Havana", "port", 8000]
     assert view["my_bids"] is None and view["phase"] == "bribe" and view["acting"] == [0, 1]
 
 
@@ -58,9 +59,8 @@ def test_determinize_gives_the_same_observation(players):
 
 
 def test_determinize_samples_hidden_cards_consistently():
-    state = arriba_to_seat0(2, players=3, ships=["Gulf of Mexico", "Jardines Bank", "Mona Passage", "Gulf of Darien",
-                                                 "Anegada Passage", "Bay of Campeche"], on_ports=["Havana"],
-                            reserve=["Nassau", "Trujillo", "Portobelo", "Cartagena"])
+    state = arriba_to_seat0(2, players=3, ships=SHIPS, on_ports=["Havana"],
+                            reserve=["Veracruz", "Trujillo", "Campeche", "Belize"])
     seen = set()
     for seed in range(20):
         other = determinize(state.observation(0), random.Random(seed))
@@ -80,8 +80,7 @@ def random_finish(state, seed):
 
 
 def test_resample_keeps_revealed_cards_and_own_cards():
-    state = arriba_to_seat0(2, players=3, ships=["Gulf of Mexico", "Jardines Bank", "Mona Passage", "Gulf of Darien",
-                                                 "Anegada Passage", "Bay of Campeche"], on_ports=["Havana"])
+    state = arriba_to_seat0(2, players=3, ships=SHIPS, on_ports=["Havana"])
     other = state.resample(0, random.Random(4))
     assert other.bids[0] == state.bids[0] and other.tiebreaker[0] == state.tiebreaker[0]
     assert [b[0] for b in other.bids] == [b[0] for b in state.bids]
@@ -89,19 +88,17 @@ def test_resample_keeps_revealed_cards_and_own_cards():
 
 
 def test_clone_is_independent():
-    state = arriba_to_seat0(2, ships=["Gulf of Mexico", "Jardines Bank", "Mona Passage", "Gulf of Darien",
-                                      "Anegada Passage", "Bay of Campeche"], on_ports=["Havana"])
+    state = arriba_to_seat0(2, ships=SHIPS, on_ports=["Havana"])
     copy = state.clone()
-    copy.apply_action(["move", area("Florida Straits")])
-    assert state.ship_area[0] == area("Gulf of Mexico") and state.steps_left == 2
+    copy.apply_action(["move", area("Trinidad")])
+    assert state.ship_area[0] == area("Cayman Trench") and state.steps_left == 2
     assert len(copy.log) > len(state.log) and len(copy.history) == len(state.history) + 1
     assert copy.rng.random() == state.rng.random()
 
 
 def test_fork_copies_the_position_without_history():
-    state = arriba_to_seat0(2, ships=["Gulf of Mexico", "Jardines Bank", "Mona Passage", "Gulf of Darien",
-                                      "Anegada Passage", "Bay of Campeche"], on_ports=["Havana"])
+    state = arriba_to_seat0(2, ships=SHIPS, on_ports=["Havana"])
     fork = state.fork()
     assert fork.history == [] and fork.log == [] and fork.observation(0) == state.observation(0)
-    fork.apply_action(["move", area("Florida Straits")])
-    assert state.ship_area[0] == area("Gulf of Mexico") and fork.ship_area[0] == area("Florida Straits")
+    fork.apply_action(["move", area("Trinidad")])
+    assert state.ship_area[0] == area("Cayman Trench") and fork.ship_area[0] == area("Trinidad")

@@ -6,8 +6,8 @@ from engines.karibik import CARIBBEAN, SHIPS, KaribikState, render_svg, render_t
 
 
 def state():
-    return KaribikState.from_setup(2, ships=["Havana", "Nassau", "Aruba", "Tortuga", "Cayman Trench", "Sigsbee Deep"],
-                                   cargo={1: "Nassau"}, on_ports=["Veracruz"], reserve=["Bridgetown", "San Juan"],
+    return KaribikState.from_setup(2, ships=["Havana", "Veracruz", "Utila", "Trinidad", "Mosquito Bank", "Sigsbee Deep"],
+                                   cargo={1: "Veracruz"}, on_ports=["Campeche"], reserve=["Bridgetown", "San Juan"],
                                    scores=[7000, 2000])
 
 
@@ -17,7 +17,7 @@ def test_text_contains_every_area_name_and_ship():
         assert area.name in text
     for ship in SHIPS:
         assert ship in text
-    assert "Bravo    at Nassau               chest of Nassau (6000)" in text
+    assert "Bravo    at Veracruz             chest of Veracruz (5000)" in text
     assert "seat 0 (red): 7000" in text and "1 reserve pairs" in text
 
 
@@ -25,7 +25,7 @@ def test_text_map_marks_ships_on_their_areas():
     text = render_text(CARIBBEAN, state())
     havana = CARIBBEAN.area_id("Havana")
     assert f"A#{havana}" in text
-    assert f"E*{CARIBBEAN.area_id('Cayman Trench')}" in text
+    assert f"E*{CARIBBEAN.area_id('Mosquito Bank')}" in text
 
 
 def test_text_without_state_is_the_board_only():
@@ -40,10 +40,10 @@ def test_svg_is_well_formed_and_complete():
     texts = "".join(node.toxml() for node in document.getElementsByTagName("title"))
     for ship in SHIPS:
         assert ship in texts
-    assert "Bravo carrying Nassau" in texts
+    assert "Bravo carrying Veracruz" in texts
     for area in CARIBBEAN.areas:
         assert area.name in svg
-    assert len(document.getElementsByTagName("circle")) == 48
+    assert len(document.getElementsByTagName("circle")) == 46
     assert len(document.getElementsByTagName("line")) == sum(len(n) for n in CARIBBEAN.neighbours) // 2
 
 

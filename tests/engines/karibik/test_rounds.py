@@ -7,9 +7,9 @@ import pytest
 from engines.karibik import GAME
 from engines.karibik._rules import ON_PORT, RESERVE
 
-from ._positions import area, arriba_to_seat0, events, play, position
+from ._positions import STARTS, area, arriba_to_seat0, events, play, position
 
-QUIET = ["Caicos Passage", "Jardines Bank", "Mona Passage", "Gulf of Darien", "Anegada Passage", "Bay of Campeche"]
+QUIET = STARTS
 
 
 def quiet_round(players=2, **kwargs):
@@ -19,17 +19,17 @@ def quiet_round(players=2, **kwargs):
 
 
 def test_round_end_places_the_next_reserve_pair_in_order():
-    state = quiet_round(on_ports=["Nassau"], reserve=["Havana", "Trujillo", "Portobelo", "Cartagena"])
+    state = quiet_round(on_ports=["Veracruz"], reserve=["Havana", "Trujillo", "Campeche", "Belize"])
     assert state.round == 2 and state.phase == "bribe" and state.acting == (0, 1)
     assert state.chest_status[area("Havana")] == ON_PORT and state.chest_status[area("Trujillo")] == ON_PORT
-    assert state.chest_status[area("Portobelo")] == RESERVE
-    assert state.reserve == [area("Portobelo"), area("Cartagena")]
+    assert state.chest_status[area("Campeche")] == RESERVE
+    assert state.reserve == [area("Campeche"), area("Belize")]
     assert events(state, kind="round_end") == [{"type": "round_end", "round": 1,
                                                 "chests": [area("Havana"), area("Trujillo")]}]
 
 
 def test_players_take_their_cards_back_and_ships_stay():
-    state = quiet_round(on_ports=["Nassau"], reserve=["Havana", "Trujillo"])
+    state = quiet_round(on_ports=["Veracruz"], reserve=["Havana", "Trujillo"])
     assert state.bids == [None, None] and state.tb_revealed == [False, False]
     assert [state.board.areas[a].name for a in state.ship_area] == QUIET
     assert state.observation(0)["revealed"] == [None, None]
@@ -50,38 +50,38 @@ def test_targets_by_player_count(players, target):
     assert GAME.new_state(players, seed=1).target == target
 
 
-@pytest.mark.parametrize("players,start", [(2, 62000 - 7000), (3, 41000 - 7000), (4, 31000 - 7000)])
+@pytest.mark.parametrize("players,start", [(2, 62000 - 8000), (3, 41000 - 8000), (4, 31000 - 8000)])
 def test_game_ends_after_the_round_in_which_the_target_is_reached(players, start):
-    # Seat 0 delivers Havana (7000) with Arriba and reaches the target; the other ships still
+    # Seat 0 delivers Havana (8000) with Arriba and reaches the target; the other ships still
     # take their turns (Bravo's move is offered), then the game ends.
     scores = [start] + [0] * (players - 1)
-    state = arriba_to_seat0(2, players=players, ships=["La Guaira", "Jardines Bank", "Mona Passage",
-                                                       "Gulf of Darien", "Anegada Passage", "Bay of Campeche"],
-                            cargo={0: "Havana"}, on_ports=["Nassau"], reserve=["Trujillo", "Portobelo"],
+    state = arriba_to_seat0(2, players=players, ships=["Trinidad"] + STARTS[:5],
+                            cargo={0: "Havana"}, on_ports=["Veracruz"], reserve=["Trujillo", "Campeche"],
                             scores=scores)
-    play(state, ["move", area("Margarita")], ["end"])
-    assert state.scores[0] == start + 7000 and not state.is_terminal() and state.ship == 1
+    play(state, ["move", area("Dry Tortugas")], ["end"])
+    assert state.scores[0] == start + 8000 and not state.is_terminal() and state.ship == 1
     while not state.is_terminal():
         assert state.round == 1 and state.phase != "bribe"
         state.apply({seat: "keep" if state.phase == "tiebreak" else ["end"] for seat in state.acting})
-    assert state.round == 1 and state.reserve == [area("Trujillo"), area("Portobelo")]
+    assert state.round == 1 and state.reserve == [area("Trujillo"), area("Campeche")]
     assert state.outcome().ranks[0] == 1
     assert events(state, kind="game_end")[0]["scores"] == state.scores
 
 
 def test_no_end_below_the_target():
-    state = quiet_round(scores=[61000, 0], on_ports=["Nassau"])
+    state = quiet_round(scores=[61000, 0], on_ports=["Veracruz"])
     assert not state.is_terminal() and state.round == 2
 
 
 def test_game_ends_after_the_round_cap():
-    state = quiet_round(round=30, on_ports=["Nassau"], reserve=["Havana", "Trujillo"])
+    state = quiet_round(round=30, on_ports=["Veracruz"], reserve=["Havana", "Trujillo"])
     assert state.is_terminal() and state.observation(0)["phase"] == "over"
-    shorter = quiet_round(round=2, on_ports=["Nassau"], options={"max_rounds": 2})
+    shorter = quiet_round(round=2, on_ports=["Veracruz"], options={"max_rounds": 2})
     assert shorter.is_terminal()
 
 
 def test_game_ends_when_no_chest_is_left_anywhere():
+    # [R] engine-only end: nothing left in the reserve, on a port or on a ship.
     state = quiet_round()
     assert state.is_terminal() and state.round == 1
 
