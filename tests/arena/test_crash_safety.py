@@ -55,7 +55,8 @@ def test_kill_at_random_moments_then_resume(tmp_path):
 @contextmanager
 def tiny_filesystem(folder: Path, size: str):
     if os.geteuid() != 0:
-        pytest.skip("mounting a small filesystem needs root")
+        pytest.skip("mounting a small filesystem needs root; run as root: "
+                    "`sudo env PATH=$PATH python -m pytest tests/arena/test_crash_safety.py`")
     folder.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], check=True)
     try:
@@ -67,6 +68,7 @@ def tiny_filesystem(folder: Path, size: str):
 def test_full_disk_is_a_clear_error_and_keeps_complete_games(tmp_path):
     with tiny_filesystem(tmp_path / "small", "160k") as small:
         path = write_tournament(small, "t.toml", rounds=20)
+        path.chmod(0o600)  # as the README advises: without bubblewrap a readable file earns a warning line
         result = arena("tournament", "run", str(path), "-q", check=False)
         assert result.returncode == 2
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
@@ -83,6 +85,7 @@ def test_full_disk_is_a_clear_error_and_keeps_complete_games(tmp_path):
 def test_read_only_database_is_a_clear_error_and_unchanged(tmp_path):
     with tiny_filesystem(tmp_path / "small", "4m") as small:
         path = write_tournament(small, "t.toml", rounds=1)
+        path.chmod(0o600)  # no warning line without bubblewrap: stderr is the error alone
         arena("tournament", "run", str(path), "-q")
         path.write_text(path.read_text().replace("rounds = 1", "rounds = 1"))
         before = (small / "t.db").read_bytes()

@@ -121,7 +121,8 @@ async def test_misbehaviour_outside_the_game_is_cleaned_up(sandbox, mode):
 
 async def test_fork_bomb_is_contained(sandbox):
     if sandbox.cgroup_root is None and os.geteuid() == 0:
-        pytest.skip("as root without a cgroup pids controller nothing caps a fork bomb")
+        pytest.skip("as root without a cgroup pids controller nothing caps a fork bomb; enable it: "
+                    "`echo +pids > /sys/fs/cgroup/cgroup.subtree_control` (a container needs a writable cgroup2)")
     result = await duel(sandbox, "fork-bomb", limits=dataclasses.replace(Limits(), processes=64))
     assert [f.kind for f in result.faults] == [FaultKind.TIMEOUT]
 
