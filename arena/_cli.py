@@ -17,9 +17,10 @@ import typer
 
 import engines
 
-from ._cli_common import (ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable, on_interrupt,
-                          open_sandbox, parse_options, reports_errors, write_text_file)
+from ._cli_common import (ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable, number_option,
+                          on_interrupt, open_sandbox, parse_options, reports_errors, write_text_file)
 from ._faults import FaultPolicy
+from ._ranges import parse_option
 
 app = typer.Typer(
     cls=ArenaGroup,
@@ -97,13 +98,14 @@ def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, 
 def match_command(
     game: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `arena games`).")],
     bots: Annotated[list[str], typer.Argument(metavar="BOT", help="Bot manifests (*.toml) or commands, one per seat.")],
-    seed: Annotated[int, typer.Option(metavar="N", help="Game seed: same seed and bots, same game.")] = 1,
+    seed: Annotated[str, number_option("--seed", "Game seed: same seed, same deal (bot seeds are random).")] = "1",
     option: GameOptionOption = [],
-    move_ms: Annotated[int, typer.Option(metavar="MS", help="Per-move time limit in ms.")] = 1000,
-    reserve_ms: Annotated[int, typer.Option(metavar="MS", help="Per-game reserve (overage bank) in ms.")] = 5000,
-    startup_ms: Annotated[int, typer.Option(metavar="MS", help="Time to start and answer hello, in ms.")] = 10000,
+    move_ms: Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")] = "1000",
+    reserve_ms: Annotated[str, number_option("--reserve-ms", "Per-game reserve (overage bank) in ms.", "MS")] = "5000",
+    startup_ms: Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")] = "10000",
     fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
-    substitutions: Annotated[int, typer.Option(metavar="N", help="Random substitutions before forfeit (substitute policy).")] = 3,
+    substitutions: Annotated[str, number_option(
+        "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
     replay: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the replay (JSON) to this file.")] = None,
     sandbox: SandboxOption = "auto",
     fmt: FormatOption = TextFormat.TABLE,
@@ -115,12 +117,15 @@ def match_command(
     from ._replay_view import save_replay_file
     from ._single import run_single_match
 
+    seed_value = parse_option("--seed", seed)
+    settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
+                              parse_option("--startup-ms", startup_ms), fault_policy.value,
+                              parse_option("--substitutions", substitutions))
     specs = [resolve_bot(bot) for bot in bots]
-    settings = match_settings(move_ms, reserve_ms, startup_ms, fault_policy.value, substitutions)
     if replay is not None:
         check_writable(replay)
     with open_sandbox(sandbox) as box, on_interrupt(lambda: "the game was not finished"):
-        result = trio.run(run_single_match, game, specs, seed, parse_options(option), settings, box)
+        result = trio.run(run_single_match, game, specs, seed_value, parse_options(option), settings, box)
     if replay is not None:
         save_replay_file(replay, result)
     if fmt == TextFormat.JSON:
@@ -220,8 +225,9 @@ def board_command(
 def check_bot_command(
     bot: Annotated[str, typer.Argument(metavar="BOT", help="The bot: a manifest (*.toml) or a command line.")],
     game: Annotated[list[str], typer.Option("--game", "-g", metavar="GAME", help="Check this game (default: those in its hello).")] = [],
-    games_per: Annotated[int, typer.Option(metavar="N", help="Games to play per game id (more if decision kinds are missing).")] = 4,
-    move_ms: Annotated[int, typer.Option(metavar="MS", help="Per-move limit in ms.")] = 1000,
+    games_per: Annotated[str, number_option(
+        "--games-per", "Games to play per game id (more if decision kinds are missing).")] = "4",
+    move_ms: Annotated[str, number_option("--move-ms", "Per-move limit in ms.", "MS")] = "1000",
     sandbox: SandboxOption = "auto",
 ) -> None:
     """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure."""
@@ -232,10 +238,12 @@ def check_bot_command(
 
     for game_id in game:
         engines.get_game(game_id)
+    move_ms_value = parse_option("--move-ms", move_ms)
+    games = parse_option("--games-per", games_per)
     spec = resolve_bot(bot)
-    time_control = match_settings(move_ms, 5000, 10_000, FaultPolicy.FORFEIT.value, 0).time_control
+    time_control = match_settings(move_ms_value, 5000, 10_000, FaultPolicy.FORFEIT.value, 0).time_control
     with open_sandbox(sandbox) as box, on_interrupt(lambda: "the check was not finished"):
-        report = trio.run(check_bot, spec, game, games_per, time_control, box)
+        report = trio.run(check_bot, spec, game, games, time_control, box)
     for line in report.lines():
         typer.echo(line)
     if not report.passed:

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 from typer.core import TyperGroup
 
+from ._ranges import OPTIONS, RANGES
+
 if TYPE_CHECKING:
     from ._sandbox import Sandbox
 
@@ -251,6 +253,13 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
         except tomllib.TOMLDecodeError:
             options[key] = text
     return options
+
+
+def number_option(option: str, help: str, metavar: str = "N") -> Any:
+    """A numeric option taken as text: :func:`arena._ranges.parse_option` then reports a bad
+    value in one ``error:`` line naming the option and its range (typer's would name no
+    range). The help shows the range from :data:`arena._ranges.RANGES`."""
+    return typer.Option(option, metavar=metavar, help=f"{help} Range {RANGES[OPTIONS[option]]}.")
 
 
 @contextlib.contextmanager

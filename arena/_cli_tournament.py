@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -12,6 +13,7 @@ import typer
 
 from ._cli_common import (OutputOption, SandboxOption, UsageError, check_writable, on_interrupt, open_sandbox,
                           reports_errors, write_text_file)
+from ._ranges import RANGES, parse_option
 
 if TYPE_CHECKING:
     from ._config import TournamentConfig
@@ -27,6 +29,9 @@ class ExportFormat(enum.StrEnum):
 
 
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display, only the standings.")]
+ConcurrencyOption = Annotated[Optional[str], typer.Option(
+    "--concurrency", metavar="N",
+    help=f"Games at once, {RANGES['concurrency']} (0: one per CPU core); default: the file's.")]
 
 
 def open_store(config: TournamentConfig) -> ResultsStore:
@@ -45,6 +50,15 @@ def config_of_store(store: ResultsStore) -> TournamentConfig:
     return dataclasses.replace(config, database=store.path)
 
 
+def _concurrency(text: str | None) -> int | None:
+    return None if text is None else parse_option("--concurrency", text) or (os.cpu_count() or 1)
+
+
+def _with_concurrency(config: TournamentConfig, concurrency: int | None) -> TournamentConfig:
+    """``config`` with ``--concurrency`` applied (it does not change which games are played)."""
+    return config if concurrency is None else dataclasses.replace(config, concurrency=concurrency)
+
+
 def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mode: str) -> None:
     import trio
 
@@ -55,16 +69,17 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
     log_dir_of(database).mkdir(mode=0o700, exist_ok=True)  # exists before any bot, so it is hidden
     hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), log_dir_of(database)]
     with open_sandbox(sandbox_mode) as sandbox:
-        if sandbox.bwrap is None and config.path.stat().st_mode & 0o004:
+        if sandbox.bwrap is None and not sandbox.drop_privileges:
+            # The seeds derive from the key in the database (0600): safe from other uids only.
             # Before the run, when the organiser can still stop it; an error later is the last line.
-            typer.echo(f"warning: without bubblewrap, bots can read {config.path} (and its seed); "
-                       f"`chmod 600` it or install bubblewrap", err=True)
+            typer.echo(f"warning: without bubblewrap (or root), bots run as your user and can read "
+                       f"{store.path}, with the key of every deal; install bubblewrap", err=True)
         display = None if quiet else open_progress(stored=store.games())
         runner = TournamentRunner(config, store, display, sandbox.with_hidden(hidden))
-        pending, total = runner.pending()
+        _, total, done = runner.pending()
         if not quiet:
             typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
-                       f"({total - len(pending)} already played), concurrency {config.concurrency}, "
+                       f"({done} already played), concurrency {config.concurrency}, "
                        f"results in {store.path}", err=True)
 
         def interrupted() -> str:
@@ -88,11 +103,13 @@ def run_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="Tournament file (TOML).")],
     quiet: QuietOption = False,
     sandbox: SandboxOption = "auto",
+    concurrency: ConcurrencyOption = None,
 ) -> None:
     """Play a tournament, storing every game as it ends; print the standings."""
     from ._config import load_config
 
-    config = load_config(file)
+    games_at_once = _concurrency(concurrency)
+    config = _with_concurrency(load_config(file), games_at_once)
     store = open_store(config)
     try:
         _play(config, store, quiet, sandbox)
@@ -106,13 +123,15 @@ def resume_command(
     database: Annotated[Path, typer.Argument(metavar="DB", help="The tournament's results database.")],
     quiet: QuietOption = False,
     sandbox: SandboxOption = "auto",
+    concurrency: ConcurrencyOption = None,
 ) -> None:
     """Play only the games an interrupted tournament is missing; print the standings."""
     from ._store import ResultsStore
 
+    games_at_once = _concurrency(concurrency)
     store = ResultsStore.open(database)
     try:
-        _play(config_of_store(store), store, quiet, sandbox)
+        _play(_with_concurrency(config_of_store(store), games_at_once), store, quiet, sandbox)
     finally:
         store.close()
 

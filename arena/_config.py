@@ -1,8 +1,9 @@
 """Tournament files (TOML): read, validate strictly, and describe.
 
 Every error names the file, the key and the problem, e.g.
-``quick.toml: key 'time.move_ms' must be an integer, got "fast"``. A documented example with
-every key and its default is ``examples/tournament-reference.toml``.
+``quick.toml: key 'time.move_ms' must be an integer in 1..86400000, got 'fast'``. Every number
+has a range (:mod:`arena._ranges`). A documented example with every key, its default and its
+range is ``examples/tournament-reference.toml``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import engines
 from ._faults import FaultPolicy
 from ._manifest import BotSpec, ManifestError, load_manifest, manifest_from_dict
 from ._match import MatchSettings
+from ._ranges import RangeError, check_number
 from ._schedule import Format, ScheduleSpec
 from ._timecontrol import TimeControl
 from ._toml import read_toml
@@ -73,21 +75,25 @@ class _Reader:
                 raise self.error(f"{key}.{unknown[0]}", f"is unknown; known keys of [{key}]: {sorted(allowed)}")
         return value
 
-    def get(self, table: dict[str, Any], key: str, kind: type, default: Any, name: str | None = None,
-            minimum: int | None = None) -> Any:
+    def get(self, table: dict[str, Any], key: str, kind: type, default: Any, name: str | None = None) -> Any:
         name = name or key
         if key not in table:
             if default is _REQUIRED:
                 raise ConfigError(f"{self.path}: required key {name!r} is missing")
             return default
         value = table[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise self.error(name, f"must be an integer, got {json.dumps(value, default=str)}")
-        if kind is not int and not isinstance(value, kind):
+        if not isinstance(value, kind):
             raise self.error(name, f"must be a {kind.__name__}, got {json.dumps(value, default=str)}")
-        if minimum is not None and value < minimum:
-            raise self.error(name, f"must be at least {minimum}, got {value}")
         return value
+
+    def number(self, table: dict[str, Any], key: str, default: int, name: str | None = None) -> int:
+        """An integer key, checked against its range in :data:`arena._ranges.RANGES`."""
+        if key not in table:
+            return default
+        try:
+            return check_number(key, table[key])
+        except RangeError as error:
+            raise self.error(name or key, str(error)) from None
 
 
 _REQUIRED = object()
@@ -111,7 +117,7 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         options = game.resolve_options(reader.table("options", None))
     except engines.EngineError as error:
         raise ConfigError(f"{path}: {error}") from None
-    players = reader.get(data, "players", int, game.min_players, minimum=1)
+    players = reader.number(data, "players", game.min_players)
     try:
         game.check_players(players)
     except engines.BadOption as error:
@@ -145,24 +151,24 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         raise reader.error("faults.policy", f"must be one of {[p.value for p in FaultPolicy]}") from None
     settings = MatchSettings(
         TimeControl(
-            reader.get(time, "move_ms", int, 1000, "time.move_ms", minimum=1),
-            reader.get(time, "reserve_ms", int, 0, "time.reserve_ms", minimum=0),
-            reader.get(time, "startup_ms", int, 10_000, "time.startup_ms", minimum=1),
+            reader.number(time, "move_ms", 1000, "time.move_ms"),
+            reader.number(time, "reserve_ms", 0, "time.reserve_ms"),
+            reader.number(time, "startup_ms", 10_000, "time.startup_ms"),
         ),
         policy,
-        reader.get(faults, "max_substitutions", int, 3, "faults.max_substitutions", minimum=0),
+        reader.number(faults, "max_substitutions", 3, "faults.max_substitutions"),
     )
     schedule = ScheduleSpec(
         entrants=tuple(names),
         players=players,
         format=fmt,
-        rounds=reader.get(data, "rounds", int, 1, minimum=1),
-        seed=reader.get(data, "seed", int, 1),
+        rounds=reader.number(data, "rounds", 1),
+        seed=reader.number(data, "seed", 1),
         duplicate=reader.get(data, "duplicate", bool, True),
-        max_tables=reader.get(data, "max_tables", int, 0, minimum=0),
+        max_tables=reader.number(data, "max_tables", 0),
         candidates=candidates,
     )
-    concurrency = reader.get(data, "concurrency", int, 0, minimum=0) or (os.cpu_count() or 1)
+    concurrency = reader.number(data, "concurrency", 0) or (os.cpu_count() or 1)
     database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
                             concurrency, database, raw=data)

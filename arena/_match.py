@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,7 +83,9 @@ SUBSTITUTABLE = frozenset({FaultKind.TIMEOUT, FaultKind.ILLEGAL})
 
 
 def derived_seed(seed: int, *parts: object) -> int:
-    """A 64-bit seed derived from ``seed``; reveals nothing about it (used for bot seeds)."""
+    """A 64-bit seed derived from ``seed`` by a public formula (for the fallback's moves).
+
+    Never a ``bot_seed``: a bot could try every small ``seed`` until one gives its own."""
     text = ":".join(str(part) for part in (seed, *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
@@ -107,22 +110,28 @@ class _Seat:
 
 async def play_match(game: Game, players: Sequence[Player], seed: int,
                      options: Mapping[str, Any] | None = None,
-                     settings: MatchSettings = MatchSettings()) -> MatchResult:
+                     settings: MatchSettings = MatchSettings(),
+                     bot_seeds: Sequence[int] | None = None) -> MatchResult:
     """Play one game of ``game`` with ``players`` in seat order.
 
-    Raises :class:`engines.BadOption` for a bad player count or option (before any bot is
-    contacted); bot faults never raise.
+    ``bot_seeds`` are the seats' ``start.bot_seed`` values (a tournament derives them from its
+    secret key); by default each is a fresh random number, so that no bot can work ``seed``
+    out of its own. Raises :class:`engines.BadOption` for a bad player count or option
+    (before any bot is contacted); bot faults never raise.
     """
     state = game.new_state(len(players), seed, options)
-    return await _Match(game, state, players, seed, settings).run()
+    if bot_seeds is None:
+        bot_seeds = [secrets.randbits(64) for _ in players]
+    return await _Match(game, state, players, seed, settings, bot_seeds).run()
 
 
 class _Match:
     def __init__(self, game: Game, state: State, players: Sequence[Player], seed: int,
-                 settings: MatchSettings) -> None:
+                 settings: MatchSettings, bot_seeds: Sequence[int]) -> None:
         self.game = game
         self.state = state
         self.seed = seed
+        self.bot_seeds = bot_seeds
         self.settings = settings
         self.seats = [_Seat(i, p, settings.time_control.new_clock()) for i, p in enumerate(players)]
         self.faults: list[Fault] = []
@@ -145,7 +154,7 @@ class _Match:
                     continue
                 await self._send(seat, protocol.start(
                     self.game.id, seat.index, len(self.seats), self.state.options, tc.move_ms, tc.reserve_ms,
-                    bot_seed=derived_seed(self.seed, "bot", seat.index, seat.player.name)))
+                    bot_seed=self.bot_seeds[seat.index]))
         state = self.state
         while state.acting and not self.stopped:
             acting = state.acting

@@ -3,13 +3,22 @@
 Holds the tournament file as given, the entrants, and one row per finished game with its
 replay, written in a single transaction when the game ends. Nothing else keeps state: a
 tournament resumes from this file alone. A game key is stored at most once.
+
+The store also keeps the tournament's secret key (``meta.seed_key``, see
+:func:`arena._schedule.new_key`), from which every game and bot seed derives: it is readable
+only through :meth:`ResultsStore.seed_key` and the file is mode 0600. A database appears under
+its name only once it is complete (built in a temporary file beside it, then linked into
+place), so a run killed while creating it leaves no half-made database behind.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -19,10 +28,11 @@ from typing import Any
 import msgpack
 
 from ._match import MatchResult
-from ._schedule import ScheduledGame
+from ._schedule import ScheduledGame, new_key
 
 FORMAT = "pirate-arena-results"
-SCHEMA_VERSION = 1
+#: 2: ``meta.seed_key`` holds the tournament's secret key
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -86,38 +96,26 @@ class ResultsStore:
                entrants: Iterable[tuple[str, dict[str, Any]]]) -> ResultsStore:
         """Create a new store, or reopen one of the *same* tournament (same fingerprint).
 
-        Raises :class:`StoreError` if the file belongs to another tournament or is not ours.
+        A new store gets a fresh secret key. It is built in a temporary file in the same
+        folder and linked into place when complete; temporary files that a killed run left
+        behind are removed. Raises :class:`StoreError` if the file belongs to another
+        tournament or is not ours.
         """
-        if path.exists() and path.stat().st_size > 0:
-            store = cls.open(path)
-            if store.meta("fingerprint") != fingerprint:
-                store.close()
-                raise StoreError(
-                    f"{path}: holds results of a different tournament; use another 'database' path, "
-                    f"or `arena tournament resume {path}` to finish that one")
-            return store
-        # Results are the organiser's: bots (other uids) must not read them.
-        path.touch(mode=0o600)
-        os.chmod(path, 0o600)
-        db = cls._connect(path)
-        try:
-            with db:
-                db.execute("BEGIN")
-                for statement in _SCHEMA.strip().split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                meta = {
-                    "format": FORMAT, "schema": str(SCHEMA_VERSION), "fingerprint": fingerprint,
-                    "config": json.dumps(raw_config, default=str), "config_path": str(config_path.resolve()),
-                    "created_at": str(time.time()),
-                }
-                db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-                db.executemany("INSERT INTO entrants VALUES (?, ?)",
-                               [(name, json.dumps(spec, default=str)) for name, spec in entrants])
-        except sqlite3.Error as error:
-            db.close()
-            raise StoreError(f"{path}: cannot create database ({error})") from None
-        return cls(path, db)
+        if not _exists(path):
+            meta = {
+                "format": FORMAT, "schema": str(SCHEMA_VERSION), "fingerprint": fingerprint,
+                "config": json.dumps(raw_config, default=str), "config_path": str(config_path.resolve()),
+                "created_at": str(time.time()), "seed_key": new_key().hex(),
+            }
+            _remove_leftovers(path)
+            _create_atomically(path, meta, list(entrants))
+        store = cls.open(path)
+        if store.meta("fingerprint") != fingerprint:
+            store.close()
+            raise StoreError(
+                f"{path}: holds results of a different tournament; use another 'database' path, "
+                f"or `arena tournament resume {path}` to finish that one")
+        return store
 
     @classmethod
     def open(cls, path: Path) -> ResultsStore:
@@ -143,6 +141,15 @@ class ResultsStore:
     def meta(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
+
+    def seed_key(self) -> bytes:
+        """The tournament's secret key. Never print it, export it or pass it to a bot."""
+        value = self.meta("seed_key")
+        if value is None:
+            raise StoreError(f"{self.path}: made by an older pirate-arena, without a secret seed key; "
+                             f"its standings and exports still work, but play the tournament again "
+                             f"into a new database to continue it")
+        return bytes.fromhex(value)
 
     def entrants(self) -> list[str]:
         return [row[0] for row in self._db.execute("SELECT name FROM entrants ORDER BY rowid")]
@@ -190,3 +197,109 @@ class ResultsStore:
     def replay(self, key: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT replay FROM games WHERE key = ?", (key,)).fetchone()
         return msgpack.unpackb(row[0], strict_map_key=False) if row else None
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` holds something; an empty file (an older arena killed while creating
+    it, or a ``touch``) counts as absent and is replaced."""
+    try:
+        return path.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
+def _temp_prefix(path: Path) -> str:
+    return f".{path.name}.creating-"
+
+
+def _create_atomically(path: Path, meta: dict[str, str], entrants: list[tuple[str, dict[str, Any]]]) -> None:
+    """Build the database in a temporary file (mode 0600), then link it into place.
+
+    The temporary file is locked (``flock``) while it is built, so :func:`_remove_leftovers`
+    of a concurrent run leaves it alone. If another run published ``path`` first, its file
+    stays and ours is dropped: the caller then opens theirs and compares fingerprints.
+    """
+    try:
+        fd, name = tempfile.mkstemp(prefix=_temp_prefix(path), dir=path.parent)
+    except OSError as error:
+        raise StoreError(f"{path}: cannot create database ({error.strerror or error})") from None
+    temp = Path(name)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _build(temp, meta, entrants)
+        os.fsync(fd)
+        _publish(temp, path)
+    except sqlite3.Error as error:
+        raise StoreError(f"{path}: cannot create database ({error})") from None
+    except OSError as error:
+        raise StoreError(f"{path}: cannot create database ({error.strerror or error})") from None
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        os.close(fd)
+
+
+def _build(temp: Path, meta: dict[str, str], entrants: list[tuple[str, dict[str, Any]]]) -> None:
+    db = sqlite3.connect(temp, isolation_level=None)
+    try:
+        # No journal file beside the temporary one: a failed build is deleted, never rolled back.
+        db.execute("PRAGMA journal_mode=MEMORY")
+        db.execute("BEGIN")
+        for statement in _SCHEMA.strip().split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        db.executemany("INSERT INTO entrants VALUES (?, ?)",
+                       [(name, json.dumps(spec, default=str)) for name, spec in entrants])
+        db.execute("COMMIT")
+    finally:
+        db.close()
+
+
+def _publish(temp: Path, path: Path) -> None:
+    """Make the finished ``temp`` appear as ``path``, never over a database that exists."""
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        if not _exists(path):
+            os.replace(temp, path)  # an empty file: replace it in one step
+        # else: another run created it first; keep theirs
+    except OSError:
+        # A filesystem without hard links: rename is still atomic, but would replace a
+        # database created since our check; check once more just before.
+        if _exists(path):
+            return
+        os.replace(temp, path)
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Delete temporary files of runs killed while creating ``path`` (no live run holds their lock)."""
+    prefix = _temp_prefix(path)
+    try:
+        names = [name for name in os.listdir(path.parent) if name.startswith(prefix)]
+    except OSError:
+        return
+    for temp in (path.parent / name for name in names):
+        try:
+            fd = os.open(temp, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a live run is building it
+        else:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+        finally:
+            os.close(fd)

@@ -9,7 +9,7 @@ interrupted tournament resumes by playing only the games that are not in the sto
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,11 +131,12 @@ class TournamentRunner:
     _tally: _Tally = field(default_factory=_Tally)
     _error: StoreError | None = None
 
-    def pending(self) -> tuple[list[ScheduledGame], int]:
-        """The games still to play, and the schedule's total."""
-        schedule = build_schedule(self.config.schedule)
+    def pending(self) -> tuple[Iterator[ScheduledGame], int, int]:
+        """The games still to play (made as they are consumed), the schedule's total, and how
+        many are already stored. Raises :class:`StoreError` if the store has no seed key."""
+        schedule = build_schedule(self.config.schedule, self.store.seed_key())
         done = self.store.completed_keys()
-        return [game for game in schedule if game.key not in done], len(schedule)
+        return schedule.pending(done), schedule.total, len(done)
 
     async def run(self) -> int:
         """Play every pending game; return how many were played now.
@@ -145,23 +146,30 @@ class TournamentRunner:
         """
         for stored in self.store.games():
             self._tally.add(stored.seats, stored.ranks)
-        pending, total = self.pending()
+        pending, total, done = self.pending()
         self._total = total
-        self._done = total - len(pending)
+        self._done = done
         self._played = 0
         self._started = trio.current_time()
-        send, receive = trio.open_memory_channel(len(pending) or 1)
-        for game in pending:
-            send.send_nowait(game)
-        send.close()
-        workers = min(self.config.concurrency, len(pending))
+        # Unbuffered: the schedule is made one game at a time, as workers take them.
+        send, receive = trio.open_memory_channel(0)
+        workers = min(self.config.concurrency, total - done)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            if workers > 0:
+                nursery.start_soon(self._feed, send, pending)
             for _ in range(workers):
                 nursery.start_soon(self._worker, receive.clone())
+            receive.close()
         if self._error is not None:
             raise self._error
         return self._played
+
+    @staticmethod
+    async def _feed(send: trio.MemorySendChannel, pending: Iterator[ScheduledGame]) -> None:
+        async with send:
+            for scheduled in pending:
+                await send.send(scheduled)
 
     async def _worker(self, games: trio.MemoryReceiveChannel) -> None:
         config = self.config
@@ -173,7 +181,8 @@ class TournamentRunner:
             try:
                 async for scheduled in games:
                     players = [await pool.get(name) for name in scheduled.seats]
-                    result = await play_match(game, players, scheduled.seed, config.options, config.settings)
+                    result = await play_match(game, players, scheduled.seed, config.options, config.settings,
+                                              bot_seeds=scheduled.bot_seeds)
                     try:
                         stored = self.store.record(scheduled, result)
                     except StoreError as error:

@@ -117,12 +117,18 @@ def prepare(name: str) -> BotSpec:
 
 
 async def play(game_id: str, specs: list[BotSpec], seeds: list[int], players: int | None = None) -> list[MatchResult]:
-    """Start one process per spec, then play one game per seed with the same processes."""
+    """Start one process per spec, then play one game per seed with the same processes.
+
+    Each seat's ``bot_seed`` is fixed by the seed and the seat (a real match draws it at
+    random), so the same seeds give the same games and two kits can be compared.
+    """
     game = get_game(game_id)
     async with AsyncExitStack() as stack:
         started = [await stack.enter_async_context(open_player(spec, SETTINGS.time_control.startup_ms / 1000))
                    for spec in specs]
-        return [await play_match(game, started, seed, settings=SETTINGS) for seed in seeds]
+        return [await play_match(game, started, seed, settings=SETTINGS,
+                                 bot_seeds=[(seed * 1_000_003 + seat) % 2**64 for seat in range(len(started))])
+                for seed in seeds]
 
 
 def describe(results: list[MatchResult]) -> str:

@@ -61,7 +61,7 @@ async def test_kit_makes_the_same_choices_as_js_random(kit, game_id):
     reference = prepare("js-random")
     _supported(spec, game_id)
     _supported(reference, game_id)
-    # bot_seed depends on the bot's name: give both the same one.
+    # play() gives each seat the same bot_seed in both runs, so the kits draw the same numbers.
     ours = await play(game_id, [replace(spec, name="kit"), PY_RANDOM], SEEDS)
     theirs = await play(game_id, [replace(reference, name="kit"), PY_RANDOM], SEEDS)
     assert [r.replay.steps for r in ours] == [r.replay.steps for r in theirs]

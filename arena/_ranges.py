@@ -1,0 +1,85 @@
+"""The allowed range of every number a user gives: tournament-file keys and command-line options.
+
+One table, :data:`RANGES`, serves both: the tournament file's ``time.move_ms`` and
+``arena match --move-ms`` accept exactly the same values. The bounds keep every value small
+enough to schedule (``rounds``, ``max_tables``: the schedule is lazy, but a tournament of
+10^12 games never ends) and to encode (``move_ms`` travels as a msgpack integer; a day in
+milliseconds leaves room for sums), and large enough for any real tournament.
+``examples/tournament-reference.toml`` documents each range beside its key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Range:
+    """Integers ``low`` to ``high``, both included."""
+
+    low: int
+    high: int
+
+    def __str__(self) -> str:
+        return f"{self.low}..{self.high}"
+
+
+DAY_MS = 86_400_000
+
+#: Every bounded number, by its tournament-file key (the last part of a dotted key).
+RANGES: dict[str, Range] = {
+    "players": Range(2, 8),                 # the game narrows this further (`arena games`)
+    "rounds": Range(1, 10**6),
+    "seed": Range(0, 2**63 - 1),            # SQLite stores signed 64-bit integers
+    "max_tables": Range(0, 10**6),          # 0 = every table
+    "concurrency": Range(0, 1024),          # 0 = one game per CPU core
+    "move_ms": Range(1, DAY_MS),
+    "reserve_ms": Range(0, DAY_MS),
+    "startup_ms": Range(1, 600_000),
+    "max_substitutions": Range(0, 10**6),
+    "games_per": Range(1, 10_000),          # `arena check-bot --games-per`
+}
+
+#: Command-line options and the key of :data:`RANGES` they share.
+OPTIONS: dict[str, str] = {
+    "--seed": "seed",
+    "--move-ms": "move_ms",
+    "--reserve-ms": "reserve_ms",
+    "--startup-ms": "startup_ms",
+    "--substitutions": "max_substitutions",
+    "--games-per": "games_per",
+    "--concurrency": "concurrency",
+}
+
+
+class RangeError(ValueError):
+    """A number is missing its type or its range; the message says which range is allowed."""
+
+
+def check_number(key: str, value: object) -> int:
+    """``value`` if it is an integer (not a bool) in the range of ``key``.
+
+    Raises :class:`RangeError` with a message like ``must be an integer in 1..86400000, got 0``
+    (the caller adds which file or option it was).
+    """
+    bounds = RANGES[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not bounds.low <= value <= bounds.high:
+        shown = value if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+        raise RangeError(f"must be an integer in {bounds}, got {shown}")
+    return value
+
+
+def parse_option(option: str, text: str) -> int:
+    """The value of a numeric command-line ``option`` (e.g. ``--move-ms``), checked.
+
+    Raises :class:`RangeError` naming the option: ``--move-ms must be an integer in
+    1..86400000, got 'fast'``.
+    """
+    try:
+        value: object = int(text.strip(), 10)
+    except ValueError:
+        value = text
+    try:
+        return check_number(OPTIONS[option], value)
+    except RangeError as error:
+        raise RangeError(f"{option} {error}") from None
