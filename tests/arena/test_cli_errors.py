@@ -28,8 +28,8 @@ CASES = [
     (["games", "extra"], "unexpected extra argument"),
     (["match"], "missing argument 'GAME'"),
     (["match", DMD], "missing argument 'BOT'"),
-    (["match", DMD, R, R, "--seed", "abc"], "'--seed'"),
-    (["match", DMD, R, R, "--move-ms", "fast"], "'--move-ms'"),
+    (["match", DMD, R, R, "--seed", "abc"], "--seed must be an integer in 0..9223372036854775807, got 'abc'"),
+    (["match", DMD, R, R, "--move-ms", "fast"], "--move-ms must be an integer in 1..86400000, got 'fast'"),
     (["match", DMD, R, R, "--fault-policy", "lenient"], "'lenient' is not one of 'forfeit', 'end-game', 'substitute'"),
     (["match", DMD, R, R, "--sandbox", "maybe"], "'maybe' is not one of 'auto', 'bwrap', 'none'"),
     (["match", DMD, R, R, "--format", "xml"], "'xml' is not one of 'table', 'json'"),
@@ -47,7 +47,7 @@ CASES = [
     (["board", "karibik", "--seed", "abc"], "'--seed'"),
     (["board", "karibik", "--step", "x"], "'--step'"),
     (["check-bot"], "missing argument 'BOT'"),
-    (["check-bot", R, "--games-per", "abc"], "'--games-per'"),
+    (["check-bot", R, "--games-per", "abc"], "--games-per must be an integer in 1..10000, got 'abc'"),
     (["check-bot", R, "--sandbox", "maybe"], "'maybe' is not one of"),
     (["doctor", "--sandbox", "maybe"], "'maybe' is not one of"),
     (["doctor", "extra"], "unexpected extra argument"),
@@ -333,4 +333,4 @@ def test_a_subprocess_gets_the_same_one_line(tmp_path):
                             timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
-    assert "'--seed'" in result.stderr
+    assert "--seed must be an integer in" in result.stderr
