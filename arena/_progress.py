@@ -70,7 +70,7 @@ class PlainProgress:
         self.stream = stream
         self.interval = interval
         self.counts = _Counts(stored)
-        self._last = 0.0
+        self._last = float("-inf")  # the first game is always shown
         self._fault_shown = True
 
     def __enter__(self) -> PlainProgress:
@@ -110,7 +110,7 @@ class LiveDisplay:
         self._standings: Any = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._live = Live(console=Console(file=stream), refresh_per_second=4, get_renderable=self._render,
+        self._live = Live(console=Console(file=stream), refresh_per_second=4, get_renderable=self.renderable,
                           transient=False)
         self._fitter = threading.Thread(target=self._fit_loop, name="live-standings", daemon=True)
 
@@ -122,6 +122,8 @@ class LiveDisplay:
     def __exit__(self, *exc_info: object) -> None:
         self._stop.set()
         self._fitter.join()
+        if exc_info[0] is None:
+            self.refit()  # the last frame shows every game
         self._live.stop()
 
     def __call__(self, progress: Progress) -> None:
@@ -132,19 +134,23 @@ class LiveDisplay:
     def _fit_loop(self) -> None:
         # The fit runs here, not in the game loop: a bootstrap takes long enough to delay
         # reading a bot's reply, and the clock would charge the bot for it.
-        fitted = 0
-        while not self._stop.wait(self.standings_every if fitted else 0.5):
-            with self._lock:
-                results = list(self.counts.results)
-            if len(results) == fitted or not results:
-                continue
-            from .ratings import GameRecord, compute_standings
+        while not self._stop.wait(self.standings_every if self._standings else 0.5):
+            self.refit()
 
-            standings = compute_standings([GameRecord(players=p, ranks=r) for p, r in results], n_boot=self.n_boot)
-            with self._lock:
-                self._standings, fitted = (standings, len(results)), len(results)
+    def refit(self) -> None:
+        """Refit the standings if games were added since the last fit."""
+        with self._lock:
+            results = list(self.counts.results)
+        if not results or (self._standings is not None and self._standings[1] == len(results)):
+            return
+        from .ratings import GameRecord, compute_standings
 
-    def _render(self) -> Any:
+        standings = compute_standings([GameRecord(players=p, ranks=r) for p, r in results], n_boot=self.n_boot)
+        with self._lock:
+            self._standings = (standings, len(results))
+
+    def renderable(self) -> Any:
+        """What the display shows now (a rich renderable); rich calls it at every refresh."""
         from rich.console import Group
         from rich.progress_bar import ProgressBar
         from rich.table import Table
@@ -161,13 +167,13 @@ class LiveDisplay:
         parts: list[Any] = [bar]
         if standings is not None:
             standings, games = standings
-            table = Table(box=None, padding=(0, 1), title_justify="left",
-                          title=f"standings after {games} games (95% interval, {self.n_boot} replicates)")
+            parts.append(Text(f"standings after {games} games (95% interval, {self.n_boot} replicates)"))
+            table = Table(box=None, padding=(0, 1))
             for header in ("#", "name", "elo", "interval", "points %"):
                 table.add_column(header, justify="left" if header == "name" else "right")
             for index, row in enumerate(standings.rows[:self.top], 1):
-                table.add_row(str(index), row.name, f"{row.elo:.0f}",
-                              f"{row.elo - row.minus:.0f} .. {row.elo + row.plus:.0f}", f"{row.points_percent:.1f}")
+                table.add_row(str(index), row.name, str(round(row.elo)),
+                              f"{round(row.elo - row.minus)} .. {round(row.elo + row.plus)}", f"{row.points_percent:.1f}")
             parts.append(table)
         if last_fault is not None:
             parts.append(Text(f"last fault: {last_fault}", overflow="ellipsis", no_wrap=True))
