@@ -24,7 +24,7 @@ from engines import Replay, game_ids, get_game
 
 from ._faults import FaultKind
 from ._manifest import BotSpec
-from ._match import MatchSettings, play_match
+from ._match import EndReason, MatchSettings, play_match
 from ._player import Player, open_player
 from ._sandbox import Sandbox
 from ._timecontrol import TimeControl
@@ -131,6 +131,10 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
                            f"received: {_short(bot.last_reply)}",
                            *([f"stderr:   {fault.stderr_tail[-400:]}"] if fault.stderr_tail else []))
                 return
+            if result.reason is EndReason.ARENA_ERROR:  # the engine's bug, not the bot's: say so, go on
+                report.add(Verdict.WARN, f"{game_id} game {played}: the engine failed (an arena error, not "
+                           f"the bot's fault; please report it)", "",
+                           next(f.detail for f in result.faults if f.kind is FaultKind.ARENA_ERROR))
             asked |= _kinds_of(result.replay, seat)
     report.add(Verdict.PASS, f"{game_id}: {played} games in a row, every seat, {'/'.join(map(str, table_sizes))} "
                f"players, no fault; kinds answered: {', '.join(sorted(asked))}", "§7, §8, §9")

@@ -141,7 +141,8 @@ def match_command(
         headers=["seat", "bot", "rank", "score"],
     ))
     for fault in result.faults:
-        typer.echo(f"fault: seat {fault.seat} ({fault.bot}) {fault.kind.value} at step {fault.step}: {fault.detail}")
+        who = "no bot charged" if fault.seat is None else f"seat {fault.seat} ({fault.bot})"
+        typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step}: {fault.detail}")
         if fault.stderr_tail:
             typer.echo("  last stderr lines:\n    " + fault.stderr_tail.replace("\n", "\n    "))
 

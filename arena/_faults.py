@@ -14,6 +14,9 @@ class FaultKind(enum.Enum):
     PROTOCOL = "protocol"        #: bad frame, bad msgpack, wrong message or id
     ILLEGAL = "illegal"          #: a well-formed reply with an action the engine rejected
     OVERSIZE = "oversize"        #: a frame header declared more than the frame limit
+    #: not the bot's: the engine raised an unexpected exception (a bug); the game stops, no
+    #: bot is charged (the fault's ``seat`` and ``bot`` are None), the detail holds the traceback
+    ARENA_ERROR = "arena-error"
 
 
 class FaultPolicy(enum.Enum):
@@ -33,10 +36,10 @@ class FaultPolicy(enum.Enum):
 
 @dataclass(frozen=True)
 class Fault:
-    """One fault, attributed to a seat and its bot."""
+    """One fault, attributed to a seat and its bot (to none, ``None``, for ``ARENA_ERROR``)."""
 
-    seat: int
-    bot: str
+    seat: int | None
+    bot: str | None
     kind: FaultKind
     detail: str
     step: int

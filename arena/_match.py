@@ -2,7 +2,11 @@
 
 The match owns the engine state and the seats' clocks; players own their processes. It
 never raises for a bot's misbehaviour: every fault ends up in :attr:`MatchResult.faults`,
-attributed to the seat and bot that caused it.
+attributed to the seat and bot that caused it. Nor does it raise when the engine does (a bug):
+an exception while checking a bot's action rejects that action as illegal; one while applying
+a step is charged, as illegal, to the bot action that alone causes it (the step is then played
+again from a copy of the state); any other stops the game as an arena error charged to no bot,
+its traceback kept in the fault's detail (so in the store).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import enum
 import hashlib
 import random
 import secrets
+import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +23,7 @@ from typing import Any
 import trio
 
 import protocol
-from engines import Game, IllegalAction, Outcome, Replay, State, same_value
+from engines import Game, IllegalAction, Outcome, Replay, State, is_listed
 
 from ._faults import BotFault, Fault, FaultKind, FaultPolicy
 from ._player import Player
@@ -31,6 +36,8 @@ class EndReason(enum.Enum):
     NORMAL = "normal"            #: played to the end; no fault
     FORFEIT = "forfeit"          #: played to the end; at least one seat forfeited
     FAULT = "fault"              #: stopped at a fault (``FaultPolicy.END_GAME``)
+    #: stopped because the engine failed (``FaultKind.ARENA_ERROR``): no result; not rated
+    ARENA_ERROR = "arena-error"
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,8 @@ class MatchResult:
 #: Faults after which the bot may go on playing (under ``FaultPolicy.SUBSTITUTE``). After a
 #: crash, a bad frame or an oversize header the stream cannot be trusted: those forfeit.
 SUBSTITUTABLE = frozenset({FaultKind.TIMEOUT, FaultKind.ILLEGAL})
+#: The most of an engine traceback a fault keeps (the innermost frames, where the bug is).
+TRACEBACK_CHARS = 8000
 
 
 def derived_seed(seed: int, *parts: object) -> int:
@@ -136,8 +145,13 @@ class _Match:
         self.seats = [_Seat(i, p, settings.time_control.new_clock()) for i, p in enumerate(players)]
         self.faults: list[Fault] = []
         self.moves: list[tuple[int, float, bool]] = []
-        self.fallback = random.Random(derived_seed(seed, "fallback"))
+        # One fallback generator per seat: simultaneous seats draw in task order, which trio
+        # randomises, so a shared one would make the same seed give different games.
+        self.fallback = [random.Random(derived_seed(seed, "fallback", seat.index)) for seat in self.seats]
         self.stopped = False
+        self.broken = False  # the engine failed: the game stops as an arena error
+        #: seats of the current step whose action the engine accepted without its being listed
+        self.unlisted: set[int] = set()
         for seat in self.seats:
             if seat.forfeited:
                 self._record(seat, seat.player.failure)
@@ -167,38 +181,126 @@ class _Match:
                     for index in acting:
                         nursery.start_soon(self._collect, self.seats[index], actions)
             if not self.stopped:
-                state.apply_checked(actions)  # each action passed state.check as it came in
+                self._apply(actions)
+                state = self.state  # a copy of it, where the engine failed in the step
         return await self._finish(trio.current_time() - started)
 
     async def _collect(self, seat: _Seat, actions: dict[int, Any]) -> None:
         actions[seat.index] = await self._action_of(seat)
 
     async def _action_of(self, seat: _Seat) -> Any:
-        """The seat's legal action: from its bot, or from the fallback after a fault."""
+        """The seat's legal action: from its bot, or from the fallback after a fault (None
+        once the engine has failed)."""
         state = self.state
         if not seat.forfeited:
-            player = seat.player
-            events = state.events_for(seat.index, seat.cursor)
-            seat.cursor = len(state.log)
-            legal = state.legal_actions(seat.index)
             try:
-                action, elapsed = await player.decide(
-                    state.decision(seat.index), state.observation(seat.index), events, legal, seat.clock,
-                )
-                # The listed legal actions are exactly the legal ones: a listed action needs no
-                # second validation; anything else goes to the engine for its verdict and reason.
-                if legal is None or not any(same_value(action, candidate) for candidate in legal):
-                    state.check(seat.index, action)
+                events = state.events_for(seat.index, seat.cursor)
+                legal = state.legal_actions(seat.index)
+                kind, observation = state.decision(seat.index), state.observation(seat.index)
+            except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
+                return self._broken(f"preparing seat {seat.index}'s request")
+            seat.cursor = len(state.log)
+            try:
+                action, elapsed = await seat.player.decide(kind, observation, events, legal, seat.clock)
             except BotFault as fault:
                 self._fault(seat, fault)
-            except IllegalAction as error:
-                self._fault(seat, BotFault(FaultKind.ILLEGAL, f"{action!r:.200}: {error.reason}"))
             else:
-                self.moves.append((seat.index, elapsed * 1000, True))
-                return action
-        action = state.random_action(seat.index, self.fallback)
-        self.moves.append((seat.index, 0.0, False))
+                problem = self._judge(seat, action, legal)
+                if problem is None:
+                    self.moves.append((seat.index, elapsed * 1000, True))
+                    return action
+                self._fault(seat, problem)
+        return self._fallback_action(seat.index)
+
+    def _judge(self, seat: _Seat, action: Any, legal: list[Any] | None) -> BotFault | None:
+        """Why the bot's ``action`` is illegal now, or None when it is legal.
+
+        The listed legal actions are exactly the legal ones: a listed action (compared
+        strictly, ``engines.is_listed``) needs no second validation; anything else goes to the
+        engine for its verdict and reason. An engine that raises anything but IllegalAction
+        on it has a bug, and the action counts as illegal (the state is unchanged: ``check``
+        does not change it).
+        """
+        if legal is not None and is_listed(action, legal):
+            return None
+        try:
+            self.state.check(seat.index, action)
+        except IllegalAction as error:
+            return BotFault(FaultKind.ILLEGAL, f"{action!r:.200}: {error.reason}")
+        except Exception:  # noqa: BLE001 - an engine bug must not end the tournament
+            return BotFault(FaultKind.ILLEGAL, f"{action!r:.200}: the engine failed checking it, so it "
+                                               f"counts as illegal\n{_traceback()}")
+        self.unlisted.add(seat.index)
+        return None
+
+    def _fallback_action(self, index: int) -> Any:
+        if self.broken:
+            return None
+        try:
+            action = self.state.random_action(index, self.fallback[index])
+        except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
+            return self._broken(f"drawing a fallback action for seat {index}")
+        self.moves.append((index, 0.0, False))
         return action
+
+    def _apply(self, actions: dict[int, Any]) -> None:
+        """Apply one step, containing any exception the engine raises.
+
+        When the step holds actions the engine accepted without their being listed, it is
+        applied to a copy kept beforehand; if it fails, each such action is tried alone (the
+        other unlisted ones replaced by engine-drawn ones): those that fail alone are the
+        bots' illegal actions, replaced by fallback actions as the fault policy says, and the
+        step is applied again. A failure with listed or fallback actions only is the engine's:
+        an arena error.
+        """
+        state = self.state
+        suspects = sorted(self.unlisted & actions.keys())
+        self.unlisted.clear()
+        before = state.clone() if suspects else None
+        steps = len(state.history)
+        try:
+            state.apply_checked(actions)  # each action passed state.check as it came in
+            return
+        except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
+            if before is None:
+                del state.history[steps:]  # the replay ends before the step that failed
+                self._broken(f"applying the step {actions!r:.300}")
+                return
+            problem = _traceback()
+        self.state = before
+        try:
+            culprits = [seat for seat in suspects if _fails(before, actions, seat, suspects)]
+        except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
+            culprits = []
+        if not culprits:
+            self._broken(f"applying the step {actions!r:.300}", problem)
+            return
+        for index in culprits:
+            self._fault(self.seats[index], BotFault(FaultKind.ILLEGAL, (
+                f"{actions[index]!r:.200}: the engine failed applying it, so it counts as illegal\n{problem}")))
+            # The step's moves are the last ones recorded; the bot's becomes the fallback's.
+            step_moves = self.moves[-len(actions):]
+            step_moves.remove(next(move for move in step_moves if move[0] == index))
+            self.moves[-len(actions):] = step_moves
+            actions[index] = self._fallback_action(index)
+        if self.stopped:
+            return
+        try:
+            self.state.apply_checked(actions)
+        except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
+            del self.state.history[steps:]
+            self._broken(f"applying the step {actions!r:.300} with fallback actions")
+
+    def _broken(self, what: str, problem: str | None = None) -> None:
+        """The engine failed ``what`` (the exception being handled, or ``problem``): the game
+        stops as an arena error, charged to no bot. Returns None (no action)."""
+        if not self.broken:
+            self.faults.append(Fault(
+                seat=None, bot=None, kind=FaultKind.ARENA_ERROR, step=len(self.state.history),
+                detail=f"the engine failed {what}\n{problem or _traceback()}",
+            ))
+        self.broken = self.stopped = True
+        return None
 
     def _fault(self, seat: _Seat, fault: BotFault) -> None:
         self._record(seat, fault)
@@ -227,17 +329,29 @@ class _Match:
     async def _finish(self, duration: float) -> MatchResult:
         state = self.state
         forfeited = {seat.index for seat in self.seats if seat.forfeited}
-        if self.stopped:
+        outcome = None
+        playing = [seat for seat in self.seats if not seat.forfeited]
+        ends: dict[int, list[Any]] = {}
+        try:
+            if not self.stopped:
+                outcome = state.outcome()
+            if not self.broken:
+                ends = {seat.index: state.events_for(seat.index, seat.cursor) for seat in playing}
+        except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
+            self._broken("computing the outcome and the last events")
+        if self.broken:
+            ends = {seat.index: [] for seat in playing}
+        if outcome is None:
             outcome = Outcome(tuple(1 for _ in self.seats), tuple(0 for _ in self.seats))
+        if self.broken:
+            reason = EndReason.ARENA_ERROR
+        elif self.stopped:
             reason = EndReason.FAULT
         else:
-            outcome = state.outcome()
             reason = EndReason.FORFEIT if forfeited else EndReason.NORMAL
         ranks = rank_with_forfeits(outcome, forfeited)
-        for seat in self.seats:
-            if not seat.forfeited:
-                events = state.events_for(seat.index, seat.cursor)
-                await self._send(seat, protocol.end(ranks, outcome.scores, events, reason.value))
+        for index, events in ends.items():
+            await self._send(self.seats[index], protocol.end(ranks, outcome.scores, events, reason.value))
         return MatchResult(
             game=self.game.id,
             seed=self.seed,
@@ -251,3 +365,23 @@ class _Match:
             moves=tuple(self.moves),
             duration_s=duration,
         )
+
+
+def _traceback() -> str:
+    """The exception being handled, as a traceback (its innermost part, if long)."""
+    text = traceback.format_exc()
+    return text if len(text) <= TRACEBACK_CHARS else "...\n" + text[-TRACEBACK_CHARS:]
+
+
+def _fails(before: State, actions: Mapping[int, Any], seat: int, suspects: Sequence[int]) -> bool:
+    """Whether the step fails with ``seat``'s action and every other suspect's replaced by one
+    the engine draws (a fixed generator: this only probes; nothing is kept)."""
+    probe = before.clone()
+    rng = random.Random(0)
+    step = {index: probe.random_action(index, rng) if index in suspects and index != seat else action
+            for index, action in actions.items()}
+    try:
+        probe.apply_checked(step)
+    except Exception:  # noqa: BLE001 - this is the question asked
+        return True
+    return False

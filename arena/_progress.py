@@ -31,7 +31,8 @@ def _clock(seconds: float | None) -> str:
 
 
 def _fault_line(fault: Any) -> str:
-    return f"{fault.bot} (seat {fault.seat}) {fault.kind.value} at step {fault.step}: {fault.detail}"
+    who = "no bot charged" if fault.seat is None else f"{fault.bot} (seat {fault.seat})"
+    return f"{who} {fault.kind.value} at step {fault.step}: {fault.detail}"
 
 
 class _Counts:

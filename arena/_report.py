@@ -16,19 +16,28 @@ from typing import Any
 from tabulate import tabulate
 
 from .ratings import GameRecord, Standings, compute_standings, write_pgn
+from ._match import EndReason
 from ._store import StoredGame
+
+ARENA_ERROR = EndReason.ARENA_ERROR.value
 
 
 def records_of(games: Iterable[StoredGame], blocked: bool = True) -> list[GameRecord]:
-    """Stored games as rating records; duplicate-deal blocks kept when ``blocked``."""
-    return [GameRecord(players=g.seats, ranks=g.ranks, block=g.block if blocked else None) for g in games]
+    """Stored games as rating records; duplicate-deal blocks kept when ``blocked``.
+
+    A game stopped by an arena error (the engine failed, no bot charged) has no result: it
+    is left out, so it counts neither for nor against anyone.
+    """
+    return [GameRecord(players=g.seats, ranks=g.ranks, block=g.block if blocked else None)
+            for g in games if g.reason != ARENA_ERROR]
 
 
 def fault_counts(games: Iterable[StoredGame]) -> Counter[str]:
     counts: Counter[str] = Counter()
     for game in games:
         for fault in game.faults:
-            counts[fault["bot"]] += 1
+            if fault["bot"] is not None:  # an arena error is charged to no bot
+                counts[fault["bot"]] += 1
     return counts
 
 

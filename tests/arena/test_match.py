@@ -12,6 +12,7 @@ from arena._manifest import BotSpec
 from arena._match import EndReason, MatchSettings, play_match
 from arena._player import open_player
 from arena._timecontrol import TimeControl
+from engines import Game, Option, get_game
 
 from ._toy import TOY
 
@@ -132,3 +133,114 @@ async def test_reserve_absorbs_a_slow_move():
     assert result.faults == ()
     slow = [elapsed for seat, elapsed, _ in result.moves if seat == 1 and elapsed > 1500]
     assert len(slow) == 1
+
+
+# -- an engine that fails: the match contains it ----------------------------------------------
+
+MUTATING = Path(__file__).parent / "bots" / "mutating.py"
+
+
+class BuggyState(TOY.state_class):
+    """Count to ten with a bug chosen by the option ``bug``: ``check`` raises on the action
+    "three"; ``apply`` accepts "three" (unlisted) and then fails applying it, half-way; ``vote``
+    does the same with the vote "edge"; ``listed`` fails applying a listed action once the
+    total is 4 or more; ``observe`` fails building observations from total 4; ``outcome``
+    fails computing the outcome."""
+
+    def _check(self, player, action):
+        bug = self.options["bug"]
+        if action == "three" and bug == "check":
+            raise TypeError("a bug in check")
+        if not (action == "three" and bug == "apply" or action == "edge" and bug == "vote"):
+            super()._check(player, action)
+
+    def _apply(self, actions):
+        bug = self.options["bug"]
+        if "three" in actions.values() or "edge" in actions.values():
+            self.total += 100  # the state is changed, then the engine fails
+            raise KeyError("a bug in apply")
+        if bug == "listed" and self.total >= 4:
+            self.total = -1
+            raise ValueError("a bug in apply")
+        super()._apply(actions)
+
+    def observation(self, player):
+        if self.options["bug"] == "observe" and self.total >= 4:
+            raise IndexError("a bug in observation")
+        return super().observation(player)
+
+    def outcome(self):
+        if self.options["bug"] == "outcome":
+            raise ZeroDivisionError("a bug in outcome")
+        return super().outcome()
+
+
+BUGGY = Game(id="buggy-count", name="Buggy count", min_players=2, max_players=4,
+             options=(*TOY.options, Option("bug", str, "none", "which engine method fails")),
+             state_class=BuggyState)
+
+
+def saying(kind: str, action: str) -> BotSpec:
+    """A bot that plays randomly but sends ``action`` on its first ``kind`` decision."""
+    return BotSpec(name=f"say-{action}", command=(sys.executable, str(MUTATING), "say", kind, repr(action)))
+
+
+async def play_buggy(bug, specs, games=1, seed=1, settings=FAST):
+    async with AsyncExitStack() as stack:
+        players = [await stack.enter_async_context(open_player(spec, startup_s=5)) for spec in specs]
+        return [await play_match(BUGGY, players, seed + game, {"bug": bug}, settings) for game in range(games)]
+
+
+def replays_cleanly(result):
+    state = BUGGY.new_state(len(result.bots), result.seed, result.replay.options)
+    for step in result.replay.steps:
+        state.apply(step)
+    return state
+
+
+@pytest.mark.parametrize("bug,kind,what", [
+    ("check", "count", "the engine failed checking it"),
+    ("apply", "count", "the engine failed applying it"),
+    ("vote", "vote", "the engine failed applying it"),
+])
+async def test_engine_failing_on_a_bots_action_charges_that_bot_illegal(bug, kind, what):
+    action = "edge" if bug == "vote" else "three"
+    [result] = await play_buggy(bug, [scripted("good"), saying(kind, action), scripted("good")], seed=3)
+    assert [(f.seat, f.kind) for f in result.faults] == [(1, FaultKind.ILLEGAL)]
+    detail = result.faults[0].detail
+    assert detail.startswith(f"{action!r}: {what}, so it counts as illegal\n") and "Traceback" in detail
+    assert result.reason is EndReason.FORFEIT and result.ranks[1] == 3
+    state = replays_cleanly(result)  # the step that failed was played again from a copy
+    assert state.is_terminal() and state.outcome().ranks == result.engine_ranks
+    assert [seat for seat, _, by_bot in result.moves if not by_bot][0] == 1
+    assert len(result.moves) == sum(len(step) for step in result.replay.steps)
+
+
+@pytest.mark.parametrize("bug,error", [
+    ("listed", "ValueError: a bug in apply"),
+    ("observe", "IndexError: a bug in observation"),
+    ("outcome", "ZeroDivisionError: a bug in outcome"),
+])
+async def test_engine_failing_by_itself_is_an_arena_error_charged_to_no_bot(bug, error):
+    results = await play_buggy(bug, [scripted("good"), scripted("good")], games=2)
+    for result in results:  # the same processes play on after an arena error
+        [fault] = result.faults
+        assert (fault.seat, fault.bot, fault.kind) == (None, None, FaultKind.ARENA_ERROR)
+        assert fault.detail.startswith("the engine failed ") and error in fault.detail
+        assert result.reason is EndReason.ARENA_ERROR and result.ranks == (1, 1)
+        assert result.as_dict()["reason"] == "arena-error"
+        replays_cleanly(result)  # the replay stops before the step that failed
+
+
+@pytest.mark.parametrize("players", [2, 3])
+async def test_forfeited_seats_replay_identically(players):
+    """Issue 13 item 2: with every seat played by the fallback, simultaneous seats draw from
+    their own generators, so one seed gives one game whatever order trio runs them in."""
+    karibik = get_game("karibik")
+    async with AsyncExitStack() as stack:
+        crashed = [await stack.enter_async_context(open_player(scripted("no-start-exit"), startup_s=5))
+                   for _ in range(players)]
+        results = [await play_match(karibik, crashed, 4, settings=FAST) for _ in range(20)]
+    assert all(len(result.faults) == players for result in results)
+    assert any(len(step) > 1 for step in results[0].replay.steps)
+    assert all(result.replay.steps == results[0].replay.steps for result in results)
