@@ -57,7 +57,7 @@ def _change(before: Any, value: Any) -> Any:
         return None
     if isinstance(before, dict) and isinstance(value, dict):
         return delta(before, value)
-    if isinstance(before, list) and isinstance(value, list) and before and value:
+    if isinstance(before, (list, tuple)) and isinstance(value, (list, tuple)) and before and value:
         out: dict[str, Any] = {} if len(before) == len(value) else {"#": [len(value)]}
         for index, item in enumerate(value):
             change = [item] if index >= len(before) else _change(before[index], item)
@@ -70,9 +70,9 @@ def _change(before: Any, value: Any) -> Any:
 
 def patch(old: Any, change: dict[str, Any]) -> Any:
     """Apply a :func:`delta` patch to ``old`` (a dict or a list), returning a new value."""
-    if isinstance(old, list):
+    if isinstance(old, (list, tuple)):
         length = change["#"][0] if "#" in change else len(old)
-        new: Any = old[:length] + [None] * (length - len(old))
+        new: Any = list(old[:length]) + [None] * (length - len(old))
     else:
         new = dict(old)
     for key, op in change.items():
@@ -87,12 +87,6 @@ def patch(old: Any, change: dict[str, Any]) -> Any:
         else:
             new[index] = patch(new[index], op)
     return new
-
-
-def _plain(value: Any) -> Any:
-    """JSON's view of a value (tuples become lists, int keys strings), so deltas compare
-    what the browser will see."""
-    return json.loads(json.dumps(value))
 
 
 def _split(observations: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -120,13 +114,15 @@ def game_frames(replay: Replay) -> list[dict[str, Any]]:
     cursor = 0
     actions: list[list[Any]] = []
     for number in range(len(replay.steps) + 1):
-        observations = [_plain(state.observation(seat)) for seat in seats]
+        # Values go out as they are (no copy): observations and omniscient views are fresh
+        # data by contract, and json.dumps in pack() treats tuples as the lists they become.
+        observations = [state.observation(seat) for seat in seats]
         public, private = _split(observations)
-        hidden = _plain(omniscient(state))
+        hidden = omniscient(state)
         clash = hidden.keys() & observations[0].keys()
         if clash:
             raise ViewError(f"{replay.game}: omniscient_view reuses observation keys {sorted(clash)}")
-        events = [[_plain(event.data), None if event.audience is None else sorted(event.audience)]
+        events = [[event.data, None if event.audience is None else sorted(event.audience)]
                   for event in state.log[cursor:]]
         cursor = len(state.log)
         frames.append({
@@ -138,7 +134,7 @@ def game_frames(replay: Replay) -> list[dict[str, Any]]:
         if number == len(replay.steps):
             break
         step = replay.steps[number]
-        actions = [[seat, state.decision(seat), _plain(action)] for seat, action in step.items()]
+        actions = [[seat, state.decision(seat), action] for seat, action in step.items()]
         try:
             state.apply(step)
         except engines.IllegalAction as error:

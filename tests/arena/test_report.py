@@ -52,9 +52,9 @@ def test_frames_hold_every_seat_observation_and_the_omniscient_view_exactly(game
         public, hidden = patch(public, frame["p"]), patch(hidden, frame["h"])
         private = [patch(mine, change) for mine, change in zip(private, frame["s"])]
         for seat in range(replay.num_players):
-            assert {**public, **private[seat]} == _plain(state.observation(seat)), (number, seat)
+            assert _plain({**public, **private[seat]}) == _plain(state.observation(seat)), (number, seat)
             assert not public.keys() & private[seat].keys()
-        assert hidden == _plain(omniscient(state))
+        assert _plain(hidden) == _plain(omniscient(state))
         assert frame["w"] == list(state.acting)
         if number < len(replay.steps):
             step = replay.steps[number]
