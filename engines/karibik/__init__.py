@@ -11,8 +11,8 @@ from ._board import Area as Area
 from ._board import Board as Board
 from ._caribbean import CARIBBEAN as CARIBBEAN
 from ._observation import determinize as determinize
-from ._render import render_svg as render_svg
 from ._render import render_text as render_text
+from ._svg import render_svg as render_svg
 from ._rules import CARDS as CARDS
 from ._rules import SHIPS as SHIPS
 from ._state import BOARDS as BOARDS

@@ -1,4 +1,4 @@
-"""Drawing a board and, optionally, a state: text for the terminal, SVG for files.
+"""Drawing a board and, optionally, a state as text for the terminal (SVG: :mod:`._svg`).
 
 Pure functions of (board, state): no I/O. ``state`` is a :class:`~._state.KaribikState`
 or ``None`` for the empty board. Area markers in the text map: ``#`` port, ``R``/``B``/
@@ -9,7 +9,6 @@ id; a ship's initial letter (``A``..``F``) is put in front of the area it stands
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from ._board import COLOURS, HIDEOUT, PORT, START, Board
 from ._rules import CHEST_STATES, SHIPS
@@ -73,50 +72,3 @@ def _legend(board: Board, state: Any) -> list[str]:
     for seat, score in enumerate(state.scores):
         lines.append(f"  seat {seat} ({COLOURS[seat]}): {score}")
     return lines
-
-
-_FILL = {PORT: "#c8a165", START: "#9fd3f0", "sea": "#cfe9f7"}
-_SCALE = 10
-
-
-def render_svg(board: Board, state: Any = None) -> str:
-    """The map as a standalone SVG document (areas, borders, names, ships, chests, scores)."""
-    width, height = 101 * _SCALE, 60 * _SCALE
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="-20 -20 {width + 20} {height + 20}" font-family="sans-serif" font-size="9">',
-           f'<rect x="-20" y="-20" width="{width + 40}" height="{height + 40}" fill="#eaf6fb"/>']
-    point = [(a.x * _SCALE, a.y * _SCALE) for a in board.areas]
-    for area, near in enumerate(board.neighbours):
-        for other in near:
-            if other > area:
-                (x0, y0), (x1, y1) = point[area], point[other]
-                out.append(f'<line x1="{x0:.0f}" y1="{y0:.0f}" x2="{x1:.0f}" y2="{y1:.0f}" stroke="#7aa6c2"/>')
-    for a in board.areas:
-        x, y = point[a.id]
-        fill = a.colour if a.kind == HIDEOUT else _FILL.get(a.kind, _FILL["sea"])
-        out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="13" fill="{fill}" stroke="#345"/>')
-        out.append(f'<text x="{x:.0f}" y="{y + 3:.0f}" text-anchor="middle">{a.id}</text>')
-        label = a.name + (f" {a.chest // 1000}k" if a.kind == PORT else "")
-        out.append(f'<text x="{x:.0f}" y="{y + 24:.0f}" text-anchor="middle">{escape(label)}</text>')
-        if state is not None and a.kind == PORT and CHEST_STATES[state.chest_status[a.id]] == "port":
-            out.append(f'<rect x="{x + 9:.0f}" y="{y - 17:.0f}" width="9" height="9" fill="gold" stroke="#540"/>')
-    if state is not None:
-        out.extend(_svg_state(board, state, point))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def _svg_state(board: Board, state: Any, point: list[tuple[float, float]]) -> list[str]:
-    out = []
-    for ship, name in enumerate(SHIPS):
-        x, y = point[state.ship_area[ship]]
-        chest = state.ship_chest[ship]
-        title = name if chest is None else f"{name} carrying {board.areas[chest].name}"
-        fill = "gold" if chest is not None else "white"
-        out.append(f'<g><title>{escape(title)}</title><rect x="{x - 22:.0f}" y="{y - 22:.0f}" width="14" '
-                   f'height="12" fill="{fill}" stroke="black"/><text x="{x - 15:.0f}" y="{y - 13:.0f}" '
-                   f'text-anchor="middle" font-weight="bold">{name[0]}</text></g>')
-    status = f"Round {state.round}, phase {state.phase}; " + ", ".join(
-        f"{COLOURS[seat]} {score}" for seat, score in enumerate(state.scores))
-    out.append(f'<text x="0" y="{58 * _SCALE}" font-size="14" data-status={quoteattr(status)}>{escape(status)}</text>')
-    return out
