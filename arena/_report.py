@@ -22,14 +22,17 @@ from ._store import StoredGame
 ARENA_ERROR = EndReason.ARENA_ERROR.value
 
 
-def records_of(games: Iterable[StoredGame], blocked: bool = True) -> list[GameRecord]:
-    """Stored games as rating records; duplicate-deal blocks kept when ``blocked``.
+def with_result(games: Iterable[StoredGame]) -> list[StoredGame]:
+    """The games that have a result. A game stopped by an arena error (the engine failed, no
+    bot charged) has none: it counts neither for nor against anyone."""
+    return [game for game in games if game.reason != ARENA_ERROR]
 
-    A game stopped by an arena error (the engine failed, no bot charged) has no result: it
-    is left out, so it counts neither for nor against anyone.
-    """
+
+def records_of(games: Iterable[StoredGame], blocked: bool = True) -> list[GameRecord]:
+    """Stored games with a result (:func:`with_result`) as rating records; duplicate-deal
+    blocks kept when ``blocked``."""
     return [GameRecord(players=g.seats, ranks=g.ranks, block=g.block if blocked else None)
-            for g in games if g.reason != ARENA_ERROR]
+            for g in with_result(games)]
 
 
 def fault_counts(games: Iterable[StoredGame]) -> Counter[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._report import records_of, standings_of
+from .._report import records_of, standings_of, with_result
 from .._store import StoredGame
 
 #: stderr kept per fault in the report (the store keeps 16 KiB; the page needs a glance)
@@ -28,7 +28,7 @@ def standings_data(games: Sequence[StoredGame], n_boot: int) -> dict[str, Any]:
     rows = [dict(row.as_dict(), faults=faults.get(row.name, 0)) for row in standings.rows]
     index = {name: i for i, name in enumerate(names)}
     wdl = [[[0, 0, 0] for _ in names] for _ in names]
-    for game in games:
+    for game in with_result(games):
         for a, (name_a, rank_a) in enumerate(zip(game.seats, game.ranks)):
             for name_b, rank_b in list(zip(game.seats, game.ranks))[a + 1:]:
                 i, j = index[name_a], index[name_b]

@@ -9,6 +9,7 @@ from arena._cli_tournament import open_store
 from arena._config import load_config
 from arena._report import fault_counts, records_of, standings_of
 from arena._tournament import TournamentRunner
+from arena.report._data import standings_data
 from engines.dead_mans_draw._state import DeadMansDrawState
 
 
@@ -45,3 +46,5 @@ def test_tournament_stores_an_arena_error_and_rates_the_other_games(tmp_path, mo
     assert len(records_of(games)) == 5, "the arena-error game counts for and against no one"
     assert sum(fault_counts(games).values()) == 0
     assert sorted(row.name for row in standings_of(records_of(games), n_boot=10).rows) == ["r0", "r1", "r2"]
+    wdl = standings_data(games, n_boot=10)["wdl"]  # the HTML report's head-to-head
+    assert sum(sum(cell) for row in wdl for cell in row) == 2 * 5
