@@ -12,6 +12,7 @@ This module is imported by ``arena --help`` and ``arena games``: it must stay ch
 from __future__ import annotations
 
 import contextlib
+import copy
 import enum
 import functools
 import sys
@@ -193,21 +194,23 @@ class ArenaGroup(TyperGroup):
 def _plain_help(command: Any) -> None:
     """Help shows metavars (``N``, ``FILE``, ``a|b``), never Python types (``<str>``, ``<bool>``).
 
-    typer's help puts a type column beside every parameter; each parameter here says what it
-    takes in its metavar and help text, so the column is emptied (instance attributes shadow
-    typer's methods; typer is pinned to the range this was checked with).
+    typer's help puts a type beside every parameter; each parameter here says what it takes in
+    its metavar and help text, so the type is replaced by the metavar or left out (instance
+    attributes shadow typer's methods). typer 0.28 and 0.29 build that column differently;
+    both are handled (pyproject.toml pins typer to the range checked).
     """
     for param in getattr(command, "params", ()):
-        if param.param_type_name == "argument":
-            param.display_type_rich = lambda ctx: None
-            param._usage_display_name = (lambda p: lambda: (p.display_name_raw if p.required else
-                                                            f"[{p.display_name_raw}]") + ("..." if p.nargs != 1 else ""))(param)
-        elif param.is_flag or param.count:
-            param.display_type_rich = lambda ctx: None
-        elif param.metavar is None:
-            choices = getattr(param.type_descriptor, "choices", None) if hasattr(param, "type_descriptor") else None
-            label = "|".join(str(getattr(c, "value", c)) for c in choices) if choices else param.name.upper()
+        label = _metavar_of(param)
+        if hasattr(param, "display_type_rich"):  # typer 0.29
             param.display_type_rich = lambda ctx, label=label: label
+            if param.param_type_name == "argument":
+                param._usage_display_name = lambda p=param: _usage_name(p)
+        elif param.param_type_name == "argument":  # typer 0.28
+            param.type = copy.copy(param.type)
+            param.type.get_metavar = lambda param, ctx: ""
+            param.make_metavar = lambda ctx, usage=False, p=param: _usage_name(p) if usage else p.metavar or p.name.upper()
+        else:
+            param.make_metavar = lambda ctx, label=label: label or ""
     if not getattr(command, "_arena_plain_help", False):
         command._arena_plain_help = True
         show_help = command.get_help_option
@@ -221,6 +224,22 @@ def _plain_help(command: Any) -> None:
         command.get_help_option = get_help_option
     for sub in getattr(command, "commands", {}).values():
         _plain_help(sub)
+
+
+def _metavar_of(param: Any) -> str | None:
+    """What the help shows beside a parameter: its metavar, its choices, or nothing."""
+    if param.param_type_name == "argument" or getattr(param, "is_flag", False) or getattr(param, "count", False):
+        return None
+    if param.metavar is not None:
+        return param.metavar
+    descriptor = getattr(param, "type_descriptor", None)  # typer 0.29; 0.28 has click's param.type
+    choices = getattr(descriptor if descriptor is not None else getattr(param, "type", None), "choices", None)
+    return "|".join(str(getattr(c, "value", c)) for c in choices) if choices else param.name.upper()
+
+
+def _usage_name(param: Any) -> str:
+    name = param.metavar or param.name.upper()
+    return (name if param.required else f"[{name}]") + ("..." if param.nargs != 1 else "")
 
 
 # -- options shared by several commands ---------------------------------------------------------

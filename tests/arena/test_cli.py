@@ -2,6 +2,7 @@
 (one ``error:`` line on stderr, exit code 2, never a traceback)."""
 
 import json
+import re
 
 import engines
 import pytest
@@ -250,3 +251,30 @@ def test_replay_of_an_unknown_game(recorded, tmp_path):
     path = tmp_path / "renamed.json"
     path.write_text(json.dumps(data))
     assert_user_error(arena("replay", path), prefix="unknown game 'no-such-game'")
+
+
+# -- conventions of every command ---------------------------------------------------------------
+
+def _commands():
+    import typer.main
+
+    root = typer.main.get_command(app)
+    stack = [([], root)]
+    while stack:
+        path, command = stack.pop()
+        yield path, command
+        stack += [([*path, name], sub) for name, sub in getattr(command, "commands", {}).items()]
+
+
+@pytest.mark.parametrize("path,command", list(_commands()), ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_help_has_text_for_every_parameter_and_no_python_types(path, command):
+    for param in command.params:
+        assert param.help, f"arena {' '.join(path)}: {param.name} has no help text"
+    result = arena(*path, "--help")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "<" not in result.stdout, result.stdout  # <str>, <int>, <bool>, <list[str]>, <path>
+    assert re.search(r"--help\s+-h\s", result.stdout)
+    if any(param.name == "output" for param in command.params):
+        assert re.search(r"--output\s+-o\s", result.stdout)  # -o is always the output file
+    else:
+        assert not re.search(r"\s-o\s", result.stdout)
