@@ -18,7 +18,7 @@ from typing import Any
 import engines
 
 from ._faults import FaultPolicy
-from ._manifest import BotSpec, ManifestError, load_manifest, manifest_from_dict
+from ._manifest import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
 from ._match import MatchSettings
 from ._ranges import RangeError, check_number
 from ._schedule import Format, ScheduleSpec
@@ -190,7 +190,7 @@ def _entrants(reader: _Reader, base: Path) -> list[BotSpec]:
                     raise ConfigError(f"{where}: key {extra[0]!r} is not allowed beside 'manifest'")
                 spec = load_manifest(base / item["manifest"])
                 if "name" in item:
-                    spec = dataclasses.replace(spec, name=item["name"])
+                    spec = dataclasses.replace(spec, name=check_name(item["name"], where))
             else:
                 spec = manifest_from_dict(item, base, where)
         except ManifestError as error:

@@ -15,6 +15,11 @@ A manifest is a small TOML file::
     open_files = 256
     file_size_mb = 64
 
+A name is 1 to 64 characters from ``A-Z a-z 0-9 . _ + -``, starting with a letter or digit
+(:data:`NAME_PATTERN`): it names the bot's log files, so it can never be a path. Without
+``name``, the script or module the command runs gives one (characters outside the set
+become ``-``).
+
 Anywhere a bot is expected, a plain command line works too (``"python -m bots.random"``).
 A command whose first word is ``python`` or ``python3`` runs with the interpreter that runs
 the arena, so bots use the same installed packages.
@@ -23,6 +28,7 @@ the arena, so bots use the same installed packages.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from collections.abc import Mapping
@@ -35,6 +41,31 @@ from ._toml import read_toml
 
 class ManifestError(ValueError):
     """A manifest or bot command is unreadable or invalid; the message names file and key."""
+
+
+#: What a bot (entrant) name may look like: it becomes part of log file names.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+NAME_RULE = "1-64 characters from A-Z a-z 0-9 . _ + -, starting with a letter or digit"
+
+
+def check_name(name: object, where: str) -> str:
+    """``name`` if it is a valid bot name; else raises :class:`ManifestError` naming ``where``."""
+    if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
+        shown = name if isinstance(name, str) else type(name).__name__
+        raise ManifestError(f"{where}: 'name' must be {NAME_RULE}; got {shown!r}")
+    return name
+
+
+def log_name(name: str, pid: int) -> str:
+    """The log file name of one process of bot ``name``: a single path component, whatever
+    ``name`` holds (names are checked where they are read; this does not rely on it)."""
+    return f"{_safe(name)}.{pid}.log"
+
+
+def _safe(text: str) -> str:
+    """``text`` as a valid name: other characters become ``-``, at most 64 characters."""
+    text = re.sub(r"[^A-Za-z0-9._+-]", "-", text).lstrip("._+-")[:64]
+    return text or "bot"
 
 
 @dataclass(frozen=True)
@@ -80,9 +111,7 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
         raise ManifestError(f"{where}: 'command' must be a non-empty string or list of strings")
     if any("\0" in part for part in command):
         raise ManifestError(f"{where}: 'command' must not contain NUL characters")
-    name = data.get("name", _default_name(command))
-    if not isinstance(name, str) or not name:
-        raise ManifestError(f"{where}: 'name' must be a non-empty string")
+    name = check_name(data.get("name", _default_name(command)), where)
     cwd = data.get("cwd", ".")
     if not isinstance(cwd, str):
         raise ManifestError(f"{where}: 'cwd' must be a string path")
@@ -140,13 +169,13 @@ def resolve_bot(text: str, base: Path | None = None) -> BotSpec:
 
 
 def _default_name(command: list[str]) -> str:
-    """The script or module a command runs, else the program.
+    """The script or module a command runs, else the program, as a valid name.
 
     ``python -m bots.random`` → ``bots.random``; ``node bots/alpha.js --fast`` → ``alpha``;
-    ``./my_bot`` → ``my_bot``.
+    ``./my_bot`` → ``my_bot``; ``"./my bot"`` → ``my-bot``.
     """
     if "-m" in command[:-1]:
-        return command[command.index("-m") + 1]
+        return _safe(command[command.index("-m") + 1])
     arguments = [word for word in command[1:] if not word.startswith("-")]
     word = arguments[0] if arguments else command[0]
-    return Path(word).stem or word
+    return _safe(Path(word).stem or word)

@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from arena._manifest import BotSpec, ManifestError, load_manifest, manifest_from_dict, resolve_bot
+from arena._manifest import BotSpec, ManifestError, load_manifest, log_name, manifest_from_dict, resolve_bot
 from arena._sandbox import Limits
 
 KNOWN = "['command', 'cwd', 'env', 'games', 'limits', 'name']"
+NAME_RULE = "1-64 characters from A-Z a-z 0-9 . _ + -, starting with a letter or digit"
 
 
 def write(tmp_path: Path, text: str, name: str = "bot.toml") -> Path:
@@ -128,8 +129,14 @@ def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     ({"command": ["python", 3]}, "'command' must be a non-empty string or list of strings"),
     ({"command": ("x",)}, "'command' must be a non-empty string or list of strings"),
     ({"command": 7}, "'command' must be a non-empty string or list of strings"),
-    ({"command": "x", "name": ""}, "'name' must be a non-empty string"),
-    ({"command": "x", "name": 5}, "'name' must be a non-empty string"),
+    ({"command": "x", "name": ""}, f"'name' must be {NAME_RULE}; got ''"),
+    ({"command": "x", "name": 5}, f"'name' must be {NAME_RULE}; got 'int'"),
+    ({"command": "x", "name": "../../x/pwned"}, f"'name' must be {NAME_RULE}; got '../../x/pwned'"),
+    ({"command": "x", "name": "/tmp/x/pwned"}, f"'name' must be {NAME_RULE}; got '/tmp/x/pwned'"),
+    ({"command": "x", "name": "a/b"}, f"'name' must be {NAME_RULE}; got 'a/b'"),
+    ({"command": "x", "name": ".hidden"}, f"'name' must be {NAME_RULE}; got '.hidden'"),
+    ({"command": "x", "name": "my bot"}, f"'name' must be {NAME_RULE}; got 'my bot'"),
+    ({"command": "x", "name": "x" * 65}, f"'name' must be {NAME_RULE}; got '{'x' * 65}'"),
     ({"command": "x", "cwd": 1}, "'cwd' must be a string path"),
     ({"command": "x", "games": "dead-mans-draw"}, "'games' must be a list of game ids"),
     ({"command": "x", "games": ["a", 1]}, "'games' must be a list of game ids"),
@@ -200,7 +207,9 @@ def test_bot_spec_defaults():
     ("python -m bots.random", ("python", "-m", "bots.random"), "bots.random"),
     ("./mybot", ("./mybot",), "mybot"),
     ("/opt/bots/deep-bot", ("/opt/bots/deep-bot",), "deep-bot"),
-    ("python 'my bot.py'", ("python", "my bot.py"), "my bot"),
+    ("python 'my bot.py'", ("python", "my bot.py"), "my-bot"),
+    ("python ../../x/.pwned.py", ("python", "../../x/.pwned.py"), "pwned"),
+    ("python -m ../../etc", ("python", "-m", "../../etc"), "etc"),
     ("node dist/bot.js", ("node", "dist/bot.js"), "bot"),
 ])
 def test_resolve_plain_command(tmp_path, text, command, name):
@@ -250,3 +259,18 @@ def test_resolve_manifest_errors_name_the_file(tmp_path):
 ])
 def test_resolve_bad_command(tmp_path, text, error):
     assert error_of(resolve_bot, text, tmp_path) == error
+
+
+@pytest.mark.parametrize("name", ["py-random", "A.b_c+d-9", "x" * 64, "0"])
+def test_valid_names_are_kept(tmp_path, name):
+    assert manifest_from_dict({"command": "x", "name": name}, tmp_path, "m.toml").name == name
+
+
+@pytest.mark.parametrize("name,file", [
+    ("py-random", "py-random.7.log"),
+    ("../../x/pwned", "x-pwned.7.log"),
+    ("/tmp/x/pwned", "tmp-x-pwned.7.log"),
+    ("..", "bot.7.log"),
+])
+def test_log_names_are_one_path_component_whatever_the_name(name, file):
+    assert log_name(name, 7) == file
