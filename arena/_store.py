@@ -49,6 +49,23 @@ CREATE TABLE games (
 """
 
 
+#: The columns that say what happened in a game (not when, nor how long moves took): a game
+#: stored twice must agree on these.
+_OUTCOME = ("round", "tbl", "rotation", "block", "seed", "seats", "ranks", "engine_ranks", "scores",
+            "faults", "reason", "steps", "replay")
+_COLUMNS = ("key", "round", "tbl", "rotation", "block", "seed", "seats", "ranks", "engine_ranks", "scores",
+            "faults", "reason", "steps", "duration_s", "finished_at", "moves", "replay")
+_OUTCOME_COLUMNS = tuple(_COLUMNS.index(column) for column in _OUTCOME)
+
+
+def _outcome(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The outcome columns, with each fault reduced to who, what and when (its detail and
+    stderr text may differ between two plays of one game)."""
+    faults = _OUTCOME.index("faults")
+    brief = [(f["seat"], f["bot"], f["kind"], f["step"]) for f in json.loads(values[faults])]
+    return values[:faults] + (brief,) + values[faults + 1:]
+
+
 class StoreError(Exception):
     """The database cannot be created, opened or written; the message names the file."""
 
@@ -158,9 +175,12 @@ class ResultsStore:
         return {row[0] for row in self._db.execute("SELECT key FROM games")}
 
     def record(self, game: ScheduledGame, result: MatchResult) -> bool:
-        """Store one finished game in one transaction; ``False`` if its key was already stored.
+        """Store one finished game in one transaction; ``False`` if this very game (same key,
+        same outcome) was already stored, which makes resuming and retrying safe.
 
-        Raises :class:`StoreError` (disk full, read-only file, ...) with nothing half-written.
+        Raises :class:`StoreError` naming the key if the key is stored with a different
+        outcome (never silently keeps either), and on disk full, a read-only file, ...,
+        with nothing half-written.
         """
         row = (
             game.key, game.round, game.table, game.rotation, game.block, game.seed,
@@ -174,9 +194,16 @@ class ResultsStore:
             with self._db:
                 cursor = self._db.execute(
                     "INSERT OR IGNORE INTO games VALUES (" + ", ".join("?" * len(row)) + ")", row)
+                if cursor.rowcount == 1:
+                    return True
+                stored = self._db.execute(f"SELECT {', '.join(_OUTCOME)} FROM games WHERE key = ?",
+                                          (game.key,)).fetchone()
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot store game {game.key} ({error})") from None
-        return cursor.rowcount == 1
+        if _outcome(stored) != _outcome(tuple(row[i] for i in _OUTCOME_COLUMNS)):
+            raise StoreError(f"{self.path}: game {game.key} is already stored with a different outcome; "
+                             f"the database was changed by something other than this tournament")
+        return False
 
     def games(self) -> Iterator[StoredGame]:
         """Every stored game in schedule order (independent of the order they finished in)."""
