@@ -11,16 +11,21 @@ from __future__ import annotations
 import enum
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 import engines
 
-from ._cli_common import (ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable, number_option,
-                          on_interrupt, open_sandbox, parse_options, reports_errors, write_text_file)
+from ._cli_common import (AllowRootOption, ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable,
+                          number_option, on_interrupt, open_sandbox, parse_options, reports_errors, root_bots_warning,
+                          write_text_file)
 from ._faults import FaultPolicy
 from ._ranges import parse_option
+
+if TYPE_CHECKING:
+    from ._manifest import BotSpec
+    from ._sandbox import Sandbox
 
 app = typer.Typer(
     cls=ArenaGroup,
@@ -108,6 +113,7 @@ def match_command(
         "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
     replay: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the replay (JSON) to this file.")] = None,
     sandbox: SandboxOption = "auto",
+    allow_root_bots: AllowRootOption = False,
     fmt: FormatOption = TextFormat.TABLE,
 ) -> None:
     """Play one game between bots and print ranks, scores and faults."""
@@ -124,12 +130,15 @@ def match_command(
     specs = [resolve_bot(bot) for bot in bots]
     if replay is not None:
         check_writable(replay)
-    with open_sandbox(sandbox) as box, on_interrupt(lambda: "the game was not finished"):
+    with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the game was not finished"):
         result = trio.run(run_single_match, game, specs, seed_value, parse_options(option), settings, box)
+    warning = root_bots_warning(box)
     if replay is not None:
         save_replay_file(replay, result)
     if fmt == TextFormat.JSON:
         typer.echo(json.dumps(result.as_dict(), indent=2))
+        if warning:
+            typer.echo(warning, err=True)
         return
     from tabulate import tabulate
 
@@ -145,6 +154,8 @@ def match_command(
         typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step}: {fault.detail}")
         if fault.stderr_tail:
             typer.echo("  last stderr lines:\n    " + fault.stderr_tail.replace("\n", "\n    "))
+    if warning:
+        typer.echo(warning)
 
 
 @app.command("replay")
@@ -230,6 +241,7 @@ def check_bot_command(
         "--games-per", "Games to play per game id (more if decision kinds are missing).")] = "4",
     move_ms: Annotated[str, number_option("--move-ms", "Per-move limit in ms.", "MS")] = "1000",
     sandbox: SandboxOption = "auto",
+    allow_root_bots: AllowRootOption = False,
 ) -> None:
     """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure."""
     import trio
@@ -243,27 +255,54 @@ def check_bot_command(
     games = parse_option("--games-per", games_per)
     spec = resolve_bot(bot)
     time_control = match_settings(move_ms_value, 5000, 10_000, FaultPolicy.FORFEIT.value, 0).time_control
-    with open_sandbox(sandbox) as box, on_interrupt(lambda: "the check was not finished"):
+    with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the check was not finished"):
         report = trio.run(check_bot, spec, game, games, time_control, box)
     for line in report.lines():
         typer.echo(line)
+    if root_bots_warning(box):
+        typer.echo(root_bots_warning(box))
     if not report.passed:
         raise typer.Exit(1)
 
 
 @app.command("doctor")
 @reports_errors
-def doctor_command(sandbox: SandboxOption = "auto") -> None:
-    """Explain which protections against hostile bots are active on this machine."""
+def doctor_command(
+    bots: Annotated[Optional[list[str]], typer.Argument(
+        metavar="[BOT]...", help="Bot manifests (*.toml) or commands: say what each of them will get.")] = None,
+    sandbox: SandboxOption = "auto",
+    allow_root_bots: AllowRootOption = False,
+) -> None:
+    """Explain which protections against hostile bots are active on this machine (and for BOTs)."""
     from tabulate import tabulate
 
-    with open_sandbox(sandbox) as box:
+    from ._manifest import resolve_bot
+
+    specs = [resolve_bot(bot) for bot in bots or []]
+    with open_sandbox(sandbox, allow_root_bots) as box:
         pass
     rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
     typer.echo(tabulate(rows, headers=["active", "protection", "how"]))
     missing = [name for name, active, _ in box.describe() if not active]
     if missing:
         typer.echo(f"\n{len(missing)} protection(s) inactive; see README, 'Running untrusted bots'.")
+    if specs:
+        typer.echo("")
+        typer.echo(tabulate([_doctor_row(spec, box) for spec in specs], headers=["bot", "uid", "bubblewrap", "cgroup"]))
+
+
+def _doctor_row(spec: BotSpec, box: Sandbox) -> list[str]:
+    """What one bot will actually get: its uid (and why), bubblewrap, cgroup."""
+    from ._process import bot_environment
+
+    confinement = box.confinement(spec.argv(), spec.cwd, bot_environment(spec))
+    if confinement.own_uid:
+        uid = f"own uid ({confinement.why})"
+    elif not box.drop_privileges:
+        uid = f"arena's uid: {confinement.why}"
+    else:
+        uid = f"{'REFUSED' if confinement.refused else 'ROOT (--allow-root-bots)'}: {confinement.why}"
+    return [spec.name, uid, "yes" if box.bwrap else "no", "yes" if box.cgroup_root else "no"]
 
 
 from . import _cli_ratings, _cli_tournament  # noqa: E402  (register the tournament and rating commands)

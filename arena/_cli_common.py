@@ -45,7 +45,7 @@ _USER_ERROR_CLASSES = [
     ("arena._cli_common", "UsageError"), ("engines", "EngineError"), ("arena._manifest", "ManifestError"),
     ("arena._replay_view", "ReplayFileError"), ("arena._config", "ConfigError"),
     ("arena._store", "StoreError"), ("arena.ratings", "ResultsFileError"), ("arena._ranges", "RangeError"),
-    ("arena.report", "ViewError"),
+    ("arena.report", "ViewError"), ("arena._sandbox", "SandboxError"),
 ]
 
 
@@ -281,13 +281,27 @@ def number_option(option: str, help: str, metavar: str = "N") -> Any:
     return typer.Option(option, metavar=metavar, help=f"{help} Range {RANGES[OPTIONS[option]]}.")
 
 
+AllowRootOption = Annotated[bool, typer.Option(
+    "--allow-root-bots", help="Run as root the bots that cannot have their own uid (arena run as root), "
+                              "instead of refusing them; the output then warns.")]
+
+
+def root_bots_warning(sandbox: Sandbox) -> str | None:
+    """The warning line to print with results when some bots ran as root, or ``None``."""
+    if not sandbox.root_bots:
+        return None
+    return (f"warning: {', '.join(sorted(sandbox.root_bots))} ran as root (--allow-root-bots): "
+            f"they could have changed these results or harmed other bots")
+
+
 @contextlib.contextmanager
-def open_sandbox(mode: str) -> Iterator[Sandbox]:
-    """The sandbox for ``--sandbox MODE``, cleaned up (cgroup folders) on exit."""
+def open_sandbox(mode: str, allow_root: bool = False) -> Iterator[Sandbox]:
+    """The sandbox for ``--sandbox MODE``, cleaned up (cgroup folders) on exit; ``allow_root``:
+    ``--allow-root-bots``."""
     from ._sandbox import detect_sandbox
 
     try:
-        sandbox = detect_sandbox(str(mode))
+        sandbox = detect_sandbox(str(mode), allow_root)
     except (ValueError, RuntimeError) as error:
         raise UsageError(str(error)) from None
     try:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ._cli_common import (OutputOption, SandboxOption, UsageError, check_writable, on_interrupt, open_sandbox,
-                          reports_errors, write_text_file)
+from ._cli_common import (AllowRootOption, OutputOption, SandboxOption, UsageError, check_writable, on_interrupt,
+                          open_sandbox, reports_errors, root_bots_warning, write_text_file)
 from ._ranges import RANGES, parse_option
 
 if TYPE_CHECKING:
@@ -59,7 +59,8 @@ def _with_concurrency(config: TournamentConfig, concurrency: int | None) -> Tour
     return config if concurrency is None else dataclasses.replace(config, concurrency=concurrency)
 
 
-def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mode: str) -> None:
+def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mode: str,
+          allow_root: bool = False) -> None:
     import trio
 
     from ._progress import open_progress
@@ -68,7 +69,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
     database = store.path.resolve()
     log_dir_of(database).mkdir(mode=0o700, exist_ok=True)  # exists before any bot, so it is hidden
     hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), log_dir_of(database)]
-    with open_sandbox(sandbox_mode) as sandbox:
+    with open_sandbox(sandbox_mode, allow_root) as sandbox:
         if sandbox.bwrap is None and not sandbox.drop_privileges:
             # The seeds derive from the key in the database (0600): safe from other uids only.
             # Before the run, when the organiser can still stop it; an error later is the last line.
@@ -95,6 +96,8 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
     from ._cli_ratings import print_standings
 
     print_standings(store, "table", 200, None)
+    if root_bots_warning(sandbox):
+        typer.echo(root_bots_warning(sandbox))
 
 
 @tournament_app.command("run")
@@ -104,6 +107,7 @@ def run_command(
     quiet: QuietOption = False,
     sandbox: SandboxOption = "auto",
     concurrency: ConcurrencyOption = None,
+    allow_root_bots: AllowRootOption = False,
 ) -> None:
     """Play a tournament, storing every game as it ends; print the standings."""
     from ._config import load_config
@@ -112,7 +116,7 @@ def run_command(
     config = _with_concurrency(load_config(file), games_at_once)
     store = open_store(config)
     try:
-        _play(config, store, quiet, sandbox)
+        _play(config, store, quiet, sandbox, allow_root_bots)
     finally:
         store.close()
 
@@ -124,6 +128,7 @@ def resume_command(
     quiet: QuietOption = False,
     sandbox: SandboxOption = "auto",
     concurrency: ConcurrencyOption = None,
+    allow_root_bots: AllowRootOption = False,
 ) -> None:
     """Play only the games an interrupted tournament is missing; print the standings."""
     from ._store import ResultsStore
@@ -131,7 +136,7 @@ def resume_command(
     games_at_once = _concurrency(concurrency)
     store = ResultsStore.open(database)
     try:
-        _play(_with_concurrency(config_of_store(store), games_at_once), store, quiet, sandbox)
+        _play(_with_concurrency(config_of_store(store), games_at_once), store, quiet, sandbox, allow_root_bots)
     finally:
         store.close()
 

@@ -16,8 +16,10 @@ from pathlib import Path
 import trio
 
 from ._faults import BotFault, FaultKind
-from ._manifest import BotSpec
-from ._sandbox import BotCgroup, Sandbox
+from ._cgroups import BotCgroup
+from ._manifest import BotSpec, log_name
+from ._sandbox import Confinement, Sandbox, SandboxError
+from ._uids import UidError, UidLease
 
 #: Environment variables passed through to every bot; everything else comes from the manifest.
 PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PATH")
@@ -107,8 +109,7 @@ class BotProcess:
                 await _kill_uid(self.uid)
             await self._wait_group_gone()
             if self.cgroup is not None:
-                self.cgroup.kill_all()
-                self.cgroup.remove()
+                await self.cgroup.kill_and_remove()
 
     async def _wait_group_gone(self, limit: float = 2.0) -> None:
         # Children the bot left in its group are not ours to wait() for: they are reaped by
@@ -144,7 +145,8 @@ async def _kill_uid(uid: int) -> None:
         pass
 
 
-def _environment(spec: BotSpec) -> dict[str, str]:
+def bot_environment(spec: BotSpec) -> dict[str, str]:
+    """The environment a bot starts with (before the sandbox adds its own)."""
     env = {key: os.environ[key] for key in PASSED_ENV if key in os.environ}
     env.update(spec.env)
     return env
@@ -156,31 +158,52 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
     """Start ``spec`` in a new session inside ``sandbox``; on exit SIGTERM, a short grace,
     SIGKILL the group (and, with a dropped uid, every process of that uid).
 
-    Raises :class:`BotFault` (``CRASH``) if the command cannot be started at all.
+    Raises :class:`BotFault` (``CRASH``) if the command cannot be started at all, and
+    :class:`SandboxError` if the arena runs as root, the bot cannot have its own uid, and the
+    sandbox does not allow root bots (or no bot uid is free).
     """
     sandbox = sandbox or Sandbox()
     argv = spec.argv()
-    uid = sandbox.uid_for(argv, spec.cwd)
-    if shutil.which(argv[0], path=_environment(spec).get("PATH")) is None and not os.path.exists(
+    env = bot_environment(spec)
+    if shutil.which(argv[0], path=env.get("PATH")) is None and not os.path.exists(
             os.path.join(spec.cwd or ".", argv[0])):
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: no such program")
+    confinement = sandbox.check(spec.name, argv, spec.cwd, env)
+    lease = None
+    if confinement.own_uid:
+        try:
+            lease = sandbox.uids.acquire()
+        except UidError as error:
+            raise SandboxError(str(error)) from None
+    try:
+        async with _started(spec, sandbox, argv, env, confinement, lease, stderr_limit, log_dir) as bot:
+            yield bot
+    finally:
+        if lease is not None:
+            lease.release()  # only now: every process of the uid was killed
+
+
+@asynccontextmanager
+async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[str, str], confinement: Confinement,
+                   lease: UidLease | None, stderr_limit: int, log_dir: Path | None) -> AsyncIterator[BotProcess]:
+    uid = lease.uid if lease is not None else None
     cgroup = sandbox.new_cgroup(spec.limits)
     try:
         process = await trio.lowlevel.open_process(
-            sandbox.command(argv, spec.cwd, uid),
+            sandbox.command(argv, spec.cwd, uid, confinement.plan),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=spec.cwd,
-            env=sandbox.environment(_environment(spec)),
+            env=sandbox.environment(env),
             start_new_session=True,
-            preexec_fn=sandbox.preexec(spec.limits, uid, cgroup),
+            preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd()),
         )
     except (OSError, subprocess.SubprocessError) as error:
         if cgroup is not None:
-            cgroup.remove()
+            await cgroup.kill_and_remove()
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: {getattr(error, 'strerror', None) or error}") from None
-    log_path = log_dir / f"{spec.name}.{process.pid}.log" if log_dir is not None else None
+    log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
     bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup)
     try:
         async with trio.open_nursery() as nursery:

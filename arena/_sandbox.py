@@ -8,10 +8,14 @@ Layers, each used when the machine allows it (``arena doctor`` reports which are
 2. Where the cgroup ``pids`` controller is writable (root): every bot process and all its
    descendants live in their own cgroup, which caps their number (a fork bomb stops there)
    and lets the arena kill every one of them, whatever they did to their session or group.
-3. When the arena runs as root: every bot process runs under its own unprivileged uid, so it
-   cannot read files only the arena may read (the results database and logs are created
-   ``0600``), cannot signal other bots, its process limit counts only its own processes,
-   and everything it started can be killed by uid even if it left the process group.
+3. When the arena runs as root: every bot process runs under its own unprivileged uid, leased
+   machine-wide (``_uids``), so it cannot read files only the arena may read (the results
+   database and logs are created ``0600``), cannot signal other bots or other arenas' bots,
+   its process limit counts only its own processes, and everything it started can be killed
+   by uid even if it left the process group. A bot whose program lives below a folder other
+   users cannot enter (pyenv under ``/root``) gets a private mount view that shows it only
+   what it needs (``_mounts``). A bot that still cannot run under another uid is refused
+   (:class:`SandboxError`) unless the organiser allows root bots (``--allow-root-bots``).
 4. When bubblewrap (``bwrap``) works: no network, a read-only view of the filesystem with a
    private ``/tmp``, its own PID namespace (children die with it, even after ``setsid``),
    and the tournament file, database and logs hidden.
@@ -19,19 +23,20 @@ Layers, each used when the machine allows it (``arena doctor`` reports which are
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import resource
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: Unprivileged uids handed to bot processes when the arena runs as root.
-UID_BASE = 61000
-UID_COUNT = 4000
+from ._cgroups import BotCgroup, find_pids_cgroup, remove_bot_cgroups, remove_stale_cgroups
+from ._mounts import MountPlan, namespaces_work, plan_mounts
+from ._uids import UidAllocator
 
 
 @dataclass(frozen=True)
@@ -101,78 +106,74 @@ def _probe_bwrap(path: str) -> bool:
     return result.returncode == 0
 
 
-def _find_pids_cgroup() -> Path | None:
-    """The writable root of the cgroup ``pids`` controller (v1 or v2), or ``None``."""
-    v1 = Path("/sys/fs/cgroup/pids")
-    if v1.is_dir() and os.access(v1, os.W_OK):
-        return v1
-    v2 = Path("/sys/fs/cgroup")
-    controllers = v2 / "cgroup.controllers"
-    if controllers.is_file() and "pids" in controllers.read_text().split() and os.access(v2, os.W_OK):
-        return v2
-    return None
+class SandboxError(Exception):
+    """A bot cannot be confined as this arena requires; the message says what to do."""
 
 
-class BotCgroup:
-    """One bot's cgroup: caps its process count and finds every process it started."""
+@dataclass(frozen=True)
+class Confinement:
+    """What one bot gets from the uid layer on this machine (``arena doctor BOT`` prints it).
 
-    def __init__(self, path: Path, max_processes: int | None) -> None:
-        self.path = path
-        path.mkdir(parents=True, exist_ok=True)
-        if (path.parent / "cgroup.subtree_control").exists():  # v2: enable pids for children
-            try:
-                (path.parent / "cgroup.subtree_control").write_text("+pids")
-            except OSError:
-                pass
-        if max_processes is not None:
-            (path / "pids.max").write_text(str(max_processes))
+    ``own_uid``: it runs under its own leased uid (``plan``: the private view of the
+    filesystem that needs, possibly empty). Otherwise it keeps the arena's uid, ``why`` says
+    why, and ``refused`` is true when that uid is root and the organiser did not allow it.
+    """
 
-    def join(self) -> None:
-        """Move the calling process into the cgroup (runs in the child before exec)."""
-        with open(self.path / "cgroup.procs", "w") as procs:
-            procs.write("0")
+    own_uid: bool
+    why: str
+    plan: MountPlan = MountPlan()
+    refused: bool = False
 
-    def pids(self) -> list[int]:
-        try:
-            return [int(line) for line in (self.path / "cgroup.procs").read_text().split()]
-        except (OSError, ValueError):
-            return []
 
-    def kill_all(self) -> bool:
-        """SIGKILL every process in the cgroup; ``True`` once it is empty."""
-        for _ in range(100):  # a fork bomb refills the group; pids.max keeps the rounds few
-            pids = self.pids()
-            if not pids:
-                return True
-            for pid in pids:
-                try:
-                    os.kill(pid, 9)
-                except ProcessLookupError:
-                    pass
-        return not self.pids()
+def _program(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Path | None:
+    """The file ``argv[0]`` names, as exec will find it (a relative path is from ``cwd``)."""
+    if not argv:
+        return None
+    if "/" in argv[0]:
+        return cwd / argv[0]
+    found = shutil.which(argv[0], path=env.get("PATH", os.environ.get("PATH")))
+    return Path(found) if found else None
 
-    def remove(self) -> None:
-        try:
-            self.path.rmdir()
-        except OSError:
-            pass
+
+def _needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> tuple[list[Path], list[Path]]:
+    """(required, optional): what a bot needs to start at all (its program, and the prefix of
+    the arena's Python when it runs that), and what the arena offers where it may (its own
+    packages, the organiser's ``PYTHONPATH``/``NODE_PATH``). Files named on the command line
+    are shown only inside these or the bot's folder: a manifest cannot ask for more."""
+    program = _program(argv, cwd, env)
+    required = []
+    optional = [_PROJECT_ROOT, *(Path(entry) for key in ("PYTHONPATH", "NODE_PATH")
+                                 for entry in env.get(key, "").split(os.pathsep) if os.path.isabs(entry))]
+    if program is not None:
+        required.append(program)
+        if os.path.realpath(program) == os.path.realpath(sys.executable):
+            required += [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)]
+    return required, optional
 
 
 @dataclass
 class Sandbox:
-    """How bot processes are confined on this machine. Create with :func:`detect_sandbox`."""
+    """How bot processes are confined on this machine. Create with :func:`detect_sandbox`.
+
+    ``allow_root``: bots that cannot run under their own uid keep root (``--allow-root-bots``)
+    instead of being refused; their names are collected in ``root_bots`` for the warning.
+    """
 
     bwrap: str | None = None
     drop_privileges: bool = False
     hidden_paths: tuple[Path, ...] = ()
     #: this arena's folder under the cgroup pids controller, or None
     cgroup_root: Path | None = None
+    #: private mount namespaces work here (root), so bots under /root can get their own uid
+    namespaces: bool = False
+    allow_root: bool = False
+    uids: UidAllocator = field(default_factory=UidAllocator, repr=False)
+    root_bots: set[str] = field(default_factory=set, repr=False)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(), repr=False)
 
     def with_hidden(self, paths: Sequence[Path]) -> Sandbox:
-        """A sandbox that also hides ``paths`` (files or folders) from bots."""
-        return Sandbox(self.bwrap, self.drop_privileges, self.hidden_paths + tuple(Path(p).resolve() for p in paths),
-                       self.cgroup_root, self._ids)
+        """A sandbox that also hides ``paths`` (files or folders) from bots (sharing the rest)."""
+        return dataclasses.replace(self, hidden_paths=self.hidden_paths + tuple(Path(p).resolve() for p in paths))
 
     def new_cgroup(self, limits: Limits) -> BotCgroup | None:
         """A fresh cgroup for one bot process, or ``None`` where cgroups are not available."""
@@ -183,22 +184,37 @@ class Sandbox:
         except OSError:
             return None
 
-    def uid_for(self, argv: Sequence[str], cwd: Path | None) -> int | None:
-        """A fresh unprivileged uid for a bot, or ``None`` to keep the arena's.
-
-        A bot keeps the arena's uid when its program or folder is not readable by other
-        users (e.g. an interpreter under ``/root``): dropping privileges would only stop it
-        from starting. ``arena doctor`` and the README say so.
-        """
+    def confinement(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> Confinement:
+        """Whether a bot started as ``argv`` in ``cwd`` can run under its own uid, and how."""
         if not self.drop_privileges:
-            return None
-        program = shutil.which(argv[0], path=os.environ.get("PATH")) if argv else None
-        if program is None or not _open_to_others(Path(program)) or not _open_to_others(cwd or Path.cwd()):
-            return None
-        return UID_BASE + next(self._ids) % UID_COUNT
+            return Confinement(False, "the arena does not run as root, so bots share its uid")
+        cwd = Path(os.path.abspath(cwd or Path.cwd()))
+        required, optional = _needed_paths(argv, cwd, env)
+        plan, problems = plan_mounts(required, optional, cwd, _program(argv, cwd, env))
+        if problems:
+            why = f"{problems[0]}, so it cannot run under another uid"
+        elif plan and not self.namespaces:
+            why = (f"{plan.covers[0]} is closed to other users and this machine allows no private mount "
+                   f"namespace, so it cannot run under another uid")
+        else:
+            shown = f"of {', '.join(map(str, plan.covers))} it sees only what it needs" if plan else "nothing hidden"
+            return Confinement(True, shown, plan)
+        return Confinement(False, why, plan, refused=not self.allow_root)
 
-    def command(self, argv: Sequence[str], cwd: Path | None, uid: int | None = None) -> list[str]:
-        """``argv`` wrapped in bubblewrap when available (run as ``uid`` when not None)."""
+    def check(self, name: str, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> Confinement:
+        """:meth:`confinement`, raising :class:`SandboxError` where the bot would run as root
+        without the organiser's consent (and noting it in ``root_bots`` where it has it)."""
+        confinement = self.confinement(argv, cwd, env)
+        if confinement.refused:
+            raise SandboxError(f"bot {name!r} would run as root: {confinement.why}; make its program and "
+                               f"folder readable by other users, or pass --allow-root-bots to run it as root")
+        if self.drop_privileges and not confinement.own_uid:
+            self.root_bots.add(name)
+        return confinement
+
+    def command(self, argv: Sequence[str], cwd: Path | None, uid: int | None = None,
+                plan: MountPlan = MountPlan()) -> list[str]:
+        """``argv`` wrapped in bubblewrap when available (run as ``uid`` inside ``plan``'s view)."""
         if self.bwrap is None:
             return list(argv)
         # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
@@ -212,14 +228,17 @@ class Sandbox:
         needed = [inside, Path(sys.prefix), Path(sys.executable), _PROJECT_ROOT,
                   *(Path(arg) for arg in argv if os.path.isabs(arg))]
         for root in _tmp_roots(needed):
-            if uid is None or _open_to_others(root):  # bwrap itself runs as the bot's uid
+            # bwrap itself runs as the bot's uid: it can only bind what that uid can reach
+            if uid is None or root in plan.covers or (plan.visible(root) and _open_to_others(root)):
                 wrapped += ["--ro-bind", str(root), str(root)]
         for path in self.hidden_paths:
+            if not plan.visible(path):
+                continue  # not in the bot's view at all
             if path.is_dir():
                 if inside == path or path in inside.parents:
                     continue  # the bot's own folder: hide nothing above it
                 wrapped += ["--tmpfs", str(path)]
-            elif path.exists():
+            else:
                 wrapped += ["--ro-bind", "/dev/null", str(path)]
         wrapped += ["--chdir", str(inside), "--"]
         return wrapped + list(argv)
@@ -229,11 +248,17 @@ class Sandbox:
             env = {**env, "HOME": "/tmp", "TMPDIR": "/tmp"}
         return env
 
-    def preexec(self, limits: Limits, uid: int | None, cgroup: BotCgroup | None) -> Callable[[], None]:
-        # Order matters: join the cgroup while still root, then limit, then give up root.
+    def preexec(self, limits: Limits, uid: int | None, cgroup: BotCgroup | None,
+                plan: MountPlan = MountPlan(), cwd: Path | None = None) -> Callable[[], None]:
+        # Order matters: join the cgroup and build the view while still root, then limit,
+        # then give up root.
         def setup() -> None:
             if cgroup is not None:
                 cgroup.join()
+            if plan:
+                plan.apply()
+                if cwd is not None:
+                    os.chdir(cwd)  # the recreated folder, not the real one hidden under the tmpfs
             limits.apply()
             if uid is not None:
                 if limits.processes is not None:
@@ -244,8 +269,10 @@ class Sandbox:
         return setup
 
     def close(self) -> None:
-        """Remove this arena's cgroup folder (the bots' own folders are removed as they stop)."""
-        if self.cgroup_root is not None:
+        """Remove this arena's cgroup folders (each bot's own is removed as it stops; this
+        sweeps any that could not be, and the arena's folder)."""
+        if self.cgroup_root is not None and self.cgroup_root.is_dir():
+            remove_bot_cgroups(self.cgroup_root)
             try:
                 self.cgroup_root.rmdir()
             except OSError:
@@ -256,6 +283,9 @@ class Sandbox:
         root = self.drop_privileges
         box = self.bwrap is not None
         cgroup = self.cgroup_root is not None
+        uid_how = ("arena runs as root; a bot whose program other users cannot reach runs in a private "
+                   "mount view" + ("" if self.namespaces else " (NOT available here: such bots are refused)")
+                   if root else "needs the arena to run as root")
         return [
             ("process count capped; every descendant killed (cgroup pids)", cgroup,
              str(self.cgroup_root.parent) if cgroup else "needs a writable cgroup pids controller (root)"),
@@ -263,9 +293,8 @@ class Sandbox:
             ("resource limits (memory, CPU, files, file size, no core)", True, "setrlimit, per manifest [limits]"),
             ("environment reduced to PATH, HOME, LANG and the manifest's [env]", True, "always"),
             ("stderr captured and capped", True, "last 16 KiB kept with each fault"),
-            ("own unprivileged uid per bot; database and logs unreadable; process limit per bot",
-             root, "arena runs as root; only for bots whose program and folder other users can read"
-             if root else "needs the arena to run as root"),
+            ("own unprivileged uid per bot process, unique machine-wide; database and logs unreadable; "
+             "process limit per bot", root, uid_how),
             ("children killed by uid even after setsid", root, "kill -9 -1 as the bot's uid" if root else "needs root"),
             ("no network", box, self.bwrap or "needs bubblewrap (apt-get install bubblewrap)"),
             ("read-only filesystem, private /tmp", box, "bubblewrap" if box else "needs bubblewrap"),
@@ -275,30 +304,12 @@ class Sandbox:
         ]
 
 
-def _remove_stale_cgroups(root: Path) -> None:
-    """Kill what is left in the cgroups of arenas that died without cleaning up (kill -9),
-    and remove their folders."""
-    for folder in root.glob("pirate-arena-*"):
-        try:
-            os.kill(int(folder.name.rpartition("-")[2]), 0)
-        except ProcessLookupError:
-            for child in folder.glob("bot-*"):
-                leftover = BotCgroup(child, None)
-                leftover.kill_all()
-                leftover.remove()
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
-        except (ValueError, PermissionError):
-            pass
-
-
-def detect_sandbox(mode: str = "auto") -> Sandbox:
+def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
     """The strongest sandbox this machine supports.
 
     ``mode``: ``"auto"`` (use bubblewrap if it works), ``"bwrap"`` (require it; raises
     ``RuntimeError`` if it does not work), ``"none"`` (limits and uid only).
+    ``allow_root``: run as root the bots that cannot have their own uid, instead of refusing.
     """
     if mode not in ("auto", "bwrap", "none"):
         raise ValueError(f"sandbox mode must be auto, bwrap or none, got {mode!r}")
@@ -309,8 +320,10 @@ def detect_sandbox(mode: str = "auto") -> Sandbox:
             bwrap = path
         elif mode == "bwrap":
             raise RuntimeError("bubblewrap is required but does not work here (apt-get install bubblewrap)")
-    pids = _find_pids_cgroup()
+    pids = find_pids_cgroup()
     if pids is not None:
-        _remove_stale_cgroups(pids)
-    return Sandbox(bwrap=bwrap, drop_privileges=os.geteuid() == 0,
-                   cgroup_root=pids / f"pirate-arena-{os.getpid()}" if pids else None)
+        remove_stale_cgroups(pids)
+    root = os.geteuid() == 0
+    return Sandbox(bwrap=bwrap, drop_privileges=root,
+                   cgroup_root=pids / f"pirate-arena-{os.getpid()}" if pids else None,
+                   namespaces=root and namespaces_work(), allow_root=allow_root)

@@ -9,8 +9,10 @@ under a millisecond).
 
 import dataclasses
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import uuid
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -22,6 +24,8 @@ from arena._manifest import BotSpec
 from arena._match import EndReason, MatchSettings, play_match
 from arena._player import open_player
 from arena._sandbox import Limits, detect_sandbox
+from arena._schedule import ScheduledGame
+from arena._store import ResultsStore, StoreError
 from arena._timecontrol import TimeControl
 
 from ._toy import TOY
@@ -58,13 +62,18 @@ def rss_mb() -> float:
     return 0.0
 
 
-async def duel(sandbox, mode, limits=Limits(), options=None, settings=SETTINGS):
+async def duel(sandbox, mode, limits=Limits(), options=None, settings=SETTINGS, extra=(), players_out=None):
+    """A match of a good bot against ``hostile.py MODE MARKER *extra``; the good bot's
+    command line holds ``victim-MARKER``, which ``{reversed-victim}`` in ``extra`` spells backwards."""
     marker = f"pirate-arena-test-{uuid.uuid4().hex}"
-    good = BotSpec("good", (sys.executable, str(BOTS / "scripted.py"), "good"))
-    hostile = BotSpec(mode, (sys.executable, str(BOTS / "hostile.py"), mode, marker), limits=limits)
+    extra = tuple(arg.replace("{reversed-victim}", f"victim-{marker}"[::-1]) for arg in extra)
+    good = BotSpec("good", (sys.executable, str(BOTS / "scripted.py"), "good", f"victim-{marker}"))
+    hostile = BotSpec(mode, (sys.executable, str(BOTS / "hostile.py"), mode, marker, *extra), limits=limits)
     before = rss_mb()
     async with AsyncExitStack() as stack:
         players = [await stack.enter_async_context(open_player(spec, 10, sandbox=sandbox)) for spec in (good, hostile)]
+        if players_out is not None:
+            players_out.extend(players)
         result = await play_match(TOY, players, seed=4, options=options or {"target": 30}, settings=settings)
     assert processes_with(marker) == [], f"{mode}: processes outlived the bot's slot"
     assert rss_mb() - before < 100, "the arena's memory grew by more than 100 MB"
@@ -119,6 +128,32 @@ async def test_misbehaviour_outside_the_game_is_cleaned_up(sandbox, mode):
     assert result.faults == ()
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="bots get uids of their own only when the arena runs as root")
+async def test_a_bot_run_by_root_cannot_write_results_kill_its_opponent_or_stay_behind(sandbox):
+    # The bot runs with pyenv's Python (below /root, mode 0700) when the suite does: it must
+    # still get its own uid. The database sits where only its mode (0600) protects it.
+    folder = Path(tempfile.mkdtemp(prefix="pirate-arena-attack-"))
+    try:
+        folder.chmod(0o755)
+        database = folder / "results.db"
+        database.write_bytes(b"REAL-RESULTS")
+        database.chmod(0o600)
+        players = []
+        result = await duel(sandbox, "attack", extra=(str(database), "{reversed-victim}"), players_out=players)
+        report = players[1].process.stderr.tail(100)
+        assert database.read_bytes() == b"REAL-RESULTS"
+    finally:
+        shutil.rmtree(folder)
+    assert result.faults == (), "the opponent was not killed and the attacker played on"
+    uids = [player.process.uid for player in players]
+    assert None not in uids and len(set(uids)) == 2, uids
+    assert f"UID {uids[1]}" in report, report
+    assert "DENIED database PermissionError" in report, report
+    assert "WROTE" not in report and "KILLED" not in report, report
+    if sandbox.bwrap is None:  # under bubblewrap it sees no other process to try
+        assert "DENIED kill" in report, report
+
+
 async def test_fork_bomb_is_contained(sandbox):
     if sandbox.cgroup_root is None and os.geteuid() == 0:
         pytest.skip("as root without a cgroup pids controller nothing caps a fork bomb; enable it: "
@@ -153,3 +188,26 @@ async def test_bot_cannot_read_the_database_logs_or_seed(sandbox, tmp_path):
         assert secret not in report, f"the bot read {secret}:\n{report}"
     if sandbox.bwrap:
         assert "SAW-SEED" not in report, "the arena's command lines are visible to the bot"
+
+
+async def test_a_game_stored_with_another_outcome_is_an_error_never_ignored(sandbox, tmp_path):
+    # What a bot with write access to the database would try: store its own outcome first.
+    good = BotSpec("good", (sys.executable, str(BOTS / "scripted.py"), "good"))
+    async with AsyncExitStack() as stack:
+        players = [await stack.enter_async_context(open_player(good, 10, sandbox=sandbox)) for _ in range(2)]
+        result = await play_match(TOY, players, seed=4, options={"target": 30}, settings=SETTINGS)
+    game = ScheduledGame(key="r0-t0-s0", round=0, table=0, rotation=0, seats=("good", "good"), seed=4, block="r0-t0")
+    store = ResultsStore.create(tmp_path / "r.db", "{}", {}, tmp_path / "t.toml", [])
+    try:
+        assert store.record(game, result) is True
+        replayed = dataclasses.replace(result, duration_s=result.duration_s + 1,
+                                       moves=tuple((seat, ms + 1, by_bot) for seat, ms, by_bot in result.moves))
+        assert store.record(game, replayed) is False  # the same game again (resume, retry): no-op
+        forged = dataclasses.replace(result, ranks=tuple(reversed(result.ranks)))
+        with pytest.raises(StoreError) as error:
+            store.record(game, forged)
+        assert str(error.value) == (f"{tmp_path / 'r.db'}: game r0-t0-s0 is already stored with a different "
+                                    f"outcome; the database was changed by something other than this tournament")
+        assert [stored.ranks for stored in store.games()] == [result.ranks]
+    finally:
+        store.close()

@@ -1,10 +1,12 @@
 """Bot manifests and plain bot commands: every error message, cwd resolution, argv."""
 
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from arena._config import ConfigError, load_config
 from arena._manifest import BotSpec, ManifestError, load_manifest, log_name, manifest_from_dict, resolve_bot
 from arena._sandbox import Limits
 
@@ -274,3 +276,29 @@ def test_valid_names_are_kept(tmp_path, name):
 ])
 def test_log_names_are_one_path_component_whatever_the_name(name, file):
     assert log_name(name, 7) == file
+
+
+# -- names where tournament files and the command line read them -----------------------------
+
+@pytest.mark.parametrize("entrant", [
+    'name = "../../x/pwned"\ncommand = "python -m bots.random"',
+    'name = "/tmp/x/pwned"\nmanifest = "ok.toml"',
+])
+def test_tournament_files_refuse_path_like_names(tmp_path, entrant):
+    write(tmp_path, 'command = "python -m bots.random"', "ok.toml")
+    path = write(tmp_path, f'game = "dead-mans-draw"\n[[entrants]]\n{entrant}\n[[entrants]]\ncommand = "x"\n', "t.toml")
+    name = entrant.split('"')[1]
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert str(error.value) == f"{path}: entrant 1: 'name' must be {NAME_RULE}; got {name!r}"
+    result = subprocess.run(["arena", "tournament", "run", str(path)], capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (2, f"error: {error.value}\n")
+    assert not (tmp_path / "t.db").exists() and not Path("/tmp/x").exists()
+
+
+def test_match_refuses_a_manifest_with_a_path_like_name(tmp_path):
+    path = write(tmp_path, 'name = "../../x/pwned"\ncommand = "python -m bots.random"')
+    result = subprocess.run(["arena", "match", "dead-mans-draw", str(path), "python -m bots.random"],
+                            capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"error: {path}: 'name' must be {NAME_RULE}; got '../../x/pwned'\n"

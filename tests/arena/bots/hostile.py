@@ -9,7 +9,11 @@ Modes: flood-stderr (a thread writes to stderr without end from the start), floo
 (leaves a child in a new session), fork-bomb, allocate (memory without limit), spin (burns
 the CPU instead of answering), ignore-sigterm (and ignores bye), exit-zero (exits with 0),
 close-stdout (closes stdout, keeps running), nest-bomb (a deeply nested msgpack value),
-answer-twice.
+answer-twice, attack (``hostile.py attack MARKER DATABASE REVERSED-VICTIM``: on its third
+request it tries to overwrite DATABASE, to SIGKILL every process whose command line holds
+VICTIM (found by a scan of /proc; given reversed so that its own command line does not hold
+it), and to leave a child in a new session; it reports each attempt on stderr
+(``WROTE``/``KILLED`` on success) and plays on).
 """
 
 import os
@@ -42,6 +46,28 @@ def receive():
         sys.exit(0)
     (length,) = struct.unpack(">I", header)
     return msgpack.unpackb(inp.read(length), raw=False, strict_map_key=False)
+
+
+def attack(database: str, victim: str) -> None:
+    print(f"UID {os.getuid()}", file=sys.stderr, flush=True)
+    try:
+        with open(database, "r+b") as db:
+            db.write(b"FORGED")
+        print("WROTE the database", file=sys.stderr, flush=True)
+    except OSError as error:
+        print(f"DENIED database {type(error).__name__}", file=sys.stderr, flush=True)
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if victim.encode() not in cmdline.read():
+                    continue
+            os.kill(int(entry), signal.SIGKILL)
+            print(f"KILLED {entry}", file=sys.stderr, flush=True)
+        except (OSError, ValueError) as error:
+            print(f"DENIED kill {entry} {type(error).__name__}", file=sys.stderr, flush=True)
+    subprocess.Popen([sys.executable, "-c", "import os, time; time.sleep(600)", MARKER],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True)
 
 
 def flood_stderr() -> None:
@@ -102,4 +128,6 @@ while True:
             time.sleep(600)
         elif MODE == "answer-twice":
             send(reply)
+        elif MODE == "attack":
+            attack(sys.argv[3], sys.argv[4][::-1])
     send(reply)

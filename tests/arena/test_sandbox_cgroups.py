@@ -1,0 +1,49 @@
+"""Each bot's cgroup is removed when its bot stops, once the cgroup is empty (under
+bubblewrap the sandbox's init is reaped last, so it may not be empty at once)."""
+
+import textwrap
+
+import pytest
+import trio
+
+from arena._cgroups import find_pids_cgroup
+from arena._cli_tournament import open_store
+from arena._config import load_config
+from arena._sandbox import detect_sandbox
+from arena._tournament import TournamentRunner
+
+pytestmark = pytest.mark.skipif(find_pids_cgroup() is None, reason="the cgroup pids controller is not writable here")
+
+
+@pytest.mark.parametrize("mode", ["auto", "none"])
+def test_no_cgroup_is_left_behind_after_20_small_tournaments(tmp_path, mode):
+    box = detect_sandbox(mode)
+    leftovers = []
+    try:
+        for number in range(20):
+            path = tmp_path / f"t{number}.toml"
+            path.write_text(textwrap.dedent(f"""\
+                game = "dead-mans-draw"
+                players = 2
+                concurrency = 1
+                seed = {number}
+                [options]
+                characters = false
+                [[entrants]]
+                command = "python -m bots.random"
+                name = "a"
+                [[entrants]]
+                command = "python -m bots.random"
+                name = "b"
+                """))
+            config = load_config(path)
+            store = open_store(config)
+            try:
+                assert trio.run(TournamentRunner(config, store, sandbox=box).run) == 2
+            finally:
+                store.close()
+            leftovers += [folder.name for folder in box.cgroup_root.glob("bot-*")]
+    finally:
+        box.close()
+    assert leftovers == []
+    assert not box.cgroup_root.exists()
