@@ -293,10 +293,12 @@ def doctor_command(
 
 def _doctor_row(spec: BotSpec, box: Sandbox) -> list[str]:
     """What one bot will actually get: its uid (and why), bubblewrap, cgroup."""
-    from ._process import bot_environment
+    from ._process import bot_environment, program_exists
 
     confinement = box.confinement(spec.argv(), spec.cwd, bot_environment(spec))
-    if confinement.own_uid:
+    if not program_exists(spec):
+        uid = f"cannot start: no such program {spec.command[0]!r}"
+    elif confinement.own_uid:
         uid = f"own uid ({confinement.why})"
     elif not box.drop_privileges:
         uid = f"arena's uid: {confinement.why}"

@@ -152,6 +152,13 @@ def bot_environment(spec: BotSpec) -> dict[str, str]:
     return env
 
 
+def program_exists(spec: BotSpec) -> bool:
+    """Whether the program ``spec`` runs can be found (on its ``PATH``, or from its folder)."""
+    argv = spec.argv()
+    return shutil.which(argv[0], path=bot_environment(spec).get("PATH")) is not None or os.path.exists(
+        os.path.join(spec.cwd or ".", argv[0]))
+
+
 @asynccontextmanager
 async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr_limit: int = 16 * 1024,
                            log_dir: Path | None = None) -> AsyncIterator[BotProcess]:
@@ -165,8 +172,7 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
     sandbox = sandbox or Sandbox()
     argv = spec.argv()
     env = bot_environment(spec)
-    if shutil.which(argv[0], path=env.get("PATH")) is None and not os.path.exists(
-            os.path.join(spec.cwd or ".", argv[0])):
+    if not program_exists(spec):
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: no such program")
     confinement = sandbox.check(spec.name, argv, spec.cwd, env)
     lease = None
