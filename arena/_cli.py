@@ -187,7 +187,7 @@ def board_command(
         "--game", metavar="KEY", help="With --replay DB: which stored game (see `arena replay DB`).")] = None,
     step: Annotated[Optional[int], typer.Option(
         metavar="N", help="With --replay: the state after this many steps (default: the end).")] = None,
-    seed: Annotated[Optional[int], typer.Option(metavar="N", help="Show the initial state of a new game with this seed.")] = None,
+    seed: Annotated[Optional[str], number_option("--seed", "Show the initial state of a new game with this seed.")] = None,
     players: Annotated[Optional[int], typer.Option(metavar="N", help="Players for --seed (default: the minimum).")] = None,
     option: GameOptionOption = [],
     svg: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Also write the drawing as an SVG file.")] = None,
@@ -222,7 +222,7 @@ def board_command(
             state.apply(actions)
         options = state.options
     elif seed is not None:
-        state = spec.new_state(players or spec.min_players, seed, parse_options(option))
+        state = spec.new_state(players or spec.min_players, parse_option("--seed", seed), parse_options(option))
         options = state.options
     else:
         options = spec.resolve_options(parse_options(option))
