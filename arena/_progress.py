@@ -134,9 +134,14 @@ class LiveDisplay:
 
     def _fit_loop(self) -> None:
         # The fit runs here, not in the game loop: a bootstrap takes long enough to delay
-        # reading a bot's reply, and the clock would charge the bot for it.
-        while not self._stop.wait(self.standings_every if self._standings else 0.5):
+        # reading a bot's reply, and the clock would charge the bot for it. Between fits the
+        # thread sleeps at least 20 times as long as the last fit took, so it never holds the
+        # interpreter lock for more than a few percent of the time.
+        cost = 0.0
+        while not self._stop.wait(max(self.standings_every, 20 * cost) if self._standings else 0.5):
+            started = time.perf_counter()
             self.refit()
+            cost = time.perf_counter() - started
 
     def refit(self) -> None:
         """Refit the standings if games were added since the last fit."""
