@@ -85,7 +85,8 @@ def _embed_order(games: Sequence[StoredGame]) -> list[int]:
 def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot: int = 200,
                 progress_points: int = 20) -> tuple[str, dict[str, int]]:
     """The report of a results database, and figures about it (``games``, ``embedded``,
-    ``replay_bytes``). Replays are embedded until ``replay_budget`` bytes are used.
+    ``replay_bytes``, ``diverged``: replays the engines no longer re-play). Replays are
+    embedded until ``replay_budget`` bytes are used.
 
     Raises :class:`ValueError` if the database holds no finished game.
     """
@@ -100,11 +101,12 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
     listed = games_data(games, names)
     faults = faults_data(games)
     blobs: list[str] = []
-    used = 0
+    used = diverged = 0
     for index in _embed_order(games):
         try:
             blob = game_payload(Replay.from_dict(store.replay(games[index].key)), _meta(games[index]))
         except ViewError:
+            diverged += 1  # recorded under other rules (an older engine): nothing to show
             continue
         if used + len(blob) > replay_budget:
             break
@@ -113,7 +115,8 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
         blobs.append(f'<script type="application/x-frames" id="r{len(blobs)}">{blob}</script>')
     title = f"{config.get('name') or store.path.stem}: {engines.get_game(game_id).name}"
     summary = (f"{len(games)} games of {engines.get_game(game_id).name}, {len(names)} entrants, "
-               f"{standings['players']} players a game; replays of {len(blobs)} games embedded.")
+               f"{standings['players']} players a game; replays of {len(blobs)} games embedded"
+               + (f"; {diverged} replays do not follow this version's rules." if diverged else "."))
     body = (f'<header><h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>'
             '<a href="#standings">Standings</a> <a href="#head-to-head">Head to head</a> '
             '<a href="#progress">Progress</a> <a href="#faults">Faults</a> <a href="#games">Games</a></nav></header>'
@@ -122,7 +125,7 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
             + _json_script("report-data", {"game": game_id, "names": names, "games": listed})
             + "".join(blobs))
     page = _page(title, body, [_asset("viewer.js"), renderer_script(game_id), _asset("report.js")])
-    return page, {"games": len(games), "embedded": len(blobs), "replay_bytes": used}
+    return page, {"games": len(games), "embedded": len(blobs), "replay_bytes": used, "diverged": diverged}
 
 
 def viewer_html(replay: Replay, meta: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ ArenaRenderers["karibik"] = function (view, ctx) {
   const chestOf = {};
   ports.forEach((port, i) => { chestOf[port] = view.chests[i]; });
   const S = 9;
-  const svg = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="-20 -20 ${101 * S + 40} ${58 * S + 40}" width="100%" style="max-width:920px;background:#eaf6fb" font-size="9" font-family="sans-serif">`];
+  const svg = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="-20 -20 ${101 * S + 40} ${58 * S + 40}" width="100%" style="max-width:740px;background:#eaf6fb" font-size="9" font-family="sans-serif">`];
   view.board.adjacent.forEach((near, a) => near.forEach((b) => {
     if (b > a) svg.push(`<line x1="${areas[a][3] * S}" y1="${areas[a][4] * S}" x2="${areas[b][3] * S}" y2="${areas[b][4] * S}" stroke="#9bbdd3"/>`);
   }));

@@ -83,7 +83,7 @@ def test_report_holds_standings_matrix_progress_faults_and_every_game(tmp_path, 
     finally:
         store.close()
     players, _, games = SHORT[game_id]
-    assert figures == {"games": games, "embedded": games, "replay_bytes": figures["replay_bytes"]}
+    assert figures == {"games": games, "embedded": games, "replay_bytes": figures["replay_bytes"], "diverged": 0}
     for section in ("standings", "head-to-head", "progress", "faults", "games"):
         assert f'<section id="{section}">' in page
     assert page.count('<script type="application/x-frames"') == games
