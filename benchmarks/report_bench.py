@@ -5,9 +5,10 @@
 
 Builds a synthetic database (``report_db.py``; kept next to the output and reused), writes
 the report, then opens it in headless Chromium and reads the page's own clock
-(``performance.now``, real time even under ``--virtual-time-budget``): when the document was
-parsed, when the load event ended, and how long opening an embedded game took (decode the
-frames, build the viewer, draw the first step). Prints one JSON object.
+(``performance.now``, real time even under ``--virtual-time-budget``): the first paint, when
+the games list worked (the replays are still being read then), when the document was parsed,
+when the load event ended, and how long opening an embedded game took (decode the frames,
+build the viewer, draw the first step). Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from arena.report import write_report  # noqa: E402
 HARNESS = """<script>
 window.addEventListener("load", () => setTimeout(async () => {
   const nav = performance.timing;
-  const out = {parsed_ms: nav.domInteractive - nav.navigationStart,
+  const mark = (name) => { const m = performance.getEntriesByName(name)[0]; return m ? Math.round(m.startTime) : null; };
+  const out = {first_paint_ms: mark("first-contentful-paint"), list_ready_ms: mark("arena-report-ready"),
+               parsed_ms: nav.domInteractive - nav.navigationStart,
                load_ms: nav.loadEventEnd - nav.navigationStart, opens: []};
   for (const key of KEYS) {
     const start = performance.now();

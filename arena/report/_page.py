@@ -50,13 +50,15 @@ def game_payload(replay: Replay, meta: dict[str, Any]) -> str:
                  "options": dict(replay.options), "meta": meta, "frames": game_frames(replay)})
 
 
-def _page(title: str, body: str, scripts: Sequence[str]) -> str:
+def _page(title: str, body: str, scripts: Sequence[str], replays: Sequence[str]) -> str:
+    """The page; the replays come after the scripts, so the report works while the
+    browser is still reading them (a viewer waits for the end of the document)."""
     inline = "".join(f"<script>{script}</script>" for script in scripts)
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{html.escape(title)}</title><style>{_asset("report.css")}</style></head>'
             f'<body>{body}<div id="viewer" hidden></div><pre id="js-errors" hidden></pre>'
-            f'{inline}</body></html>')
+            f'{inline}{"".join(replays)}</body></html>')
 
 
 def _meta(game: StoredGame) -> dict[str, Any]:
@@ -122,9 +124,8 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
             '<a href="#progress">Progress</a> <a href="#faults">Faults</a> <a href="#games">Games</a></nav></header>'
             f'{standings_section(standings)}{head_to_head_section(standings)}{progress_section(progress, names)}'
             f'{faults_section(faults, listed)}<section id="games"><h2>Games</h2><div id="game-list"></div></section>'
-            + _json_script("report-data", {"game": game_id, "names": names, "games": listed})
-            + "".join(blobs))
-    page = _page(title, body, [_asset("viewer.js"), renderer_script(game_id), _asset("report.js")])
+            + _json_script("report-data", {"game": game_id, "names": names, "games": listed}))
+    page = _page(title, body, [_asset("viewer.js"), renderer_script(game_id), _asset("report.js")], blobs)
     return page, {"games": len(games), "embedded": len(blobs), "replay_bytes": used, "diverged": diverged}
 
 
@@ -134,9 +135,9 @@ def viewer_html(replay: Replay, meta: dict[str, Any]) -> str:
     Raises :class:`ViewError` if the replay does not follow the engine's rules.
     """
     title = f"{engines.get_game(replay.game).name}, seed {replay.seed}"
-    body = ('<script type="application/x-frames" id="r0">' + game_payload(replay, meta) + "</script>"
-            + _json_script("viewer-data", {"game": replay.game, "title": title}))
-    return _page(title, body, [_asset("viewer.js"), renderer_script(replay.game), _asset("single.js")])
+    blob = '<script type="application/x-frames" id="r0">' + game_payload(replay, meta) + "</script>"
+    body = _json_script("viewer-data", {"game": replay.game, "title": title})
+    return _page(title, body, [_asset("viewer.js"), renderer_script(replay.game), _asset("single.js")], [blob])
 
 
 def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGET,

@@ -95,5 +95,6 @@
   window.addEventListener("hashchange", () => route().catch((e) => recordError("error: " + (e && e.stack || e))));
   document.addEventListener("keydown", (e) => { if (viewer && !root.hidden) viewer.handleKey(e); });
   refresh();
+  performance.mark("arena-report-ready");
   route().then(() => { document.body.dataset.ready = "1"; }).catch((e) => recordError("error: " + (e && e.stack || e)));
 })();

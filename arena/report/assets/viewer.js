@@ -20,6 +20,9 @@ const ArenaView = {
 
   /* The packed game in element `id`: base64 of gzip of JSON (see arena/report/_frames.py). */
   async load(id) {
+    if (document.readyState === "loading") {  // the replays follow the scripts in the page
+      await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, {once: true}));
+    }
     const text = document.getElementById(id).textContent.trim();
     const binary = atob(text);
     const bytes = new Uint8Array(binary.length);
