@@ -1,7 +1,7 @@
 /* Dead Man's Draw in the replay viewer (arena report / arena view): play area, banks by
    suit, draw and discard piles, characters, pending decision. `view` is one seat's
    observation (protocol/games/dead-mans-draw.md) or, with ctx.seat null, the omniscient
-   view (adds draw_pile bottom first, dealt_all, and `private` per seat). */
+   view (adds draw_pile, bottom first, and every seat's private part under `private`). */
 "use strict";
 ArenaRenderers["dead-mans-draw"] = function (view, ctx) {
   const esc = ctx.esc;
@@ -24,7 +24,7 @@ ArenaRenderers["dead-mans-draw"] = function (view, ctx) {
     const bank = view.banks[s] || {};
     const stacks = Object.keys(bank).map((suit) => `<div>${esc(SUIT[suit] || suit)}: ${cards(bank[suit])}</div>`).join("") || '<span class="muted">empty bank</span>';
     let character = view.characters[s] ? esc(view.characters[s]) : "";
-    const dealt = omni ? (view.dealt_all || [])[s] : (s === ctx.seat ? view.dealt : null);
+    const dealt = omni ? view.private[s].dealt : (s === ctx.seat ? view.dealt : null);
     if (!character && dealt) character = "choosing: " + dealt.map(esc).join(" / ");
     const locker = view.locker[s] !== null && view.locker[s] !== undefined ? ` · Locker on seat ${view.locker[s]}` : "";
     const acting = (p && p.seat === s) || view.turn === s;

@@ -1,7 +1,7 @@
 /* Karibik in the replay viewer (arena report / arena view): the map with ships, chests and
    hideouts; the bribes revealed this round. `view` is one seat's observation
-   (protocol/games/karibik.md) or, with ctx.seat null, the omniscient view (adds bids_all,
-   tiebreakers_all, reserve_order and `private` per seat). */
+   (protocol/games/karibik.md) or, with ctx.seat null, the omniscient view (adds reserve_order
+   and every seat's private part under `private`). */
 "use strict";
 ArenaRenderers["karibik"] = function (view, ctx) {
   const esc = ctx.esc;
@@ -41,7 +41,7 @@ ArenaRenderers["karibik"] = function (view, ctx) {
   out.push(svg.join(""));
   const rows = [];
   for (let s = 0; s < ctx.players; s++) {
-    const bids = ctx.seat === null ? (view.bids_all || [])[s] : s === ctx.seat ? view.my_bids : null;
+    const bids = ctx.seat === null ? view.private[s].my_bids : s === ctx.seat ? view.my_bids : null;
     const shown = view.revealed[s];
     const cells = SHIPS.map((_, ship) => {
       const open = shown && ship < shown.length;
@@ -49,7 +49,7 @@ ArenaRenderers["karibik"] = function (view, ctx) {
       return `<td style="${open ? "font-weight:bold" : "color:#888"}">${value === null ? "·" : value}</td>`;
     }).join("");
     const tb = view.tiebreakers[s] !== null ? `<b>${view.tiebreakers[s]}</b>` :
-      ctx.seat === null ? ((view.tiebreakers_all || [])[s] ?? "·") : s === ctx.seat ? (view.my_tiebreaker ?? "·") : "·";
+      ctx.seat === null ? (view.private[s].my_tiebreaker ?? "·") : s === ctx.seat ? (view.my_tiebreaker ?? "·") : "·";
     rows.push(`<tr><td style="color:${COLOUR[SEAT_COLOUR[s]]}"><b>${esc(ctx.bots[s] || "seat " + s)}</b> (${SEAT_COLOUR[s]}${s === ctx.seat ? ", you" : ""})</td>` +
       `<td><b>${view.scores[s]}</b></td>${cells}<td>${tb}</td></tr>`);
   }

@@ -1,7 +1,7 @@
 /* Opito Bay in the replay viewer (arena report / arena view): each seat's table (treasures
    and what lies on them), hands where visible, the deal score as it changes. `view` is one
    seat's observation (protocol/games/opito-bay.md) or, with ctx.seat null, the omniscient
-   view (adds every hand, library_order bottom first, and `private` per seat). */
+   view (adds library_order, bottom first, and every seat's private part under `private`). */
 "use strict";
 ArenaRenderers["opito-bay"] = function (view, ctx) {
   const esc = ctx.esc;
@@ -24,7 +24,7 @@ ArenaRenderers["opito-bay"] = function (view, ctx) {
     card(node.card, node.live ? "" : "dim", `#${node.id} as ${node.as}${node.live ? "" : " (not scoring)"}`) +
     (children[node.id] || []).map((c) => "<br>" + stack(c)).join("") + "</div>";
   for (let s = 0; s < ctx.players; s++) {
-    const hand = omni ? (view.hands || [])[s] : s === ctx.seat ? view.hand : null;
+    const hand = omni ? view.private[s].hand : s === ctx.seat ? view.hand : null;
     const shown = hand ? hand.map((c) => card(c)).join("") : '<span class="card back">?</span>'.repeat(view.hand_sizes[s]);
     const roots = view.table.filter((n) => n.on === null && n.owner === s);
     out.push(`<div class="seatbox ${view.turn === s ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
