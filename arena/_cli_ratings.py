@@ -1,9 +1,10 @@
-"""Command line: the rating commands (standings, rate, sprt) on stored or external results."""
+"""Command line: the rating commands (standings, rate, compare, sprt) on stored or external results."""
 
 from __future__ import annotations
 
 import enum
 import json
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -13,6 +14,7 @@ from ._cli_common import UsageError, reports_errors
 
 if TYPE_CHECKING:
     from ._store import ResultsStore
+    from .ratings import GameRecord, Standings
 
 # The store, the reports and the ratings (numpy) are imported inside the commands: `arena
 # --help` and `arena games` load this module and must start fast.
@@ -24,8 +26,21 @@ class StandingsFormat(enum.StrEnum):
     CSV = "csv"
 
 
+class TextFormat(enum.StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+class EloModel(enum.StrEnum):
+    LOGISTIC = "logistic"
+    NORMALIZED = "normalized"
+
+
 FormatOption = Annotated[StandingsFormat, typer.Option("--format", "-f", help="Output format.")]
-BootOption = Annotated[int, typer.Option("--bootstrap", metavar="N", help="Bootstrap replicates for the error bars.")]
+TextFormatOption = Annotated[TextFormat, typer.Option("--format", "-f", help="Output format.")]
+BootOption = Annotated[Optional[int], typer.Option(
+    "--bootstrap", metavar="N",
+    help="Draw the error bars and LOS from N bootstrap replicates (default: analytic, no resampling).")]
 AnchorOption = Annotated[Optional[str], typer.Option(
     metavar="NAME=ELO", help="Anchor an entrant's rating (default: the mean is 0).")]
 
@@ -33,46 +48,74 @@ AnchorOption = Annotated[Optional[str], typer.Option(
 def _anchor(text: str | None) -> tuple[str, float] | None:
     if text is None:
         return None
-    name, sep, value = text.rpartition("=")
+    name, _, value = text.rpartition("=")
     try:
-        return name, float(value)
+        elo = float(value)
     except ValueError:
-        raise UsageError(f"--anchor must look like NAME=ELO, got {text!r}") from None
+        elo = math.nan
+    if not name or not math.isfinite(elo):
+        raise UsageError(f"--anchor must look like NAME=ELO with a finite ELO, got {text!r}")
+    return name, elo
 
 
-def print_standings(store: ResultsStore, fmt: str, n_boot: int, anchor: str | None) -> None:
+def _checked(n_boot: int | None, anchor: str | None) -> tuple[int | None, tuple[str, float] | None]:
+    """Validate the options shared by standings and rate before any work is done."""
+    from .ratings._bootstrap import MAX_BOOT, check_n_boot
+
+    try:
+        check_n_boot(n_boot)
+    except ValueError:
+        raise UsageError(f"--bootstrap must be a number of replicates from 1 to {MAX_BOOT}, got {n_boot}") from None
+    return n_boot, _anchor(anchor)
+
+
+def _standings(records: list[GameRecord], n_boot: int | None, anchor: tuple[str, float] | None) -> Standings:
+    from .ratings import compute_standings
+
+    try:
+        standings = compute_standings(records, n_boot=n_boot, anchor=anchor)
+    except ValueError as error:  # "anchor 'x' played no game here; entrants are ..."
+        raise UsageError(f"--{error}") from None
+    if len(standings.groups) > 1:
+        shown = " | ".join(", ".join(group) for group in standings.groups)
+        typer.echo(f"warning: the entrants form {len(standings.groups)} groups that never played each other "
+                   f"({shown}); ratings compare only within a group, and there is no LOS across groups", err=True)
+    return standings
+
+
+def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: str | None) -> None:
     """Print the standings of every game stored in ``store`` (also the end of a tournament run)."""
-    from ._report import fault_counts, records_of, standings_of
+    from ._report import fault_counts, records_of
 
+    n_boot, pinned = _checked(n_boot, anchor)
     games = list(store.games())
     if not games:
         raise UsageError(f"{store.path}: no finished games yet")
-    standings = standings_of(records_of(games), n_boot=n_boot, anchor=_anchor(anchor))
+    standings = _standings(records_of(games), n_boot, pinned)
     _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
 
 
-def _echo_standings(standings, faults, players: int, fmt: str) -> None:
+def _echo_standings(standings: Standings, faults, players: int, fmt: str) -> None:
     from ._report import standings_csv, standings_json, standings_table
 
     if fmt == "table":
         typer.echo(standings_table(standings, faults, players))
     elif fmt == "json":
         typer.echo(standings_json(standings, faults))
-    elif fmt == "csv":
-        typer.echo(standings_csv(standings, faults), nl=False)
     else:
-        raise UsageError(f"--format must be table, json or csv, got {fmt!r}")
+        typer.echo(standings_csv(standings, faults), nl=False)
 
 
 def standings_command(
     database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")],
     fmt: FormatOption = StandingsFormat.TABLE,
-    bootstrap: BootOption = 200,
+    bootstrap: BootOption = None,
     anchor: AnchorOption = None,
 ) -> None:
-    """Standings: Elo (Bradley-Terry) with 95% bootstrap error bars, points, wins, faults."""
+    """Standings: Elo (Bradley-Terry) with 95% error bars, points, wins, faults."""
     from ._store import ResultsStore
 
+    _checked(bootstrap, anchor)
     store = ResultsStore.open(database)
     try:
         print_standings(store, fmt, bootstrap, anchor)
@@ -83,49 +126,103 @@ def standings_command(
 def rate_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="Results: PGN (*.pgn) or JSON Lines (*.jsonl).")],
     fmt: FormatOption = StandingsFormat.TABLE,
-    bootstrap: BootOption = 200,
+    bootstrap: BootOption = None,
     anchor: AnchorOption = None,
 ) -> None:
     """Rate results that did not come from the arena (PGN or JSON Lines)."""
-    from ._report import standings_of
     from .ratings import read_jsonl, read_pgn
 
+    n_boot, pinned = _checked(bootstrap, anchor)
     records = read_pgn(file) if file.suffix.lower() == ".pgn" else read_jsonl(file)
     if not records:
         raise UsageError(f"{file}: no rated games found")
-    standings = standings_of(records, n_boot=bootstrap, anchor=_anchor(anchor))
+    standings = _standings(records, n_boot, pinned)
     _echo_standings(standings, None, max(len(r.players) for r in records), fmt)
 
 
-def sprt_command(
-    database: Annotated[Path, typer.Argument(metavar="DB", help="A results database of a two-bot tournament.")],
-    candidate: Annotated[str, typer.Argument(metavar="CANDIDATE", help="The bot under test.")],
-    baseline: Annotated[str, typer.Argument(metavar="BASELINE", help="The bot it is compared to.")],
-    elo0: Annotated[float, typer.Option(metavar="ELO", help="H0: Elo difference at most this.")] = 0.0,
-    elo1: Annotated[float, typer.Option(metavar="ELO", help="H1: Elo difference at least this.")] = 10.0,
-    alpha: Annotated[float, typer.Option(metavar="P", help="False positive rate: accepting H1 when H0 holds.")] = 0.05,
-    beta: Annotated[float, typer.Option(metavar="P", help="False negative rate: accepting H0 when H1 holds.")] = 0.05,
-) -> None:
-    """Sequential probability ratio test of CANDIDATE against BASELINE on stored games."""
+def _stored_records(database: Path, names: tuple[str, ...]) -> list[GameRecord]:
+    """The stored games as rating records; UsageError if one of ``names`` played none."""
     from ._report import records_of
     from ._store import ResultsStore
-    from .ratings import SprtDecision, sprt
 
     store = ResultsStore.open(database)
     try:
-        records = [r for r in records_of(store.games())
-                   if set(r.players) == {candidate, baseline}]
+        records = records_of(store.games())
     finally:
         store.close()
-    if not records:
+    known = sorted({p for r in records for p in r.players})
+    for name in names:
+        if name not in known:
+            raise UsageError(f"{database}: no games between {names[0]!r} and {names[1]!r} ({name!r} played no "
+                             f"game here; entrants: {', '.join(known) or 'none'})")
+    return records
+
+
+def _option_words(message: str) -> str:
+    """A library message about elo0/elo1/alpha/beta/elo_model in the CLI's option names."""
+    for word, option in (("elo_model", "--model"), ("elo0", "--elo0"), ("elo1", "--elo1"),
+                         ("alpha", "--alpha"), ("beta", "--beta")):
+        message = message.replace(word, option)
+    return message
+
+
+def sprt_command(
+    database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")],
+    candidate: Annotated[str, typer.Argument(metavar="CANDIDATE", help="The bot under test.")],
+    baseline: Annotated[str, typer.Argument(metavar="BASELINE", help="The bot it is compared to.")],
+    elo0: Annotated[float, typer.Option(metavar="ELO", help="H0: the Elo difference is at most this.")] = 0.0,
+    elo1: Annotated[float, typer.Option(metavar="ELO", help="H1: the Elo difference is at least this.")] = 10.0,
+    alpha: Annotated[float, typer.Option(metavar="P", help="False positive rate: accepting H1 when H0 holds.")] = 0.05,
+    beta: Annotated[float, typer.Option(metavar="P", help="False negative rate: accepting H0 when H1 holds.")] = 0.05,
+    model: Annotated[EloModel, typer.Option(
+        "--model", help="What ELO means: logistic (cutechess) or normalized (fishtest, fastchess).")
+    ] = EloModel.LOGISTIC,
+    fmt: TextFormatOption = TextFormat.TEXT,
+) -> None:
+    """Sequential probability ratio test of CANDIDATE against BASELINE on stored games.
+
+    Exit code: 0 H1 accepted (better by at least --elo1), 1 H0 accepted (at most --elo0),
+    3 no decision yet, 2 bad input.
+    """
+    from .ratings import SprtDecision, sprt
+    from .ratings._sprt import check_parameters
+
+    try:
+        check_parameters(elo0, elo1, alpha, beta, str(model))
+    except ValueError as error:
+        raise UsageError(_option_words(str(error))) from None
+    records = _stored_records(database, (candidate, baseline))
+    try:
+        result = sprt(records, candidate, baseline, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                      elo_model=str(model))
+    except ValueError as error:  # the same bot twice, an unfinished pair
+        raise UsageError(f"{database}: {error}") from None
+    if sum(result.counts) == 0:
         raise UsageError(f"{database}: no games between {candidate!r} and {baseline!r}")
-    result = sprt(records, candidate, baseline, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
-    typer.echo(json.dumps(result.as_dict(), indent=2))
-    if result.decision is SprtDecision.CONTINUE:
-        typer.echo("continue: the test has not decided yet", err=True)
+    typer.echo(json.dumps(result.as_dict(), indent=2) if fmt == "json" else result.verdict())
+    exit_code = {SprtDecision.ACCEPT_H1: 0, SprtDecision.ACCEPT_H0: 1, SprtDecision.CONTINUE: 3}
+    raise typer.Exit(exit_code[result.decision])
+
+
+def compare_command(
+    database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")],
+    a: Annotated[str, typer.Argument(metavar="A", help="One entrant.")],
+    b: Annotated[str, typer.Argument(metavar="B", help="The entrant it is compared to.")],
+    fmt: TextFormatOption = TextFormat.TEXT,
+) -> None:
+    """Compare two entrants on their shared games: W/D/L, Elo difference +/- 95%, LOS, pairs."""
+    from .ratings import compare
+
+    records = _stored_records(database, (a, b))
+    try:
+        result = compare(records, a, b)
+    except ValueError as error:  # the same entrant twice, or no shared game
+        raise UsageError(f"{database}: {error}") from None
+    typer.echo(json.dumps(result.as_dict(), indent=2) if fmt == "json" else "\n".join(result.lines()))
 
 
 def register(app: typer.Typer) -> None:
     """Add the rating commands to ``app``."""
-    for name, command in [("standings", standings_command), ("rate", rate_command), ("sprt", sprt_command)]:
+    for name, command in [("standings", standings_command), ("rate", rate_command), ("compare", compare_command),
+                          ("sprt", sprt_command)]:
         app.command(name)(reports_errors(command))

@@ -95,7 +95,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
                     trio.run(runner.run)
     from ._cli_ratings import print_standings
 
-    print_standings(store, "table", 200, None)
+    print_standings(store, "table", None, None)
     if root_bots_warning(sandbox):
         typer.echo(root_bots_warning(sandbox))
 

@@ -1,5 +1,6 @@
-"""Ratings: Bradley-Terry and Plackett-Luce fits on the Elo scale, bootstrap
-error bars, LOS, standings, SPRT, and readers/writers for results files.
+"""Ratings: Bradley-Terry and Plackett-Luce fits on the Elo scale, error bars,
+LOS, standings, comparison of two entrants, SPRT, and readers/writers for
+results files.
 
 Pure computation on :class:`GameRecord` values; the only I/O is in the readers.
 """
@@ -12,6 +13,8 @@ from ._plackett_luce import fit_plackett_luce as fit_plackett_luce
 from ._fit import ELO_PER_NAT as ELO_PER_NAT
 from ._fit import RatingFit as RatingFit
 from ._results import GameRecord as GameRecord
+from ._compare import Comparison as Comparison
+from ._compare import compare as compare
 from ._standings import HeadToHead as HeadToHead
 from ._standings import Standings as Standings
 from ._standings import StandingsRow as StandingsRow

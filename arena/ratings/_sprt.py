@@ -1,14 +1,23 @@
 """Sequential probability ratio test between two entrants (fishtest's GSPRT).
 
 Implements the generalized SPRT of fishtest (Michel Van den Bergh,
-``server/fishtest/stats/LLRcalc.py``, function ``LLR_logistic``) in the
-logistic Elo model: H0 "the candidate's expected score against the baseline
-is L(elo0)", H1 "... is L(elo1)", ``L(x) = 1 / (1 + 10 ** (-x / 400))``. The
-LLR is the log ratio of the two multinomial maximum likelihoods of the
-observed outcome frequencies under each constraint on the expected score
-(trinomial: loss/draw/win per game; pentanomial: the score 0, 1/2, 1, 3/2, 2
-of a game pair). Zero counts are replaced by 1e-3 first, as in fishtest.
-Bounds are Wald's: ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.
+``server/fishtest/stats/LLRcalc.py``) in two Elo models:
+
+- ``logistic`` (``LLR_logistic``): H0 "the candidate's expected score against
+  the baseline is L(elo0)", H1 "... is L(elo1)",
+  ``L(x) = 1 / (1 + 10 ** (-x / 400))``;
+- ``normalized`` (``LLR_normalized``, what fishtest and fastchess use by
+  default): H0/H1 "the t-value ``(mu - 1/2) / sigma`` of a game's score is
+  ``elo / (800 / ln 10)``", sigma the standard deviation of one game's score
+  (of a pair's mean score over ``sqrt 2`` for pentanomial counts). The same
+  numbers mean a different test in the two models: normalized Elo does not
+  depend on the draw rate.
+
+The LLR is the log ratio of the two multinomial maximum likelihoods of the
+observed outcome frequencies under each constraint (trinomial: loss/draw/win
+per game; pentanomial: the score 0, 1/2, 1, 3/2, 2 of a game pair). Zero
+counts are replaced by 1e-3 first, as in fishtest and fastchess. Bounds are
+Wald's: ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.
 fishtest's dynamic overshoot correction is not applied.
 """
 
@@ -20,9 +29,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ._compare import head_to_head, pentanomial
 from ._results import GameRecord
 
 _REGULARIZE = 1e-3
+#: Normalized Elo per unit of t-value (fishtest's ``nelo_divided_by_nt``).
+NELO_PER_T = 800.0 / math.log(10.0)
+ELO_MODELS = ("logistic", "normalized")
 
 
 class SprtDecision(enum.Enum):
@@ -45,6 +58,7 @@ class SprtResult:
         counts: the outcome frequencies the LLR was computed from, worst
             first: (L, D, W), or (LL, LD+DL, LW+DD+WL, DW+WD, WW).
         elo0, elo1, alpha, beta: the test's parameters.
+        elo_model: ``"logistic"`` or ``"normalized"``: what elo0 and elo1 mean.
     """
 
     llr: float
@@ -57,6 +71,19 @@ class SprtResult:
     elo1: float
     alpha: float
     beta: float
+    elo_model: str = "logistic"
+
+    def verdict(self) -> str:
+        """One line for a person: the decision, the LLR against its bounds, the counts."""
+        what = {
+            SprtDecision.ACCEPT_H1: f"H1 accepted: the Elo difference is at least {self.elo1:g}",
+            SprtDecision.ACCEPT_H0: f"H0 accepted: the Elo difference is at most {self.elo0:g}",
+            SprtDecision.CONTINUE: "no decision yet: play more games",
+        }[self.decision]
+        names = ("L", "D", "W") if self.model == "trinomial" else ("LL", "LD", "WL+DD", "WD", "WW")
+        counts = ", ".join(f"{n} {c}" for n, c in zip(names, self.counts))
+        return (f"{what} ({self.elo_model} Elo [{self.elo0:g}, {self.elo1:g}], alpha {self.alpha:g}, "
+                f"beta {self.beta:g}); LLR {self.llr:.2f} in ({self.lower:.2f}, {self.upper:.2f}); {counts}")
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready dict; the decision as its string value."""
@@ -71,6 +98,8 @@ class SprtResult:
             "elo1": self.elo1,
             "alpha": self.alpha,
             "beta": self.beta,
+            "elo_model": self.elo_model,
+            "verdict": self.verdict(),
         }
 
 
@@ -81,32 +110,36 @@ def sprt_from_counts(
     elo1: float,
     alpha: float = 0.05,
     beta: float = 0.05,
+    elo_model: str = "logistic",
 ) -> SprtResult:
     """SPRT of outcome counts from the candidate's point of view.
 
     Args:
         counts: 3 numbers (losses, draws, wins) for the trinomial model, or 5
             (LL, LD+DL, LW+DD+WL, DW+WD, WW) for game pairs (pentanomial).
-        elo0, elo1: the hypotheses, logistic Elo, ``elo0 < elo1``.
-        alpha, beta: the error rates, each in (0, 1).
+        elo0, elo1: the hypotheses, ``elo0 < elo1``, in ``elo_model`` Elo.
+        alpha, beta: the error rates, each in (0, 1), ``alpha + beta < 1``.
+        elo_model: ``"logistic"`` or ``"normalized"`` (module docstring).
 
     Raises:
-        ValueError: wrong number of counts, a negative count, ``elo0 >= elo1``
-            or an error rate outside (0, 1).
+        ValueError: wrong number of counts, a negative count, ``elo0 >= elo1``,
+            a non-finite Elo, an error rate outside (0, 1), ``alpha + beta >= 1``
+            or an unknown ``elo_model``.
     """
     counts = tuple(int(c) for c in counts)
     if len(counts) not in (3, 5):
         raise ValueError(f"counts needs 3 (L, D, W) or 5 (pentanomial) numbers, got {len(counts)}")
     if min(counts) < 0:
         raise ValueError(f"counts must be >= 0, got {counts}")
-    if not elo0 < elo1:
-        raise ValueError(f"elo0 must be below elo1, got elo0={elo0}, elo1={elo1}")
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if not 0.0 < value < 1.0:
-            raise ValueError(f"{name} must be in (0, 1), got {value}")
+    check_parameters(elo0, elo1, alpha, beta, elo_model)
     lower = math.log(beta / (1.0 - alpha))
     upper = math.log((1.0 - beta) / alpha)
-    llr = _llr_logistic(elo0, elo1, counts) if sum(counts) else 0.0
+    if not sum(counts):
+        llr = 0.0
+    elif elo_model == "logistic":
+        llr = _llr_logistic(elo0, elo1, counts)
+    else:
+        llr = _llr_normalized(elo0, elo1, counts)
     if llr <= lower:
         decision = SprtDecision.ACCEPT_H0
     elif llr >= upper:
@@ -114,7 +147,22 @@ def sprt_from_counts(
     else:
         decision = SprtDecision.CONTINUE
     model = "trinomial" if len(counts) == 3 else "pentanomial"
-    return SprtResult(llr, lower, upper, decision, model, counts, elo0, elo1, alpha, beta)
+    return SprtResult(llr, lower, upper, decision, model, counts, elo0, elo1, alpha, beta, elo_model)
+
+
+def check_parameters(elo0: float, elo1: float, alpha: float, beta: float, elo_model: str) -> None:
+    """ValueError naming the first bad SPRT parameter (see :func:`sprt_from_counts`)."""
+    if elo_model not in ELO_MODELS:
+        raise ValueError(f"elo_model must be one of {', '.join(ELO_MODELS)}, got {elo_model!r}")
+    if not (math.isfinite(elo0) and math.isfinite(elo1)):
+        raise ValueError(f"elo0 and elo1 must be finite, got elo0={elo0}, elo1={elo1}")
+    if not elo0 < elo1:
+        raise ValueError(f"elo0 must be below elo1, got elo0={elo0}, elo1={elo1}")
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if not 0.0 < value < 1.0:
+            raise ValueError(f"{name} must be in (0, 1), got {value}")
+    if not alpha + beta < 1.0:
+        raise ValueError(f"alpha + beta must be below 1, got {alpha} + {beta}")
 
 
 def sprt(
@@ -126,6 +174,8 @@ def sprt(
     elo1: float,
     alpha: float = 0.05,
     beta: float = 0.05,
+    elo_model: str = "logistic",
+    unfinished: str = "error",
 ) -> SprtResult:
     """SPRT of ``candidate`` against ``baseline`` from the games they shared.
 
@@ -135,57 +185,64 @@ def sprt(
     ``block`` id the pentanomial model is used: each block must hold exactly
     two of these games (a duplicate pair with seats swapped), whose summed
     score 0 .. 2 is one pentanomial outcome. Otherwise the trinomial model.
+    ``unfinished="skip"`` leaves out blocks holding another number of games
+    (pairs a running tournament has not finished) instead of raising.
 
     Raises:
         ValueError: as :func:`sprt_from_counts`; ``candidate == baseline``; or,
             for blocked data, a block that does not hold exactly two games of
-            the two, or such a game without a block id.
+            the two (with ``unfinished="error"``), or such a game without a
+            block id.
     """
-    if candidate == baseline:
-        raise ValueError(f"candidate and baseline are both {candidate!r}; name two entrants")
-    outcomes: list[tuple[str | None, float]] = []
-    for rec in records:
-        if candidate in rec.players and baseline in rec.players:
-            a = rec.ranks[rec.players.index(candidate)]
-            b = rec.ranks[rec.players.index(baseline)]
-            outcomes.append((rec.block, 1.0 if a < b else 0.5 if a == b else 0.0))
-    if not any(block is not None for block, _ in outcomes):
+    if unfinished not in ("error", "skip"):
+        raise ValueError(f"unfinished must be 'error' or 'skip', got {unfinished!r}")
+    shared = head_to_head(records, candidate, baseline)
+    if not any(rec.block is not None for rec, _ in shared):
         counts = [0, 0, 0]
-        for _, score in outcomes:
+        for _, score in shared:
             counts[int(score * 2)] += 1
-        return sprt_from_counts(counts, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
-    pairs: dict[str, list[float]] = {}
-    for block, score in outcomes:
-        if block is None:
-            raise ValueError(
-                f"a game of {candidate!r} against {baseline!r} has no block id while others "
-                "do; the pentanomial SPRT needs every game in a pair block"
-            )
-        pairs.setdefault(block, []).append(score)
-    counts = [0, 0, 0, 0, 0]
-    for block, scores in pairs.items():
-        if len(scores) != 2:
-            raise ValueError(
-                f"block {block!r} holds {len(scores)} games of {candidate!r} against "
-                f"{baseline!r}; the pentanomial SPRT needs exactly 2 per block "
-                "(drop unfinished pairs, or remove the block ids for a trinomial SPRT)"
-            )
-        counts[int(round(2 * sum(scores)))] += 1
-    return sprt_from_counts(counts, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+        return sprt_from_counts(counts, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, elo_model=elo_model)
+    if any(rec.block is None for rec, _ in shared):
+        raise ValueError(
+            f"a game of {candidate!r} against {baseline!r} has no block id while others "
+            "do; the pentanomial SPRT needs every game in a pair block"
+        )
+    counts, odd = pentanomial(shared)
+    if odd and unfinished == "error":
+        held = sum(1 for rec, _ in shared if rec.block == odd[0])
+        raise ValueError(
+            f"block {odd[0]!r} holds {held} game{'s' if held != 1 else ''} of {candidate!r} against "
+            f"{baseline!r}; the pentanomial SPRT needs exactly 2 per block "
+            "(finish the tournament first, or remove the block ids for a trinomial SPRT)"
+        )
+    return sprt_from_counts(counts, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, elo_model=elo_model)
 
 
 def _logistic(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
-def _llr_logistic(elo0: float, elo1: float, counts: tuple[int, ...]) -> float:
+def _frequencies(counts: tuple[int, ...]) -> tuple[float, list[float], list[float]]:
+    """Total, outcome values (0 .. 1) and observed frequencies, zero counts regularised."""
     freq = [c if c > 0 else _REGULARIZE for c in counts]
     total = sum(freq)
     top = len(freq) - 1
-    values = [i / top for i in range(len(freq))]
-    probs = [f / total for f in freq]
+    return total, [i / top for i in range(len(freq))], [f / total for f in freq]
+
+
+def _llr_logistic(elo0: float, elo1: float, counts: tuple[int, ...]) -> float:
+    total, values, probs = _frequencies(counts)
     p0 = _mle_with_mean(values, probs, _logistic(elo0))
     p1 = _mle_with_mean(values, probs, _logistic(elo1))
+    return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
+
+
+def _llr_normalized(nelo0: float, nelo1: float, counts: tuple[int, ...]) -> float:
+    total, values, probs = _frequencies(counts)
+    # A pair's mean score has sqrt(2) times less spread than one game: t-values scale by sqrt 2.
+    scale = 1.0 if len(counts) == 3 else math.sqrt(2.0)
+    p0 = _mle_with_t_value(values, probs, scale * nelo0 / NELO_PER_T)
+    p1 = _mle_with_t_value(values, probs, scale * nelo1 / NELO_PER_T)
     return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
 
 
@@ -194,9 +251,38 @@ def _mle_with_mean(values: list[float], probs: list[float], s: float) -> list[fl
 
     The maximiser is ``p_i / (1 + x (a_i - s))`` with x the root of the
     secular equation ``sum p_i (a_i - s) / (1 + x (a_i - s)) = 0`` (Van den
-    Bergh, "support_MLE_multinomial", Proposition 1.1); found by bisection.
+    Bergh, "support_MLE_multinomial", Proposition 1.1).
     """
     shifted = [a - s for a in values]
+    x = _secular(shifted, probs)
+    return [p / (1.0 + x * a) for p, a in zip(probs, shifted)]
+
+
+def _mle_with_t_value(values: list[float], probs: list[float], t: float, ref: float = 0.5) -> list[float]:
+    """Most likely distribution on ``values`` with ``(mean - ref) / sd = t``, given ``probs``.
+
+    Fixed-point iteration of Van den Bergh, "normalized_elo_practical",
+    section 4.1 (fishtest's ``MLE_t_value``, fastchess's
+    ``getLLR_normalized``): from the uniform distribution, solve the secular
+    equation for ``phi_i = a_i - ref - t sd (1 + ((mu - a_i) / sd)^2) / 2``
+    with the current mean and sd, until the distribution stops moving.
+    """
+    p = [1.0 / len(values)] * len(values)
+    for _ in range(100):
+        mu = sum(q * a for q, a in zip(p, values))
+        sd = math.sqrt(sum(q * (a - mu) ** 2 for q, a in zip(p, values)))
+        phi = [a - ref - t * sd * (1.0 + ((mu - a) / sd) ** 2) / 2.0 for a in values]
+        x = _secular(phi, probs)
+        new = [f / (1.0 + x * a) for f, a in zip(probs, phi)]
+        moved = max(abs(a - b) for a, b in zip(new, p))
+        p = new
+        if moved < 1e-13:
+            break
+    return p
+
+
+def _secular(shifted: list[float], probs: list[float]) -> float:
+    """The root x of ``sum p_i a_i / (1 + x a_i) = 0`` with every ``1 + x a_i > 0``; bisection."""
     lo, hi = -1.0 / max(shifted), -1.0 / min(shifted)
 
     def f(x: float) -> float:
@@ -211,5 +297,4 @@ def _mle_with_mean(values: list[float], probs: list[float], s: float) -> list[fl
             hi = mid
         if hi - lo <= 1e-15 * max(1.0, abs(mid)):
             break
-    x = 0.5 * (lo + hi)
-    return [p / (1.0 + x * a) for p, a in zip(probs, shifted)]
+    return 0.5 * (lo + hi)

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ._bootstrap import los_matrix, replicate_ratings
+from ._bootstrap import check_n_boot, named_groups, rating_covariance
+from ._intervals import Z95, los_from_covariance
 from ._encode import encode, ml_exists, pair_scores
 from ._fit import place, resolve_prior
 from ._plackett_luce import solve_plackett_luce
@@ -72,16 +73,21 @@ class Standings:
     Attributes:
         rows: one per entrant, best Bradley-Terry rating first (name breaks ties).
         crosstable: one :class:`HeadToHead` per ordered pair that met, in row order.
-        los: ``los[i][j]`` = P(rows[i] is stronger than rows[j]) from the bootstrap.
-        n_boot, seed, blocked: how the error bars were drawn.
+        los: ``los[i][j]`` = P(rows[i] is stronger than rows[j]); None between
+            entrants of different ``groups``.
+        n_boot, seed, blocked: how the error bars were drawn (``n_boot`` None:
+            analytic, see :func:`bootstrap_bradley_terry`).
+        groups: entrants split into groups that played each other; more than
+            one means ratings across groups are not comparable.
     """
 
     rows: tuple[StandingsRow, ...]
     crosstable: tuple[HeadToHead, ...]
-    los: tuple[tuple[float, ...], ...]
-    n_boot: int
+    los: tuple[tuple[float | None, ...], ...]
+    n_boot: int | None
     seed: int
     blocked: bool
+    groups: tuple[tuple[str, ...], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: ``rows`` list, ``crosstable[a][b] = {score, games}``, ``los[a][b]``."""
@@ -93,6 +99,7 @@ class Standings:
             "n_boot": self.n_boot,
             "seed": self.seed,
             "blocked": self.blocked,
+            "groups": [list(g) for g in self.groups],
             "rows": [row.as_dict() for row in self.rows],
             "crosstable": cross,
             "los": {a: dict(zip(names, row)) for a, row in zip(names, self.los)},
@@ -102,25 +109,25 @@ class Standings:
 def compute_standings(
     records: Iterable[GameRecord],
     *,
-    n_boot: int = 200,
+    n_boot: int | None = None,
     seed: int = 0,
     anchor: tuple[str, float] | None = None,
     prior_draws: float | None = None,
 ) -> Standings:
     """Standings of a set of games: ratings, error bars, counts, crosstable, LOS.
 
-    Ratings and 95 % error bars are those of :func:`bootstrap_bradley_terry`
-    with the same arguments; ``pl_elo`` is :func:`fit_plackett_luce` with the same
+    Ratings, 95 % error bars, LOS and groups are those of
+    :func:`bootstrap_bradley_terry` with the same arguments (by default the
+    analytic interval, no resampling); ``pl_elo`` is :func:`fit_plackett_luce` with the same
     ``anchor`` and ``prior_draws``.
 
     Raises:
         ValueError: as :func:`bootstrap_bradley_terry`.
     """
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 1:
-        raise ValueError(f"n_boot must be an int >= 1, got {n_boot!r}")
+    check_n_boot(n_boot)
     enc = encode(records)
-    point, replicates = replicate_ratings(enc, n_boot, seed, anchor, prior_draws)
-    low, high = np.quantile(replicates, [0.025, 0.975], axis=0)
+    point, cov, group = rating_covariance(enc, n_boot, seed, anchor, prior_draws)
+    width = Z95 * np.sqrt(np.clip(np.diag(cov), 0.0, None))
 
     if all(g.players.shape[1] == 2 for g in enc.groups):
         # With two players a finishing order is one pairwise result: Plackett-Luce is
@@ -147,8 +154,8 @@ def compute_standings(
         StandingsRow(
             name=enc.names[i],
             elo=float(point[i]),
-            minus=float(point[i] - low[i]),
-            plus=float(high[i] - point[i]),
+            minus=float(width[i]),
+            plus=float(width[i]),
             pl_elo=float(pl_elo[i]),
             games=int(games[i]),
             points_percent=float(100.0 * scores[i].sum() / met[i].sum()),
@@ -163,5 +170,6 @@ def compute_standings(
         for j in order
         if i != j and met[i, j] > 0
     )
-    los = los_matrix(replicates[:, order])
-    return Standings(rows, crosstable, los, n_boot, seed, enc.has_blocks)
+    los = los_from_covariance(point[order], cov[np.ix_(order, order)], group[order])
+    return Standings(rows, crosstable, tuple(tuple(row) for row in los), n_boot, seed, enc.has_blocks,
+                     named_groups(enc, group))

@@ -1,6 +1,14 @@
 """The rating commands: rate (PGN, JSON Lines), standings formats and anchor, sprt."""
 
 import json
+import re
+import shutil
+import sqlite3
+
+import pytest
+from typer.testing import CliRunner
+
+from arena._cli import app
 
 from .test_tournament import arena, write_tournament
 
@@ -44,9 +52,118 @@ def test_standings_formats_anchor_and_sprt(tmp_path):
     assert csv[0].startswith("rank,name,elo,minus,plus") and len(csv) == 3
     anchored = json.loads(arena("standings", str(db), "--format", "json", "--anchor", "r0=1500").stdout)
     assert {row["name"]: row["elo"] for row in anchored["rows"]}["r0"] == 1500
-    sprt = json.loads(arena("sprt", str(db), "r0", "r1", "--elo0", "0", "--elo1", "50").stdout)
+    result = arena("sprt", str(db), "r0", "r1", "--elo0", "0", "--elo1", "50", "--format", "json", check=False)
+    assert result.returncode in (0, 1, 3)  # H1, H0, undecided
+    sprt = json.loads(result.stdout)
     assert sprt["decision"] in {"accept_h0", "accept_h1", "continue"}
     assert sprt["model"] == "pentanomial"  # duplicate deals: pairs of games with swapped seats
     assert sprt["lower"] < 0 < sprt["upper"]
     missing = arena("sprt", str(db), "r0", "nobody", check=False)
-    assert missing.returncode == 2 and "no games between 'r0' and 'nobody'" in missing.stderr
+    assert missing.returncode == 2 and "'nobody' played no game here" in missing.stderr
+
+
+# -- one error line, exit code 2, for every bad argument (in-process) -------------------------
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    """A stored two-bot tournament (duplicate pairs), shared by the tests below."""
+    folder = tmp_path_factory.mktemp("ratings-db")
+    arena("tournament", "run", str(write_tournament(folder, rounds=3, entrants=2)), "-q")
+    return folder / "t.db"
+
+
+@pytest.fixture(scope="module")
+def unfinished(db, tmp_path_factory):
+    """The same database with one game of a duplicate pair removed."""
+    path = tmp_path_factory.mktemp("unfinished") / "u.db"
+    shutil.copy(db, path)
+    with sqlite3.connect(path) as con:
+        con.execute("DELETE FROM games WHERE key = (SELECT MIN(key) FROM games)")
+    con.close()
+    return path
+
+
+def run_cli(*args):
+    return CliRunner().invoke(app, [str(a) for a in args], prog_name="arena", env={"COLUMNS": "120"})
+
+
+def one_error_line(result) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: ")
+    return line[len("error: "):]
+
+
+GOOD_JSONL = '{"players": ["a", "b"], "ranks": [1, 2]}\n{"players": ["b", "a"], "ranks": [1, 2]}\n'
+
+BAD = [
+    (["standings", "{db}", "--anchor", "nosuch=0"], "--anchor 'nosuch' played no game here; entrants are 'r0', 'r1'"),
+    (["standings", "{db}", "--anchor", "r0=nan"], "--anchor must look like NAME=ELO with a finite ELO, got 'r0=nan'"),
+    (["standings", "{db}", "--anchor", "r0=inf"], "--anchor must look like NAME=ELO with a finite ELO, got 'r0=inf'"),
+    (["standings", "{db}", "--anchor", "r0"], "--anchor must look like NAME=ELO with a finite ELO, got 'r0'"),
+    (["standings", "{db}", "--bootstrap", "0"], "--bootstrap must be a number of replicates from 1 to 100000, got 0"),
+    (["standings", "{db}", "--bootstrap", "-5"], "--bootstrap must be a number of replicates from 1 to 100000, got -5"),
+    (["standings", "{db}", "--bootstrap", str(10**12)],
+     f"--bootstrap must be a number of replicates from 1 to 100000, got {10**12}"),
+    (["standings", "{db}", "--format", "xml"], "--format must be one of table, json, csv, got 'xml'"),
+    (["rate", "{tmp}/good.jsonl", "--format", "xml"], "--format must be one of table, json, csv, got 'xml'"),
+    (["rate", "{tmp}/good.jsonl", "--bootstrap", "0"],
+     "--bootstrap must be a number of replicates from 1 to 100000, got 0"),
+    (["rate", "{tmp}/good.jsonl", "--anchor", "a=nan"], "--anchor must look like NAME=ELO with a finite ELO, got 'a=nan'"),
+    (["rate", "{tmp}/good.jsonl", "--anchor", "zed=1"], "--anchor 'zed' played no game here; entrants are 'a', 'b'"),
+    (["sprt", "{db}", "r0", "r1", "--alpha", "0"], "--alpha must be in (0, 1), got 0.0"),
+    (["sprt", "{db}", "r0", "r1", "--alpha", "2"], "--alpha must be in (0, 1), got 2.0"),
+    (["sprt", "{db}", "r0", "r1", "--beta", "-1"], "--beta must be in (0, 1), got -1.0"),
+    (["sprt", "{db}", "r0", "r1", "--elo0", "5", "--elo1", "1"], "--elo0 must be below --elo1, got --elo0=5.0, --elo1=1.0"),
+    (["sprt", "{db}", "r0", "r1", "--alpha", "0.6", "--beta", "0.4"], "--alpha + --beta must be below 1, got 0.6 + 0.4"),
+    (["sprt", "{db}", "r0", "r1", "--model", "bayes"], "--model must be one of logistic, normalized, got 'bayes'"),
+    (["sprt", "{db}", "r0", "r1", "--format", "xml"], "--format must be text or json, got 'xml'"),
+    (["sprt", "{db}", "r0", "nobody"], "{db}: 'nobody' played no game here; entrants are r0, r1"),
+    (["sprt", "{db}", "r0", "r0"], "{db}: both entrants are 'r0'; name two different ones"),
+    (["sprt", "{unfinished}", "r0", "r1"], "{unfinished}: block "),
+    (["compare", "{db}", "r1", "r1"], "{db}: both entrants are 'r1'; name two different ones"),
+    (["compare", "{db}", "zed", "r1"], "{db}: 'zed' played no game here; entrants are r0, r1"),
+    (["compare", "{db}", "r0", "r1", "--format", "csv"], "--format must be text or json, got 'csv'"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD)
+def test_bad_arguments_are_one_error_line(args, message, db, unfinished, tmp_path):
+    (tmp_path / "good.jsonl").write_text(GOOD_JSONL)
+    result = run_cli(*(a.format(db=db, tmp=tmp_path, unfinished=unfinished) for a in args))
+    line = one_error_line(result)
+    message = message.format(db=db, unfinished=unfinished)
+    assert line.startswith(message) if message.endswith(" ") else line == message
+
+
+def test_compare_prints_the_cutechess_line_and_pairs(db):
+    result = run_cli("compare", db, "r0", "r1")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "r0 vs r1: 6 shared games"
+    assert re.fullmatch(r"Elo difference: -?\d+\.\d \+/- \d+\.\d, LOS: \d+\.\d %", lines[1])
+    assert lines[3].startswith("pentanomial (3 pairs): LL ")
+    data = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json").stdout)
+    assert data["games"] == 6 and sum(data["pentanomial"]) == 3 and data["headline"] == lines[1]
+
+
+def test_sprt_exit_code_says_the_verdict(db):
+    undecided = run_cli("sprt", db, "r0", "r1", "--elo0", "0", "--elo1", "50")
+    assert undecided.exit_code == 3 and undecided.stdout.startswith("no decision yet: play more games (logistic")
+    # three pairs cannot reach the bounds of alpha = beta = 0.05; with 0.45 they can
+    wide = run_cli("sprt", db, "r0", "r1", "--elo0", "-400", "--elo1", "400", "--alpha", "0.45", "--beta", "0.45")
+    assert wide.exit_code in (0, 1) and wide.stdout.startswith("H")
+    data = json.loads(run_cli("sprt", db, "r0", "r1", "--model", "normalized", "--format", "json").stdout)
+    assert data["elo_model"] == "normalized" and data["model"] == "pentanomial"
+
+
+def test_disconnected_groups_are_named_in_a_warning(tmp_path):
+    path = tmp_path / "two.jsonl"
+    path.write_text('{"players": ["a", "b"], "ranks": [1, 2]}\n{"players": ["c", "d"], "ranks": [2, 1]}\n')
+    result = run_cli("rate", path, "--format", "json")
+    assert result.exit_code == 0
+    assert result.stderr == ("warning: the entrants form 2 groups that never played each other (a, b | c, d); "
+                             "ratings compare only within a group, and there is no LOS across groups\n")
+    data = json.loads(result.stdout)
+    assert data["groups"] == [["a", "b"], ["c", "d"]] and data["los"]["a"]["c"] is None

@@ -70,8 +70,11 @@ def test_incomplete_pair_is_an_error_that_says_what_to_do():
         sprt(records, "new", "old", elo0=0, elo1=5)
     assert str(info.value) == (
         "block 'd1' holds 3 games of 'new' against 'old'; the pentanomial SPRT needs "
-        "exactly 2 per block (drop unfinished pairs, or remove the block ids for a trinomial SPRT)"
+        "exactly 2 per block (finish the tournament first, or remove the block ids for a trinomial SPRT)"
     )
+    pairs = [GameRecord(("new", "old"), (1, 2), "d0"), GameRecord(("old", "new"), (2, 1), "d0")]
+    skipped = sprt(pairs + records, "new", "old", elo0=0, elo1=5, unfinished="skip")
+    assert skipped.counts == (0, 0, 0, 0, 1)
     mixed = [GameRecord(("new", "old"), (1, 2), "d1"), GameRecord(("new", "old"), (1, 2))]
     with pytest.raises(ValueError, match="has no block id while others do"):
         sprt(mixed, "new", "old", elo0=0, elo1=5)
@@ -84,6 +87,12 @@ def test_incomplete_pair_is_an_error_that_says_what_to_do():
         ({"counts": (1, -2, 3), "elo0": 0, "elo1": 5}, "counts must be >= 0, got (1, -2, 3)"),
         ({"counts": (1, 2, 3), "elo0": 5, "elo1": 5}, "elo0 must be below elo1, got elo0=5, elo1=5"),
         ({"counts": (1, 2, 3), "elo0": 0, "elo1": 5, "alpha": 0}, "alpha must be in (0, 1), got 0"),
+        ({"counts": (1, 2, 3), "elo0": 0, "elo1": 5, "beta": 2}, "beta must be in (0, 1), got 2"),
+        ({"counts": (1, 2, 3), "elo0": 0, "elo1": 5, "alpha": 0.5, "beta": 0.5},
+         "alpha + beta must be below 1, got 0.5 + 0.5"),
+        ({"counts": (1, 2, 3), "elo0": 0, "elo1": float("inf")}, "elo0 and elo1 must be finite, got elo0=0, elo1=inf"),
+        ({"counts": (1, 2, 3), "elo0": 0, "elo1": 5, "elo_model": "bayes"},
+         "elo_model must be one of logistic, normalized, got 'bayes'"),
     ],
 )
 def test_bad_parameters(kwargs, message):
@@ -91,3 +100,41 @@ def test_bad_parameters(kwargs, message):
     with pytest.raises(ValueError) as info:
         sprt_from_counts(counts, **kwargs)
     assert str(info.value) == message
+
+
+# LLR values from fishtest's LLRcalc.LLR_normalized (server/fishtest/stats/LLRcalc.py: MLE_t_value
+# with scipy brentq), computed once with that code; normalized Elo, counts worst outcome first.
+FISHTEST_NORMALIZED = [
+    ((0, 2), (10789, 19328, 33806, 19402, 10543), -6.070429067588585, SprtDecision.ACCEPT_H0),
+    ((0, 5), (5026, 15699, 5019), -2.8270700736560648, SprtDecision.CONTINUE),
+    ((0, 5), (591, 2163, 716), 2.572287463158173, SprtDecision.CONTINUE),
+    ((0.5, 2.5), (39, 2226, 31451, 2412, 40), 2.3379000175366507, SprtDecision.CONTINUE),
+    ((0, 10), (10, 30, 60), 1.6800774420668383, SprtDecision.CONTINUE),
+    ((0, 10), (0, 1, 2, 3, 0), 0.09380245270302438, SprtDecision.CONTINUE),
+    ((-1.75, 0.25), (1200, 9000, 19000, 9100, 1250), 2.921443445682618, SprtDecision.CONTINUE),
+]
+
+
+@pytest.mark.parametrize(("elos", "counts", "llr", "decision"), FISHTEST_NORMALIZED)
+def test_normalized_llr_matches_fishtest(elos, counts, llr, decision):
+    res = sprt_from_counts(counts, elo0=elos[0], elo1=elos[1], elo_model="normalized")
+    assert res.llr == pytest.approx(llr, rel=1e-9, abs=1e-9)
+    assert res.decision is decision
+    assert res.elo_model == "normalized"
+
+
+def test_same_numbers_are_a_different_test_in_the_two_models():
+    counts = (591, 2163, 716)
+    logistic = sprt_from_counts(counts, elo0=0, elo1=5)
+    normalized = sprt_from_counts(counts, elo0=0, elo1=5, elo_model="normalized")
+    assert logistic.decision is SprtDecision.ACCEPT_H1 and normalized.decision is SprtDecision.CONTINUE
+
+
+def test_verdict_is_one_line_for_a_person():
+    res = sprt_from_counts((591, 2163, 716), elo0=0, elo1=5)
+    assert res.verdict() == (
+        "H1 accepted: the Elo difference is at least 5 (logistic Elo [0, 5], alpha 0.05, beta 0.05); "
+        f"LLR {res.llr:.2f} in (-2.94, 2.94); L 591, D 2163, W 716")
+    h0 = sprt_from_counts((5026, 15699, 5019), elo0=0, elo1=5)
+    assert h0.verdict().startswith("H0 accepted: the Elo difference is at most 0 (")
+    assert sprt_from_counts((1, 1, 1), elo0=0, elo1=5).verdict().startswith("no decision yet: play more games (")
