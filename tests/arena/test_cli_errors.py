@@ -60,6 +60,8 @@ CASES = [
     (["standings", "{db}", "--bootstrap", "abc"], "'--bootstrap'"),
     (["sprt", "{db}"], "missing argument 'CANDIDATE'"),
     (["rate"], "missing argument 'FILE'"),
+    (["compare", "{db}"], "missing argument 'A'"),
+    (["compare", "{db}", "r0", "r1", "--format", "xml"], "'xml' is not one of 'text', 'json'"),
     # -- match: game, options, bots -----------------------------------------------------------------
     (["match", "no-such-game", R, R], "unknown game 'no-such-game'"),
     (["match", DMD, R, R, "--option", "nonsense=1"], "unknown option 'nonsense' for dead-mans-draw"),
@@ -179,6 +181,8 @@ CASES = [
     (["standings", "{empty.db}"], "no finished games yet"),
     (["sprt", "{missing}.db", "a", "b"], "no such database"),
     (["sprt", "{db}", "r0", "nobody"], "no games between 'r0' and 'nobody'"),
+    (["compare", "{missing}.db", "a", "b"], "no such database"),
+    (["compare", "{db}", "r0", "nobody"], "no games between 'r0' and 'nobody'"),
     # -- report and view ---------------------------------------------------------------------------
     (["report"], "missing argument 'DB'"),
     (["report", "{missing}.db"], "no such database"),
