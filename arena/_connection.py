@@ -9,7 +9,11 @@ already answered.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import select
+import struct
+import termios
 from typing import Any
 
 import trio
@@ -34,15 +38,40 @@ class Connection:
         self._in = process.stdout.fileno()
         self._decoder = protocol.FrameDecoder(max_frame)
         self.encode = protocol.FrameEncoder().encode
+        #: bytes written to the bot's stdin so far (``unread`` tells how many it has not read)
+        self.written = 0
 
     def write_now(self, frame: bytes | memoryview) -> int:
         """Write as much of ``frame`` as the pipe takes without waiting; return the byte count."""
         try:
-            return os.write(self._out, frame)
+            count = os.write(self._out, frame)
         except BlockingIOError:
             return 0
         except OSError:
             raise BotFault(FaultKind.CRASH, self._gone("stopped reading its stdin")) from None
+        self.written += count
+        return count
+
+    def unread(self) -> int:
+        """Bytes written to the bot's stdin that it has not read (still in the pipe).
+
+        Linux answers ``FIONREAD`` on either end of a pipe, also after the reader exited.
+        """
+        try:
+            return struct.unpack("i", fcntl.ioctl(self._out, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            return 0
+
+    def hung_up(self) -> bool:
+        """Whether the bot has closed its stdout (it exited, or will never answer). Never waits
+        and reads nothing: messages already in the pipe stay there."""
+        poller = select.poll()
+        poller.register(self._in, select.POLLIN)
+        return any(events & (select.POLLHUP | select.POLLERR) for _, events in poller.poll(0))
+
+    def pending(self) -> int:
+        """Bytes of an incomplete frame received so far (0 at a frame boundary)."""
+        return self._decoder.pending()
 
     async def send_frame(self, frame: bytes | memoryview) -> None:
         view = memoryview(frame)

@@ -305,8 +305,9 @@ class _Match:
     def _fault(self, seat: _Seat, fault: BotFault) -> None:
         self._record(seat, fault)
         policy = self.settings.fault_policy
+        # A player that can no longer play (a request was cut mid-frame) is not substituted.
         if policy is FaultPolicy.SUBSTITUTE and fault.kind in SUBSTITUTABLE \
-                and seat.substitutions < self.settings.max_substitutions:
+                and seat.substitutions < self.settings.max_substitutions and seat.player.usable:
             seat.substitutions += 1
             return
         seat.forfeited = True

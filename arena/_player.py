@@ -41,6 +41,8 @@ class Player:
         self.last_reply: dict[str, Any] | None = None
         self._next_id = 1
         self._instant = 0  # replies that were there without waiting
+        self._early = False  # a frame had begun before the open request was sent
+        self._game_mark = 0  # connection.written when the current game was handed out
 
     @property
     def name(self) -> str:
@@ -52,6 +54,35 @@ class Player:
 
     def stderr_tail(self) -> str:
         return self.process.stderr.tail() if self.process is not None else ""
+
+    def alive(self) -> bool:
+        """Whether the bot can play another game: it has not failed, its process is running and
+        its stdout is open. Never waits and reads nothing."""
+        return (self.failure is None and self.process.returncode() is None
+                and not self.connection.hung_up())
+
+    async def wait_input_read(self, limit: float) -> None:
+        """Wait, at most ``limit`` seconds, until the bot has read everything sent to it.
+
+        A bot that is waiting for its next game has already read the last one's ``end``, so
+        this returns at once; nothing signals an empty pipe, hence the short sleeps.
+        """
+        delay = 0.001
+        with trio.move_on_after(limit):
+            while self.connection.unread():
+                await trio.sleep(delay)
+                delay = min(2 * delay, 0.05)
+
+    def begin_game(self) -> None:
+        """Note that the player is handed out for a new game (see :meth:`read_nothing_of_game`)."""
+        self._game_mark = self.connection.written
+
+    def read_nothing_of_game(self) -> bool:
+        """Whether the bot has not read a single byte sent to it since :meth:`begin_game`:
+        after a crash, that means its process died before the game reached it."""
+        if self.connection is None:
+            return False
+        return self.connection.unread() >= self.connection.written - self._game_mark
 
     def fail(self, fault: BotFault) -> None:
         """Mark the bot as failed and kill its process group now."""
@@ -77,14 +108,28 @@ class Player:
 
     async def send(self, message: dict[str, Any], timeout_s: float) -> None:
         """Send a message that needs no answer; a bot that does not read it times out."""
-        frame = self.connection.encode(message)
-        written = self.connection.write_now(frame)
+        connection = self.connection
+        frame = connection.encode(message)
+        before = connection.written
+        written = connection.write_now(frame)
         if written == len(frame):
             return  # the usual case: the pipe took it all, no deadline was needed
         with trio.move_on_after(timeout_s):
-            await self.connection.send_frame(memoryview(frame)[written:])
+            await connection.send_frame(memoryview(frame)[written:])
             return
-        raise BotFault(FaultKind.TIMEOUT, f"did not read its stdin for {timeout_s * 1000:.0f} ms")
+        raise self._write_timeout(before, len(frame), f"did not read its stdin for {timeout_s * 1000:.0f} ms")
+
+    def _write_timeout(self, before: int, size: int, detail: str) -> BotFault:
+        """The fault for a frame not written in time. When part of it went out, the bot's input
+        can never be read as frames again (the next frame would be spliced into this one): the
+        player fails at once, whatever the fault policy, and is replaced before its next game."""
+        sent = self.connection.written - before
+        if not 0 < sent < size:
+            return BotFault(FaultKind.TIMEOUT, detail)
+        fault = BotFault(FaultKind.TIMEOUT, f"{detail}; a frame was cut after {sent} of {size} bytes, "
+                                            f"so the bot is out for the rest of the game")
+        self.fail(fault)
+        return fault
 
     async def decide(self, kind: str, observation: Mapping[str, Any], events: Sequence[Any],
                      legal: Sequence[Any] | None, clock: GameClock) -> tuple[Any, float]:
@@ -103,6 +148,8 @@ class Player:
         )
         connection = self.connection
         frame = connection.encode(message)
+        self._check_before_request(request_id)
+        before = connection.written
         started = trio.current_time()
         written = connection.write_now(frame)
         reply = self._reply_to(request_id, connection.poll_answer()) if written == len(frame) else None
@@ -122,17 +169,33 @@ class Player:
                         await trio.lowlevel.checkpoint()  # a stale reply: discard it and keep waiting
             if deadline.cancelled_caught:
                 clock.update(budget)
-                raise BotFault(FaultKind.TIMEOUT, f"no reply within {budget * 1000:.0f} ms")
+                raise self._write_timeout(before, len(frame), f"no reply within {budget * 1000:.0f} ms")
         elapsed = trio.current_time() - started
         if not clock.update(elapsed):
             clock.update(budget)
             raise BotFault(FaultKind.TIMEOUT, f"no reply within {budget * 1000:.0f} ms")
         return reply.action, elapsed
 
+    def _check_before_request(self, request_id: int) -> None:
+        """Read what the bot sent while no request was open, before ``request_id`` goes out.
+
+        Stale replies are discarded (SPEC §8); anything else is a protocol fault, in particular
+        an answer to ``request_id`` itself: it was written before the request existed. A frame
+        begun but not finished is judged when it completes (see :meth:`_reply_to`).
+        """
+        connection = self.connection
+        self._early = False
+        while (message := connection.poll()) is not None:
+            if self._reply_to(request_id, message) is not None:
+                raise BotFault(FaultKind.PROTOCOL, f"reply to id {request_id} was written before the "
+                                                   f"request existed")
+        self._early = connection.pending() > 0
+
     def _reply_to(self, request_id: int, message: dict[str, Any] | None) -> protocol.ActionReply | None:
         """The bot's answer to ``request_id`` in ``message``; ``None`` for no message or a stale one."""
         if message is None:
             return None
+        early, self._early = self._early, False
         self.last_reply = message
         if message.get("type") != "action":
             raise BotFault(FaultKind.PROTOCOL, f"expected an 'action' reply, got type {message.get('type')!r}")
@@ -141,6 +204,9 @@ class Player:
         except protocol.ProtocolError as error:
             raise BotFault(FaultKind.PROTOCOL, str(error)) from None
         if reply.id == request_id:
+            if early:
+                raise BotFault(FaultKind.PROTOCOL, f"reply to id {request_id} began before the request "
+                                                   f"existed")
             return reply
         if not 0 < reply.id < request_id:
             raise BotFault(FaultKind.PROTOCOL, f"reply to id {reply.id}, which was never sent (waiting for {request_id})")
@@ -158,6 +224,9 @@ async def open_player(spec: BotSpec, startup_s: float = 10.0,
     """
     async with AsyncExitStack() as stack:
         try:
+            if spec.cwd is not None and not Path(spec.cwd).is_dir():
+                # Said here, or the failed chdir would be reported as the program missing.
+                raise BotFault(FaultKind.CRASH, f"could not start: its folder (cwd) {spec.cwd} does not exist")
             process = await stack.enter_async_context(open_bot_process(spec, sandbox, log_dir=log_dir))
         except BotFault as fault:
             player = Player(spec, None, max_frame)

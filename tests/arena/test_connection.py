@@ -78,6 +78,22 @@ def action(request_id: int, value="a") -> dict:
     return {"type": "action", "id": request_id, "action": value}
 
 
+def answer_while_writing(player: Player, bot: PipeBot, message: dict | bytes) -> None:
+    """Make ``bot`` answer the next request the moment it is written, as a quick bot does
+    (the write wakes it on this core), so the answer is there when the write returns.
+    ``message`` as bytes: the rest of a frame the bot had begun."""
+    connection = player.connection
+    write_now = connection.write_now
+
+    def write_then_answer(frame):
+        count = write_now(frame)
+        del connection.write_now
+        os.write(bot.to_arena_w, message if isinstance(message, bytes) else protocol.encode(message))
+        return count
+
+    connection.write_now = write_then_answer
+
+
 async def test_poll_returns_a_complete_message_and_none_when_nothing_or_half_has_arrived(bot):
     connection = Connection(bot)
     assert connection.poll() is None
@@ -126,7 +142,7 @@ async def test_write_now_to_a_closed_stdin_is_a_crash(bot):
 
 async def test_a_reply_already_there_is_taken_without_waiting(bot, autojump_clock):
     player = player_on(bot)
-    bot.reply(action(1, "b"))
+    answer_while_writing(player, bot, action(1, "b"))
     clock = GameClock(0.5, 0.0)
     assert await player.decide("play", {"seat": 0}, [], ["a", "b"], clock) == ("b", 0.0)
     assert [request["id"] for request in bot.requests()] == [1]
@@ -148,13 +164,18 @@ async def test_a_stale_reply_already_there_is_discarded_and_the_answer_awaited(b
     assert result == ("on time", 0.25)
 
 
-async def test_a_reply_already_there_with_an_unsent_id_is_a_protocol_fault(bot, autojump_clock):
+@pytest.mark.parametrize("reply_id,detail", [
+    (7, "reply to id 7, which was never sent (waiting for 1)"),
+    (1, "reply to id 1 was written before the request existed"),
+])
+async def test_a_reply_already_there_with_an_unsent_id_is_a_protocol_fault(bot, autojump_clock, reply_id, detail):
+    """Read before the request is written: the request's own id is no better than any other."""
     player = player_on(bot)
-    bot.reply(action(7))
+    bot.reply(action(reply_id))
     with pytest.raises(BotFault) as caught:
         await player.decide("play", {}, [], ["a"], GameClock(1.0, 0.0))
-    assert (caught.value.kind, caught.value.detail) == (
-        FaultKind.PROTOCOL, "reply to id 7, which was never sent (waiting for 1)")
+    assert (caught.value.kind, caught.value.detail) == (FaultKind.PROTOCOL, detail)
+    assert bot.requests() == [], "the request is not sent"
 
 
 async def test_no_reply_still_times_out_at_the_budget(bot, autojump_clock):
@@ -182,10 +203,21 @@ async def test_instant_replies_still_let_other_tasks_run(bot):
         await trio.lowlevel.checkpoint()
         turns = 0
         for request_id in range(1, 161):
-            bot.reply(action(request_id))
+            answer_while_writing(player, bot, action(request_id))
             await player.decide("play", {}, [], ["a"], clock)
             assert [request["id"] for request in bot.requests()] == [request_id]
         nursery.cancel_scope.cancel()
     # All were answered at once, with a yield per 16 of them; the other task's turn after the
     # last yield may come only after the cancel, which it then does not survive.
     assert (player._instant, turns) >= (160, 160 // 16 - 1)
+
+
+async def test_a_reply_begun_before_its_request_was_written_is_a_protocol_fault(bot, autojump_clock):
+    player = player_on(bot)
+    frame = protocol.encode(action(1))
+    os.write(bot.to_arena_w, frame[:3])
+    answer_while_writing(player, bot, frame[3:])
+    with pytest.raises(BotFault) as caught:
+        await player.decide("play", {}, [], ["a"], GameClock(1.0, 0.0))
+    assert (caught.value.kind, caught.value.detail) == (
+        FaultKind.PROTOCOL, "reply to id 1 began before the request existed")

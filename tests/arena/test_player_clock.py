@@ -36,11 +36,25 @@ class FakeBot:
         self._to_bot, self._bot_inbox = trio.open_memory_channel(math.inf)
         self._bot_outbox, self._from_bot = trio.open_memory_channel(math.inf)
 
+    written = 0
+
     def write_now(self, frame: bytes) -> int:
         return 0  # everything goes through send_frame, on the mock clock
 
     def poll_answer(self) -> None:
         return None
+
+    def poll(self) -> dict | None:
+        """What the bot sent while no request was open (read before each request)."""
+        try:
+            return self._from_bot.receive_nowait()
+        except trio.WouldBlock:
+            return None
+        except trio.EndOfChannel:
+            raise BotFault(FaultKind.CRASH, "bot closed its stdout (exit code 0)") from None
+
+    def pending(self) -> int:
+        return 0  # messages travel whole
 
     async def send_frame(self, frame: bytes) -> None:
         decoder = protocol.FrameDecoder()
@@ -48,6 +62,7 @@ class FakeBot:
         message = decoder.next()
         assert decoder.pending() == 0
         self.received.append(message)
+        self.written += len(frame)
         await self._to_bot.send(message)
 
     async def send(self, message: dict) -> None:
@@ -184,12 +199,19 @@ def stuck_reply(delay: float):
 
     class Stuck:
         encode = staticmethod(protocol.encode)
+        written = 0
 
         def write_now(self, frame):
             return 0
 
         def poll_answer(self):
             return None
+
+        def poll(self):
+            return None
+
+        def pending(self):
+            return 0
 
         async def send_frame(self, frame):
             self.request_id = protocol.decode_payload(bytes(frame[protocol.HEADER_SIZE:]))["id"]
