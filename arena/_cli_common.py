@@ -45,7 +45,7 @@ _USER_ERROR_CLASSES = [
     ("arena._cli_common", "UsageError"), ("engines", "EngineError"), ("arena._manifest", "ManifestError"),
     ("arena._replay_view", "ReplayFileError"), ("arena._config", "ConfigError"),
     ("arena._store", "StoreError"), ("arena.ratings", "ResultsFileError"), ("arena._ranges", "RangeError"),
-    ("arena.report", "ViewError"), ("arena._sandbox", "SandboxError"),
+    ("arena.report", "ViewError"), ("arena._sandbox", "SandboxError"), ("arena._pool", "StartupError"),
 ]
 
 

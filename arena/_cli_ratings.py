@@ -93,6 +93,19 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
         raise UsageError(f"{store.path}: no finished games yet")
     standings = _standings(records_of(games), n_boot, pinned)
     _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
+    if fmt == "table":
+        for line in _death_lines(store.entrant_events()):
+            typer.echo(line)
+
+
+def _death_lines(events) -> list[str]:
+    """A line per entrant whose processes died between games (charged to no game)."""
+    deaths: dict[str, int] = {}
+    for entrant, kind, _ in events:
+        if kind == "died-between-games":
+            deaths[entrant] = deaths.get(entrant, 0) + 1
+    return [f"{name}: its process died between games {count} time{'s' if count > 1 else ''} "
+            f"(charged to no game; the next game got a new process)" for name, count in deaths.items()]
 
 
 def _echo_standings(standings: Standings, faults, players: int, fmt: str) -> None:

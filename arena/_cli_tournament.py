@@ -59,8 +59,12 @@ def _with_concurrency(config: TournamentConfig, concurrency: int | None) -> Tour
     return config if concurrency is None else dataclasses.replace(config, concurrency=concurrency)
 
 
+SkipBrokenOption = Annotated[bool, typer.Option(
+    "--skip-broken", help="Play on when an entrant cannot start: it forfeits each of its games.")]
+
+
 def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mode: str,
-          allow_root: bool = False) -> None:
+          allow_root: bool = False, skip_broken: bool = False) -> None:
     import trio
 
     from ._progress import open_progress
@@ -76,7 +80,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
             typer.echo(f"warning: without bubblewrap (or root), bots run as your user and can read "
                        f"{store.path}, with the key of every deal; install bubblewrap", err=True)
         display = None if quiet else open_progress(stored=store.games())
-        runner = TournamentRunner(config, store, display, sandbox.with_hidden(hidden))
+        runner = TournamentRunner(config, store, display, sandbox.with_hidden(hidden), skip_broken=skip_broken)
         _, total, done = runner.pending()
         if not quiet:
             typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
@@ -93,6 +97,8 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
             else:
                 with display:
                     trio.run(runner.run)
+    for name in runner.broken:
+        typer.echo(f"warning: entrant {name!r} could not start; it forfeited all its games", err=True)
     from ._cli_ratings import print_standings
 
     print_standings(store, "table", None, None)
@@ -108,15 +114,19 @@ def run_command(
     sandbox: SandboxOption = "auto",
     concurrency: ConcurrencyOption = None,
     allow_root_bots: AllowRootOption = False,
+    skip_broken: SkipBrokenOption = False,
 ) -> None:
-    """Play a tournament, storing every game as it ends; print the standings."""
+    """Play a tournament, storing every game as it ends; print the standings.
+
+    Every entrant is started once before the first game: one that cannot start stops the
+    tournament with an error (exit code 2), unless --skip-broken."""
     from ._config import load_config
 
     games_at_once = _concurrency(concurrency)
     config = _with_concurrency(load_config(file), games_at_once)
     store = open_store(config)
     try:
-        _play(config, store, quiet, sandbox, allow_root_bots)
+        _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
     finally:
         store.close()
 
@@ -129,6 +139,7 @@ def resume_command(
     sandbox: SandboxOption = "auto",
     concurrency: ConcurrencyOption = None,
     allow_root_bots: AllowRootOption = False,
+    skip_broken: SkipBrokenOption = False,
 ) -> None:
     """Play only the games an interrupted tournament is missing; print the standings."""
     from ._store import ResultsStore
@@ -136,7 +147,7 @@ def resume_command(
     games_at_once = _concurrency(concurrency)
     store = ResultsStore.open(database)
     try:
-        _play(_with_concurrency(config_of_store(store), games_at_once), store, quiet, sandbox, allow_root_bots)
+        _play(_with_concurrency(config_of_store(store), games_at_once), store, quiet, sandbox, allow_root_bots, skip_broken)
     finally:
         store.close()
 

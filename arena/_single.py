@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from contextlib import AsyncExitStack
 from typing import Any
 
 from engines import get_game
 
 from ._manifest import BotSpec
 from ._match import MatchResult, MatchSettings, play_match
-from ._player import open_player
+from ._pool import open_bot_pool
 from ._sandbox import Sandbox
 
 
@@ -20,16 +19,16 @@ async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
                            sandbox: Sandbox | None = None) -> MatchResult:
     """Start every bot (concurrently), play one game, and stop them.
 
-    Raises :class:`engines.UnknownGame` / :class:`engines.BadOption` before starting any bot.
+    Raises :class:`engines.UnknownGame` / :class:`engines.BadOption` before starting any bot,
+    and :class:`~arena._pool.StartupError` naming a bot that cannot start (no game is played: a result
+    against a bot that never ran would mean nothing).
     """
     game = get_game(game_id)
     game.check_players(len(bots))
     game.resolve_options(options)
-    async with AsyncExitStack() as stack:
-        # Started one after the other: each player's nursery must be entered and exited by
-        # this task. Start-up is paid once per match, so this costs little.
-        players = [
-            await stack.enter_async_context(open_player(spec, settings.time_control.startup_ms / 1000, sandbox=sandbox))
-            for spec in bots
-        ]
+    names = [spec.name for spec in bots]
+    labels = [name if names.count(name) == 1 else f"{name} (seat {seat})" for seat, name in enumerate(names)]
+    async with open_bot_pool(dict(zip(labels, bots)), settings.time_control.startup_ms / 1000, sandbox) as pool:
+        await pool.preflight(labels, what="bot")
+        players = [await pool.checkout(label, seed) for label in labels]
         return await play_match(game, players, seed, options, settings)

@@ -48,6 +48,10 @@ CREATE TABLE games (
 );
 """
 
+#: Made with the first event, so databases of earlier versions take events too.
+_EVENTS = "CREATE TABLE IF NOT EXISTS entrant_events (entrant TEXT NOT NULL, kind TEXT NOT NULL, " \
+          "detail TEXT NOT NULL, at REAL NOT NULL)"
+
 
 #: The columns that say what happened in a game (not when, nor how long moves took): a game
 #: stored twice must agree on these.
@@ -220,6 +224,25 @@ class ResultsStore:
             except (ValueError, TypeError) as error:
                 raise StoreError(f"{self.path}: stored game {row[0]!r} is corrupt ({error})") from None
             yield game
+
+    def record_event(self, entrant: str, kind: str, detail: str) -> None:
+        """Store something that happened to an entrant outside every game, such as its process
+        dying between two games (``kind`` "died-between-games"): no game's fault, but shown
+        with the standings. Raises :class:`StoreError` like :meth:`record`."""
+        try:
+            with self._db:
+                self._db.execute(_EVENTS)
+                self._db.execute("INSERT INTO entrant_events VALUES (?, ?, ?, ?)",
+                                 (entrant, kind, detail, time.time()))
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot store an event of {entrant!r} ({error})") from None
+
+    def entrant_events(self) -> list[tuple[str, str, str]]:
+        """Every stored ``(entrant, kind, detail)`` event, oldest first."""
+        try:
+            return list(self._db.execute("SELECT entrant, kind, detail FROM entrant_events ORDER BY rowid"))
+        except sqlite3.OperationalError:
+            return []  # no event yet: the table is made with the first one
 
     def replay(self, key: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT replay FROM games WHERE key = ?", (key,)).fetchone()

@@ -1,10 +1,13 @@
 """Running a tournament: the schedule's missing games, played concurrently, each stored
 the moment it ends.
 
-Each of ``concurrency`` workers keeps its own bot processes (one per entrant it has met)
-and reuses them game after game; a bot that faulted fatally is replaced before its next
-game. Because every game is deterministic (seeds) and stored by its schedule key, an
-interrupted tournament resumes by playing only the games that are not in the store.
+Before the first game every entrant is started once (:meth:`BotPool.preflight`): one that
+cannot start stops the tournament, unless it is run with ``skip_broken``. ``concurrency``
+slots then play games, taking their bot processes from one :class:`BotPool`, which reuses
+processes game after game under its rules (no process sees a deal twice; failed or dead
+processes are replaced). Because every game is deterministic (seeds) and stored by its
+schedule key, an interrupted tournament resumes by playing only the games that are not in
+the store.
 """
 
 from __future__ import annotations
@@ -15,12 +18,11 @@ from pathlib import Path
 
 import trio
 
-from engines import get_game
+from engines import Game, get_game
 
 from ._config import TournamentConfig
-from ._manifest import BotSpec
 from ._match import MatchResult, play_match
-from ._player import Player, open_player
+from ._pool import BotPool, open_bot_pool
 from ._sandbox import Sandbox
 from ._schedule import ScheduledGame, build_schedule
 from ._store import ResultsStore, StoreError
@@ -73,61 +75,20 @@ class _Tally:
         return name, 100.0 * self.points.get(name, 0.0) / self.games[name]
 
 
-class _BotPool:
-    """One worker's bot processes, one per entrant, reused from game to game.
-
-    Each player lives in its own task (started with ``nursery.start``), so any one of them
-    can be shut down and replaced without disturbing the others' nurseries.
-    """
-
-    def __init__(self, nursery: trio.Nursery, specs: dict[str, BotSpec], startup_s: float,
-                 sandbox: Sandbox | None, log_dir: Path | None) -> None:
-        self.nursery = nursery
-        self.sandbox = sandbox
-        self.log_dir = log_dir
-        self.specs = specs
-        self.startup_s = startup_s
-        self._open: dict[str, tuple[Player, trio.Event, trio.Event]] = {}
-
-    async def get(self, name: str) -> Player:
-        """The entrant's live player; a failed one is shut down and replaced first."""
-        entry = self._open.get(name)
-        if entry is not None and entry[0].usable:
-            return entry[0]
-        if entry is not None:
-            await self._close(name)
-        self._open[name] = await self.nursery.start(self._serve, self.specs[name])
-        return self._open[name][0]
-
-    async def _serve(self, spec: BotSpec, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        release, closed = trio.Event(), trio.Event()
-        try:
-            async with open_player(spec, self.startup_s, sandbox=self.sandbox, log_dir=self.log_dir) as player:
-                task_status.started((player, release, closed))
-                await release.wait()
-        finally:
-            closed.set()
-
-    async def _close(self, name: str) -> None:
-        _, release, closed = self._open.pop(name)
-        release.set()
-        await closed.wait()
-
-    def release_all(self) -> None:
-        """Ask every player to shut down; the nursery waits for them."""
-        for _, release, _ in self._open.values():
-            release.set()
-        self._open.clear()
-
-
 @dataclass
 class TournamentRunner:
-    """Plays the missing games of ``config`` into ``store``."""
+    """Plays the missing games of ``config`` into ``store``.
+
+    ``skip_broken``: an entrant that cannot start does not stop the tournament; it forfeits
+    every game it is seated in (its name is in :attr:`broken` after :meth:`run`).
+    """
 
     config: TournamentConfig
     store: ResultsStore
     on_progress: Callable[[Progress], None] | None = None
     sandbox: Sandbox | None = None
+    skip_broken: bool = False
+    broken: list[str] = field(default_factory=list)
     _tally: _Tally = field(default_factory=_Tally)
     _error: StoreError | None = None
 
@@ -141,8 +102,9 @@ class TournamentRunner:
     async def run(self) -> int:
         """Play every pending game; return how many were played now.
 
-        Raises :class:`StoreError` if a result cannot be stored (the games stored before it
-        are kept; resume later).
+        Raises :class:`StartupError` before any game if an entrant cannot start (unless
+        ``skip_broken``), and :class:`StoreError` if a result cannot be stored (the games
+        stored before it are kept; resume later).
         """
         for stored in self.store.games():
             self._tally.add(stored.seats, stored.ranks)
@@ -154,13 +116,8 @@ class TournamentRunner:
         # Unbuffered: the schedule is made one game at a time, as workers take them.
         send, receive = trio.open_memory_channel(0)
         workers = min(self.config.concurrency, total - done)
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            if workers > 0:
-                nursery.start_soon(self._feed, send, pending)
-            for _ in range(workers):
-                nursery.start_soon(self._worker, receive.clone())
-            receive.close()
+        if workers > 0:
+            await self._play(send, receive, pending, workers)
         if self._error is not None:
             raise self._error
         return self._played
@@ -171,31 +128,61 @@ class TournamentRunner:
             for scheduled in pending:
                 await send.send(scheduled)
 
-    async def _worker(self, games: trio.MemoryReceiveChannel) -> None:
+    async def _play(self, send: trio.MemorySendChannel, games: trio.MemoryReceiveChannel,
+                    pending: Iterator[ScheduledGame], workers: int) -> None:
         config = self.config
-        game = get_game(config.game)
         specs = {spec.name: spec for spec in config.entrants}
-        async with trio.open_nursery() as nursery:
-            pool = _BotPool(nursery, specs, config.settings.time_control.startup_ms / 1000, self.sandbox,
-                            log_dir_of(self.store.path))
+        # Enough processes per entrant that no new one is needed in steady state: a slot may
+        # play every rotation of a block (one process each) while the others hold one each.
+        async with open_bot_pool(specs, config.settings.time_control.startup_ms / 1000, self.sandbox,
+                                 log_dir_of(self.store.path), keep=config.schedule.players + workers - 1,
+                                 on_death=self._death) as pool:
+            self.broken = await pool.preflight(specs, skip_broken=self.skip_broken)
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                nursery.start_soon(self._feed, send, pending)
+                for _ in range(workers):
+                    nursery.start_soon(self._worker, games.clone(), pool)
+                games.close()
+
+    async def _worker(self, games: trio.MemoryReceiveChannel, pool: BotPool) -> None:
+        game = get_game(self.config.game)
+        async for scheduled in games:
+            result = await self._play_one(game, scheduled, pool)
             try:
-                async for scheduled in games:
-                    players = [await pool.get(name) for name in scheduled.seats]
-                    result = await play_match(game, players, scheduled.seed, config.options, config.settings,
-                                              bot_seeds=scheduled.bot_seeds)
-                    try:
-                        stored = self.store.record(scheduled, result)
-                    except StoreError as error:
-                        self._error = error
-                        self._nursery.cancel_scope.cancel()
-                        return
-                    if stored:
-                        self._tally.add(scheduled.seats, result.ranks)
-                        self._done += 1
-                        self._played += 1
-                        self._report(result)
+                stored = self.store.record(scheduled, result)
+            except StoreError as error:
+                self._fail(error)
+                return
+            if stored:
+                self._tally.add(scheduled.seats, result.ranks)
+                self._done += 1
+                self._played += 1
+                self._report(result)
+
+    async def _play_one(self, game: Game, scheduled: ScheduledGame, pool: BotPool) -> MatchResult:
+        """Play one scheduled game; play it again, with new processes, when a bot's process
+        turns out to have died before the game began (that is no fault of this game)."""
+        config = self.config
+        while True:
+            players = [await pool.checkout(name, scheduled.seed) for name in scheduled.seats]
+            try:
+                result = await play_match(game, players, scheduled.seed, config.options, config.settings,
+                                          bot_seeds=scheduled.bot_seeds)
             finally:
-                pool.release_all()
+                again = [pool.checkin(name, player) for name, player in zip(scheduled.seats, players)]
+            if not any(again):
+                return result
+
+    def _death(self, name: str, detail: str) -> None:
+        try:
+            self.store.record_event(name, "died-between-games", detail)
+        except StoreError as error:
+            self._fail(error)
+
+    def _fail(self, error: StoreError) -> None:
+        self._error = error
+        self._nursery.cancel_scope.cancel()
 
     def _report(self, last: MatchResult | None) -> None:
         if self.on_progress is None:
