@@ -16,17 +16,17 @@ def _table(headers: list[str], rows: list[list[Any]], cls: str = "") -> str:
 
 def standings_section(data: dict[str, Any]) -> str:
     multi = data["players"] > 2
-    headers = ["#", "bot", "Elo", "95% interval", "games", "points %"]
+    headers = ["#", "bot", "Elo", "95% interval", "games", "points %", "first places", "avg rank"]
     if multi:
-        headers += ["first places", "avg rank", "PL Elo"]
+        headers.append("PL Elo")
     headers.append("faults")
     rows = []
     for number, row in enumerate(data["rows"], 1):
         line = [number, escape(row["name"]), f'{row["elo"]:.1f}',
                 f'{row["elo"] - row["minus"]:.1f} .. {row["elo"] + row["plus"]:.1f}', row["games"],
-                f'{row["points_percent"]:.1f}']
+                f'{row["points_percent"]:.1f}', row["first_places"], f'{row["average_rank"]:.2f}']
         if multi:
-            line += [row["first_places"], f'{row["average_rank"]:.2f}', f'{row["pl_elo"]:.1f}']
+            line.append(f'{row["pl_elo"]:.1f}')
         line.append(row["faults"])
         rows.append(line)
     charts = error_bar_chart(data["rows"])

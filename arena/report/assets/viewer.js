@@ -121,6 +121,8 @@ class Viewer {
   }
 
   handleKey(event) {
+    // A focused slider or menu handles its own arrow keys; stepping twice would skip a state.
+    if (event.target && ["INPUT", "SELECT"].includes(event.target.tagName)) return;
     const map = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", PageUp: "back10", PageDown: "fwd10"};
     if (map[event.key]) { this.key(map[event.key]); event.preventDefault(); }
     else if (event.key === "Escape" && this.onClose) this.onClose();
