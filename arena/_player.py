@@ -185,6 +185,8 @@ class Player:
         """
         connection = self.connection
         self._early = False
+        if not connection.has_input():
+            return  # the usual case: the bot sent nothing since its last reply
         while (message := connection.poll()) is not None:
             if self._reply_to(request_id, message) is not None:
                 raise BotFault(FaultKind.PROTOCOL, f"reply to id {request_id} was written before the "

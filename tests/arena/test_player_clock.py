@@ -56,6 +56,9 @@ class FakeBot:
     def pending(self) -> int:
         return 0  # messages travel whole
 
+    def has_input(self) -> bool:
+        return True  # poll() says
+
     async def send_frame(self, frame: bytes) -> None:
         decoder = protocol.FrameDecoder()
         decoder.feed(bytes(frame))
@@ -212,6 +215,9 @@ def stuck_reply(delay: float):
 
         def pending(self):
             return 0
+
+        def has_input(self):
+            return False
 
         async def send_frame(self, frame):
             self.request_id = protocol.decode_payload(bytes(frame[protocol.HEADER_SIZE:]))["id"]
