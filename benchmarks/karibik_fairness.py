@@ -2,7 +2,8 @@
 
 Every seat plays the same policy, in-process (no bot processes, no protocol: the bots'
 policies are called with the request the arena would send). Game ``i`` of a line uses seed
-``i`` for the deal and ``i`` for the policies' random numbers, so a run is reproducible.
+``i`` for the deal and the string ``"policies i"`` for the policies' random numbers (one
+generator shared by the seats), so a run is reproducible.
 Bots: ``random`` (uniform legal actions), ``greedy`` (moves by the engine-backed greedy
 planner the search bot uses in its rollouts, bribes and tie-breaks at random), ``heuristic``
 and ``search`` (the reference bots; search at ``--search-move-ms`` per decision).
@@ -62,7 +63,9 @@ def play(bot: str, players: int, seed: int, move_ms: int = 100) -> tuple[int, ..
     """One self-play game of ``bot`` at every seat; the final ranks (1 = won, ties shared)."""
     policy = POLICIES[bot]
     state = GAME.new_state(players, seed)
-    rng = random.Random(seed)
+    # Not random.Random(seed): the engine's own generator is that, and policies drawing the
+    # same stream as the deal would correlate seat 0's first choices with the deal.
+    rng = random.Random(f"policies {seed}")
     while not state.is_terminal():
         actions = {}
         for seat in state.acting:
