@@ -28,7 +28,8 @@ makes colour fairness structural instead:
   (a Tutte embedding, relaxed), every area was named after the real place nearest its
   drawn position (ports after port cities, hideouts after islands, the rest after seas,
   banks and passages), and pulled towards that place as far as it could go without a
-  crossing. x and y are drawing coordinates in a 100 x 55 frame (y grows southwards)
+  crossing; a few were then moved by hand so that no border passes over another area.
+  x and y are drawing coordinates in a 100 x 55 frame (y grows southwards)
   that follow longitude and latitude loosely: west is the Gulf of Mexico, north the
   Bahamas and Cuba, east the Lesser Antilles, south the Spanish Main.
 - **What it has.** 46 areas ("about 48"), 84 borders (average degree 3.65, 2 to 6),
