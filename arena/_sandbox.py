@@ -94,12 +94,19 @@ def _open_to_others(path: Path) -> bool:
         return False
 
 
+#: the uid the bubblewrap probe runs as when the arena is root (bots run bwrap unprivileged)
+_PROBE_UID = 65534
+
+
 def _probe_bwrap(path: str) -> bool:
+    """Whether bubblewrap works here, as bots will run it: unprivileged (as ``nobody`` when the
+    arena is root; a kernel without unprivileged user namespaces fails only then)."""
+    user = {"user": _PROBE_UID, "group": _PROBE_UID, "extra_groups": []} if os.geteuid() == 0 else {}
     try:
         result = subprocess.run(
             [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all",
              "--die-with-parent", "--", "/bin/true"],
-            capture_output=True, timeout=10,
+            capture_output=True, timeout=10, cwd="/", **user,
         )
     except (OSError, subprocess.TimeoutExpired):
         return False

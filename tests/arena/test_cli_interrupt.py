@@ -5,7 +5,9 @@ import os
 import re
 import signal
 import sqlite3
+import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -57,10 +59,14 @@ def test_ctrl_c_in_a_tournament_then_in_its_resume(tmp_path, sandbox):
 
 
 def test_ctrl_c_in_a_match(tmp_path):
-    started = tmp_path / "started"
+    # The bot may run under a uid of its own (arena as root): it signals in a folder it may write.
+    shared = Path(tempfile.mkdtemp(prefix="pirate-arena-interrupt-"))
+    shared.chmod(0o1777)
+    started = shared / "started"
     # A bot that never answers hello: the match waits for it (startup limit 10 s) when Ctrl-C comes.
     sleeper = f"python -c \"import pathlib, time; pathlib.Path('{started}').touch(); time.sleep(60)\""
     result = interrupt(["arena", "match", "dead-mans-draw", "python -m bots.random", sleeper, "--sandbox", "none"],
                        started.exists)
     assert result.returncode == 130, result.stderr
+    shutil.rmtree(shared)
     assert (result.stdout, result.stderr) == ("", "interrupted: the game was not finished\n")
