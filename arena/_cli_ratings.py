@@ -31,6 +31,13 @@ class TextFormat(enum.StrEnum):
     JSON = "json"
 
 
+class InputFormat(enum.StrEnum):
+    AUTO = "auto"
+    PGN = "pgn"
+    JSONL = "jsonl"
+    CSV = "csv"
+
+
 class EloModel(enum.StrEnum):
     LOGISTIC = "logistic"
     NORMALIZED = "normalized"
@@ -137,20 +144,22 @@ def standings_command(
 
 
 def rate_command(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Results: PGN (*.pgn) or JSON Lines (*.jsonl).")],
+    file: Annotated[Path, typer.Argument(
+        metavar="FILE", help="Results: PGN, JSON Lines or the arena's CSV export.")],
     fmt: FormatOption = StandingsFormat.TABLE,
     bootstrap: BootOption = None,
     anchor: AnchorOption = None,
+    source: Annotated[InputFormat, typer.Option(
+        "--input", help="The file's format (auto: from the extension, else from the content).")
+    ] = InputFormat.AUTO,
 ) -> None:
-    """Rate results that did not come from the arena (PGN or JSON Lines)."""
-    from .ratings import read_jsonl, read_pgn
+    """Rate results from elsewhere: PGN (cutechess), JSON Lines, or the arena's CSV export."""
+    from .ratings._load import load_results
 
     n_boot, pinned = _checked(bootstrap, anchor)
-    records = read_pgn(file) if file.suffix.lower() == ".pgn" else read_jsonl(file)
-    if not records:
-        raise UsageError(f"{file}: no rated games found")
-    standings = _standings(records, n_boot, pinned)
-    _echo_standings(standings, None, max(len(r.players) for r in records), fmt)
+    games = load_results(file, str(source))
+    standings = _standings(games, n_boot, pinned)
+    _echo_standings(standings, None, max(group.k for group in games.groups), fmt)
 
 
 def _stored_records(database: Path, names: tuple[str, ...]) -> list[GameRecord]:

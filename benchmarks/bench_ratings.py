@@ -9,12 +9,23 @@ bootstrap_bradley_terry, and the RMS error of the Bradley-Terry ratings
 against the truth.
 
     PYTHONPATH=. python benchmarks/bench_ratings.py [--sizes 10000 100000 1000000] [--n-boot 200]
+
+``--rate N`` instead times ``arena rate`` end to end (a child process: start-up,
+reading, fit, error bars, printing) on a JSON Lines file of N two-player and N
+four-player games written to a temporary folder, and prints wall and CPU
+seconds and the peak resident memory of the child.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -45,13 +56,37 @@ def timed(fn):
     return result, time.perf_counter() - start
 
 
+def bench_rate(n_games: int, players: list[int], rng: np.random.Generator) -> None:
+    """Time ``arena rate FILE`` on n_games games of each table size."""
+    print(f"{'games':>9} {'k':>2} {'MB':>5} {'wall s':>7} {'CPU s':>6} {'peak MB':>8}")
+    with tempfile.TemporaryDirectory() as folder:
+        for k in players:
+            records, _ = make_games(n_games, k, rng)
+            path = os.path.join(folder, f"games{k}.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps({"players": list(r.players), "ranks": list(r.ranks)}) + "\n" for r in records)
+            del records
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "arena._cli", "rate", path], check=True, stdout=subprocess.DEVNULL)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            print(f"{n_games:>9} {k:>2} {os.path.getsize(path) / 1e6:>5.0f} {wall:>7.2f} {cpu:>6.2f} "
+                  f"{after.ru_maxrss / 1024:>8.0f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--n-boot", type=int, default=200)
+    parser.add_argument("--rate", type=int, metavar="N", help="time `arena rate` on N games instead")
     args = parser.parse_args()
     rng = np.random.default_rng(12345)
+    if args.rate:
+        bench_rate(args.rate, args.players, rng)
+        return
     header = f"{'games':>9} {'k':>2} {'make s':>7} {'BT fit s':>9} {'PL fit s':>9} {'boot s':>8} {'boot':>5} {'BT rms err':>10}"
     print(header)
     print("-" * len(header))

@@ -40,9 +40,9 @@ class Encoded:
     names: tuple[str, ...]
     n_games: int
     groups: tuple[SeatGroup, ...]
-    pair_game: np.ndarray
-    pair_first: np.ndarray
-    pair_second: np.ndarray
+    pair_game: np.ndarray  # int32
+    pair_first: np.ndarray  # int32
+    pair_second: np.ndarray  # int32
     pair_score: np.ndarray
     game_block: np.ndarray  # (n_games,) int64 block index; a game without a block id is its own block
     n_blocks: int
@@ -53,12 +53,16 @@ class Encoded:
         return len(self.names)
 
 
-def encode(records: Iterable[GameRecord]) -> Encoded:
+def encode(records: Iterable[GameRecord] | Encoded) -> Encoded:
     """Turn records into :class:`Encoded` arrays; entrants sorted by name.
+
+    An :class:`Encoded` (what the fast file readers return) is passed through.
 
     Raises:
         ValueError: no records, or an item that is not a :class:`GameRecord`.
     """
+    if isinstance(records, Encoded):
+        return records
     records = list(records)
     if not records:
         raise ValueError("no games: the ratings need at least one GameRecord")
@@ -68,54 +72,71 @@ def encode(records: Iterable[GameRecord]) -> Encoded:
                 f"item {i} is a {type(rec).__name__}, not a GameRecord; "
                 "build records with GameRecord(players=..., ranks=...)"
             )
-    names = tuple(sorted({p for rec in records for p in rec.players}))
-    index = {name: i for i, name in enumerate(names)}
+    index: dict[str, int] = {}
+    seats = [index.setdefault(p, len(index)) for rec in records for p in rec.players]
+    return from_columns(
+        list(index),
+        np.fromiter((len(rec.players) for rec in records), dtype=np.int64, count=len(records)),
+        np.asarray(seats, dtype=np.int64),
+        np.fromiter((r for rec in records for r in rec.ranks), dtype=np.int64, count=len(seats)),
+        [rec.block for rec in records],
+    )
 
-    by_k: dict[int, tuple[list[int], list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
-    block_ids: dict[str, int] = {}
-    game_block = np.empty(len(records), dtype=np.int64)
-    n_blocks = 0
-    has_blocks = False
-    for g, rec in enumerate(records):
-        games, pl, rk = by_k.setdefault(len(rec.players), ([], [], []))
-        games.append(g)
-        pl.append(tuple(index[p] for p in rec.players))
-        rk.append(rec.ranks)
-        if rec.block is None:
-            game_block[g] = n_blocks
-            n_blocks += 1
-        else:
-            has_blocks = True
-            b = block_ids.get(rec.block)
-            if b is None:
-                b = block_ids[rec.block] = n_blocks
-                n_blocks += 1
-            game_block[g] = b
+
+def from_columns(
+    names: Sequence[str],
+    lengths: np.ndarray,
+    seats: np.ndarray,
+    ranks: np.ndarray,
+    blocks: Sequence[str | None] | None,
+) -> Encoded:
+    """:class:`Encoded` arrays from games laid end to end (already validated).
+
+    Game g seats ``lengths[g]`` players: its stretch of ``seats`` (indices into
+    ``names``, any order of names) and ``ranks``. ``blocks`` is the block id
+    per game (None: no block), or None for no blocks at all.
+    """
+    order = np.argsort(np.asarray(names, dtype=object))
+    sorted_names = tuple(names[i] for i in order)
+    rename = np.empty(len(names), dtype=np.int64)
+    rename[order] = np.arange(len(names))
+    seats = rename[seats]
+    n_games = len(lengths)
+    start = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+
+    game_block = np.arange(n_games, dtype=np.int64)
+    n_blocks, has_blocks = n_games, False
+    if blocks is not None and any(b is not None for b in blocks):
+        ids: dict[object, int] = {}
+        # a game without a block id is a block of its own: key it by its index
+        keyed = [b if b is not None else (g,) for g, b in enumerate(blocks)]
+        game_block = np.fromiter((ids.setdefault(key, len(ids)) for key in keyed), dtype=np.int64, count=n_games)
+        n_blocks, has_blocks = len(ids), True
 
     groups = []
     pg, pf, ps, sc = [], [], [], []
-    for k in sorted(by_k):
-        games, pl, rk = by_k[k]
-        game = np.asarray(games, dtype=np.int64)
-        players = np.asarray(pl, dtype=np.int64).reshape(-1, k)
-        ranks = np.asarray(rk, dtype=np.int64).reshape(-1, k)
-        order = np.argsort(ranks, axis=1, kind="stable")
-        players = np.take_along_axis(players, order, axis=1)
-        ranks = np.take_along_axis(ranks, order, axis=1)
-        groups.append(SeatGroup(k, game, players, ranks))
+    for k in np.unique(lengths).tolist():
+        game = np.nonzero(lengths == k)[0]
+        cell = start[game][:, None] + np.arange(k)
+        players, rk = seats[cell], ranks[cell]
+        by_rank = np.argsort(rk, axis=1, kind="stable")
+        players = np.take_along_axis(players, by_rank, axis=1)
+        rk = np.take_along_axis(rk, by_rank, axis=1)
+        groups.append(SeatGroup(k, game, players, rk))
         for a in range(k):
             for b in range(a + 1, k):
                 pg.append(game)
                 pf.append(players[:, a])
                 ps.append(players[:, b])
-                sc.append(np.where(ranks[:, a] < ranks[:, b], 1.0, 0.5))
+                sc.append(np.where(rk[:, a] < rk[:, b], 1.0, 0.5))
     return Encoded(
-        names=names,
-        n_games=len(records),
+        names=sorted_names,
+        n_games=n_games,
         groups=tuple(groups),
-        pair_game=np.concatenate(pg),
-        pair_first=np.concatenate(pf),
-        pair_second=np.concatenate(ps),
+        # 32-bit indices: 6 pairs per 4-player game make these the largest arrays held
+        pair_game=np.concatenate(pg).astype(np.int32),
+        pair_first=np.concatenate(pf).astype(np.int32),
+        pair_second=np.concatenate(ps).astype(np.int32),
         pair_score=np.concatenate(sc),
         game_block=game_block,
         n_blocks=n_blocks,
@@ -134,7 +155,7 @@ def pair_scores(enc: Encoded, game_weight: np.ndarray | None = None) -> np.ndarr
         game_weight: optional weight per game (bootstrap multiplicities).
     """
     n = enc.n
-    cell = enc.pair_first * n + enc.pair_second
+    cell = enc.pair_first.astype(np.int64) * n + enc.pair_second
     if game_weight is None:
         w = np.ones(len(cell))
     else:

@@ -25,6 +25,8 @@ from ._encode import Encoded, SeatGroup, encode, ml_exists, pair_scores
 from ._fit import RatingFit, log_sigmoid, newton, place, resolve_prior
 from ._results import GameRecord
 
+_CHUNK = 1 << 17  # games per step of the Hessian's outer products
+
 
 def fit_plackett_luce(
     records: Iterable[GameRecord],
@@ -79,8 +81,8 @@ class _Orders:
         size = self.last - self.first + 1
         self.weight = 1.0 / size  # each tie group counts as one choice
         self.lower = np.minimum.outer(np.arange(k), np.arange(k))  # (k, k): min(s, u)
-        # flat index into the n x n Hessian of every (position, position) pair
-        self.cells = (self.players[:, :, None] * n + self.players[:, None, :]).ravel()
+        self.first = self.first.astype(np.int32)  # 10^6 four-player games: 16 MB each, not 32
+        self.last = self.last.astype(np.int32)
 
 
 def solve_plackett_luce(enc: Encoded, prior: float, start: np.ndarray | None = None) -> tuple[np.ndarray, int]:
@@ -113,8 +115,11 @@ def solve_plackett_luce(enc: Encoded, prior: float, start: np.ndarray | None = N
             hess[np.diag_indices(n)] += np.bincount(
                 o.players.ravel(), weights=expected.ravel(), minlength=n
             )
-            outer = e[:, :, None] * e[:, None, :] * b[:, o.lower]
-            hess -= np.bincount(o.cells, weights=outer.ravel(), minlength=n * n).reshape(n, n)
+            for lo in range(0, len(e), _CHUNK):  # (games, k, k) temporaries, a chunk at a time
+                pl, ee = o.players[lo:lo + _CHUNK], e[lo:lo + _CHUNK]
+                cells = (pl[:, :, None] * n + pl[:, None, :]).ravel()
+                outer = ee[:, :, None] * ee[:, None, :] * b[lo:lo + _CHUNK][:, o.lower]
+                hess -= np.bincount(cells, weights=outer.ravel(), minlength=n * n).reshape(n, n)
         if prior:
             value += prior * 0.5 * float((log_sigmoid(x) + log_sigmoid(-x)).sum())
             if need_hessian:

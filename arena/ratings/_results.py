@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MIN_PLAYERS = 2
+#: Ranks are stored as signed 64-bit integers.
+MAX_RANK = 2**63
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,8 @@ class GameRecord:
     Raises:
         ValueError: fewer than 2 players, ``ranks`` and
             ``players`` of different lengths, a name that is not a non-empty
-            string, a name seated twice, or a rank that is not an int >= 1.
+            string, a name seated twice, or a rank that is not an int in
+            1 .. 2**63 - 1.
     """
 
     players: tuple[str, ...]
@@ -75,6 +78,8 @@ def record_problem(players: tuple[object, ...], ranks: tuple[object, ...], block
     for rank in ranks:
         if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
             return f"rank {rank!r} is not an integer >= 1 (1 = best)"
+        if rank >= MAX_RANK:
+            return f"rank {rank} is beyond 64 bits (at most {MAX_RANK - 1})"
     if block is not None and not isinstance(block, str):
         return f"block {block!r} is not a string or null"
     return None

@@ -112,6 +112,16 @@ BAD = [
      "--bootstrap must be a number of replicates from 1 to 100000, got 0"),
     (["rate", "{tmp}/good.jsonl", "--anchor", "a=nan"], "--anchor must look like NAME=ELO with a finite ELO, got 'a=nan'"),
     (["rate", "{tmp}/good.jsonl", "--anchor", "zed=1"], "--anchor 'zed' played no game here; entrants are 'a', 'b'"),
+    (["rate", "{tmp}/missing.pgn"], "{tmp}/missing.pgn: No such file or directory"),
+    (["rate", "{tmp}"], "{tmp}: Is a directory"),
+    (["rate", "{tmp}/binary.jsonl"], "{tmp}/binary.jsonl:1: a binary file, not PGN, JSON Lines or CSV results"),
+    (["rate", "{tmp}/big.jsonl"], "{tmp}/big.jsonl:2: rank 18446744073709551616 is beyond 64 bits (at most 9223372036854775807)"),
+    (["rate", "{tmp}/notes.txt"], "{tmp}/notes.txt:1: cannot tell the format: not a PGN tag, a JSON object or the arena's "
+                                  "CSV header; name the file *.pgn, *.jsonl or *.csv, or pass --input"),
+    (["rate", "{tmp}/good.jsonl", "--input", "xml"],
+     "invalid value for '--input': 'xml' is not one of 'auto', 'pgn', 'jsonl', 'csv' (see 'arena rate --help')"),
+    (["rate", "{tmp}/good.jsonl", "--input", "csv"], "{tmp}/good.jsonl:1: expected the arena's CSV header "
+                                                     "key,block,seed,seat,bot,rank,score,reason,faults"),
     (["sprt", "{db}", "r0", "r1", "--alpha", "0"], "--alpha must be in (0, 1), got 0.0"),
     (["sprt", "{db}", "r0", "r1", "--alpha", "2"], "--alpha must be in (0, 1), got 2.0"),
     (["sprt", "{db}", "r0", "r1", "--beta", "-1"], "--beta must be in (0, 1), got -1.0"),
@@ -135,9 +145,12 @@ BAD = [
 @pytest.mark.parametrize(("args", "message"), BAD)
 def test_bad_arguments_are_one_error_line(args, message, db, unfinished, tmp_path):
     (tmp_path / "good.jsonl").write_text(GOOD_JSONL)
+    (tmp_path / "binary.jsonl").write_bytes(b"\x7fELF\x02\x01\x01\x00" * 8)
+    (tmp_path / "big.jsonl").write_text(GOOD_JSONL.splitlines()[0] + '\n{"players": ["a", "b"], "ranks": [1, 18446744073709551616]}\n')
+    (tmp_path / "notes.txt").write_text("results of Tuesday\n")
     result = run_cli(*(a.format(db=db, tmp=tmp_path, unfinished=unfinished) for a in args))
     line = one_error_line(result)
-    message = message.format(db=db, unfinished=unfinished)
+    message = message.format(db=db, unfinished=unfinished, tmp=tmp_path)
     assert line.startswith(message) if message.endswith(" ") else line == message
 
 
@@ -152,14 +165,30 @@ def test_compare_prints_the_cutechess_line_and_pairs(db):
     assert data["games"] == 6 and sum(data["pentanomial"]) == 3 and data["headline"] == lines[1]
 
 
-def test_sprt_exit_code_says_the_verdict(db):
-    undecided = run_cli("sprt", db, "r0", "r1", "--elo0", "0", "--elo1", "50")
-    assert undecided.exit_code == 3 and undecided.stdout.startswith("no decision yet: play more games (logistic")
-    # three pairs cannot reach the bounds of alpha = beta = 0.05; with 0.45 they can
-    wide = run_cli("sprt", db, "r0", "r1", "--elo0", "-400", "--elo1", "400", "--alpha", "0.45", "--beta", "0.45")
-    assert wide.exit_code in (0, 1) and wide.stdout.startswith("H")
-    data = json.loads(run_cli("sprt", db, "r0", "r1", "--model", "normalized", "--format", "json").stdout)
-    assert data["elo_model"] == "normalized" and data["model"] == "pentanomial"
+@pytest.fixture(scope="module")
+def r0_sweeps(db, tmp_path_factory):
+    """The stored tournament with r0 winning every game."""
+    path = tmp_path_factory.mktemp("sweep") / "s.db"
+    shutil.copy(db, path)
+    with sqlite3.connect(path) as con:
+        con.execute("""UPDATE games SET ranks = CASE WHEN seats = '["r0", "r1"]' THEN '[1, 2]' ELSE '[2, 1]' END""")
+    con.close()
+    return path
+
+
+def test_sprt_exit_code_says_the_verdict(r0_sweeps):
+    undecided = run_cli("sprt", r0_sweeps, "r0", "r1", "--elo0", "0", "--elo1", "50")
+    assert undecided.exit_code == 3
+    assert undecided.stdout == ("no decision yet: play more games (logistic Elo [0, 50], alpha 0.05, beta 0.05); "
+                                "LLR 0.40 in (-2.94, 2.94); LL 0, LD 0, WL+DD 0, WD 0, WW 3\n")
+    # three won pairs reach the bounds of alpha = beta = 0.3 (+-0.85)
+    wide = ["--elo0", "0", "--elo1", "200", "--alpha", "0.3", "--beta", "0.3"]
+    accepted = run_cli("sprt", r0_sweeps, "r0", "r1", *wide)
+    assert accepted.exit_code == 0 and accepted.stdout.startswith("H1 accepted: the Elo difference is at least 200 (")
+    rejected = run_cli("sprt", r0_sweeps, "r1", "r0", *wide)
+    assert rejected.exit_code == 1 and rejected.stdout.startswith("H0 accepted: the Elo difference is at most 0 (")
+    data = json.loads(run_cli("sprt", r0_sweeps, "r0", "r1", "--model", "normalized", "--format", "json").stdout)
+    assert data["elo_model"] == "normalized" and data["model"] == "pentanomial" and data["counts"] == [0, 0, 0, 0, 3]
 
 
 def test_disconnected_groups_are_named_in_a_warning(tmp_path):
@@ -171,3 +200,15 @@ def test_disconnected_groups_are_named_in_a_warning(tmp_path):
                              "ratings compare only within a group, and there is no LOS across groups\n")
     data = json.loads(result.stdout)
     assert data["groups"] == [["a", "b"], ["c", "d"]] and data["los"]["a"]["c"] is None
+
+
+def test_rate_reads_latin1_pgn_and_the_arenas_csv_export(db, tmp_path):
+    pgn = tmp_path / "old.pgn"
+    pgn.write_bytes('[White "J\xe9r\xf4me"]\n[Black "Ren\xe9"]\n[Result "1-0"]\n\n1-0\n'.encode("latin-1"))
+    rows = json.loads(run_cli("rate", pgn, "--format", "json").stdout)["rows"]
+    assert [row["name"] for row in rows] == ["J\u00e9r\u00f4me", "Ren\u00e9"]
+    export = tmp_path / "export.dat"  # an extension that says nothing: the CSV header does
+    export.write_text(run_cli("export", db, "--format", "csv").stdout)
+    from_csv = json.loads(run_cli("rate", export, "--format", "json").stdout)
+    from_db = json.loads(run_cli("standings", db, "--format", "json").stdout)
+    assert from_csv["rows"] == [{**row, "faults": 0} for row in from_db["rows"]]
