@@ -34,7 +34,7 @@ def interrupt(command: list[str], ready) -> subprocess.CompletedProcess:
         time.sleep(0.02)
     assert process.poll() is None, f"finished before the interrupt: {process.communicate()}"
     os.killpg(process.pid, signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    stdout, stderr = process.communicate(timeout=300)  # bots stop with a grace period; slow on a loaded machine
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
