@@ -290,9 +290,10 @@ class Sandbox:
         root = self.drop_privileges
         box = self.bwrap is not None
         cgroup = self.cgroup_root is not None
-        uid_how = ("arena runs as root; a bot whose program other users cannot reach runs in a private "
-                   "mount view" + ("" if self.namespaces else " (NOT available here: such bots are refused)")
-                   if root else "needs the arena to run as root")
+        elsewise = "run as root (--allow-root-bots)" if self.allow_root else "are refused"
+        uid_how = ("arena runs as root; a bot whose program other users cannot reach runs in a private mount "
+                   f"view{'' if self.namespaces else ' (NOT available here)'}; bots that still cannot {elsewise}; "
+                   "`arena doctor BOT...` says which" if root else "needs the arena to run as root")
         return [
             ("process count capped; every descendant killed (cgroup pids)", cgroup,
              str(self.cgroup_root.parent) if cgroup else "needs a writable cgroup pids controller (root)"),
