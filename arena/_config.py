@@ -13,7 +13,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engines
 
@@ -24,6 +24,9 @@ from ._ranges import RangeError, check_number
 from ._schedule import Format, ScheduleSpec
 from ._timecontrol import TimeControl
 from ._toml import read_toml
+
+if TYPE_CHECKING:
+    from .ratings import SprtStop
 
 
 class ConfigError(ValueError):
@@ -44,6 +47,8 @@ class TournamentConfig:
     database: Path
     #: the file's content as parsed, stored in the database to recognise the tournament
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    #: a gauntlet's ``[sprt]`` table: stop once the test has decided (docs/ratings.md)
+    sprt: SprtStop | None = None
 
     def fingerprint(self) -> str:
         """Canonical JSON of what determines the games (not where the database lives)."""
@@ -52,7 +57,7 @@ class TournamentConfig:
 
 
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency",
-        "database", "options", "time", "faults", "entrants", "candidates"}
+        "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
 _TIME = {"move_ms", "reserve_ms", "startup_ms"}
 _FAULTS = {"policy", "max_substitutions"}
 
@@ -171,7 +176,21 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
     concurrency = reader.number(data, "concurrency", 0) or (os.cpu_count() or 1)
     database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
-                            concurrency, database, raw=data)
+                            concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path))
+
+
+def _sprt(data: dict[str, Any], fmt: Format, candidates: tuple[str, ...], names: list[str],
+          path: Path) -> SprtStop | None:
+    if "sprt" not in data:
+        return None
+    if fmt is not Format.GAUNTLET:
+        raise ConfigError(f"{path}: [sprt] is for format = \"gauntlet\" (one candidate against the field)")
+    from .ratings._sprt_stop import sprt_stop_from_table  # numpy: not on the CLI's start-up path
+
+    try:
+        return sprt_stop_from_table(data["sprt"], candidates, [n for n in names if n not in candidates])
+    except ValueError as error:
+        raise ConfigError(f"{path}: {error}") from None
 
 
 def _entrants(reader: _Reader, base: Path) -> list[BotSpec]:

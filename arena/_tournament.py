@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
@@ -26,6 +27,9 @@ from ._pool import BotPool, open_bot_pool
 from ._sandbox import Sandbox
 from ._schedule import ScheduledGame, build_schedule
 from ._store import ResultsStore, StoreError
+
+if TYPE_CHECKING:
+    from .ratings import SprtResult, SprtTally
 
 
 def log_dir_of(database: Path) -> Path:
@@ -91,6 +95,9 @@ class TournamentRunner:
     broken: list[str] = field(default_factory=list)
     _tally: _Tally = field(default_factory=_Tally)
     _error: StoreError | None = None
+    #: the gauntlet's SPRT so far (None without an ``[sprt]`` table); the run stops once it decides
+    sprt_result: SprtResult | None = None
+    _sprt: SprtTally | None = None
 
     def pending(self) -> tuple[Iterator[ScheduledGame], int, int]:
         """The games still to play (made as they are consumed), the schedule's total, and how
@@ -106,8 +113,16 @@ class TournamentRunner:
         ``skip_broken``), and :class:`StoreError` if a result cannot be stored (the games
         stored before it are kept; resume later).
         """
+        if self.config.sprt is not None:
+            from .ratings import SprtTally
+
+            self._sprt = SprtTally(self.config.sprt)
+            self.sprt_result = self._sprt.result()
         for stored in self.store.games():
             self._tally.add(stored.seats, stored.ranks)
+            self._sprt_add(stored.seats, stored.ranks, stored.block)
+        if self._sprt_decided():
+            return 0
         pending, total, done = self.pending()
         self._total = total
         self._done = done
@@ -159,6 +174,19 @@ class TournamentRunner:
                 self._done += 1
                 self._played += 1
                 self._report(result)
+                self._sprt_add(scheduled.seats, result.ranks, scheduled.block)
+                if self._sprt_decided():  # the gauntlet's test is over: games in flight are dropped
+                    self._nursery.cancel_scope.cancel()
+                    return
+
+    def _sprt_add(self, seats: tuple[str, ...], ranks: tuple[int, ...], block: str) -> None:
+        if self._sprt is not None:
+            from .ratings import GameRecord
+
+            self.sprt_result = self._sprt.add(GameRecord(seats, ranks, block))
+
+    def _sprt_decided(self) -> bool:
+        return self.sprt_result is not None and self.sprt_result.decided
 
     async def _play_one(self, game: Game, scheduled: ScheduledGame, pool: BotPool) -> MatchResult:
         """Play one scheduled game; play it again, with new processes, when a bot's process

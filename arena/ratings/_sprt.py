@@ -73,6 +73,11 @@ class SprtResult:
     beta: float
     elo_model: str = "logistic"
 
+    @property
+    def decided(self) -> bool:
+        """True once H0 or H1 is accepted."""
+        return self.decision is not SprtDecision.CONTINUE
+
     def verdict(self) -> str:
         """One line for a person: the decision, the LLR against its bounds, the counts."""
         what = {

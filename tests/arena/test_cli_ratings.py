@@ -212,3 +212,35 @@ def test_rate_reads_latin1_pgn_and_the_arenas_csv_export(db, tmp_path):
     from_csv = json.loads(run_cli("rate", export, "--format", "json").stdout)
     from_db = json.loads(run_cli("standings", db, "--format", "json").stdout)
     assert from_csv["rows"] == [{**row, "faults": 0} for row in from_db["rows"]]
+
+
+SPRT_GAUNTLET = 'format = "gauntlet"\ncandidates = ["r0"]\n[sprt]\nelo0 = 0\nelo1 = 200\nalpha = 0.3\nbeta = 0.3\n'
+
+
+def test_a_gauntlet_with_an_sprt_table_stops_once_it_decides(tmp_path):
+    """Two random bots: the test (wide bounds, +-0.85) decides within a few pairs, long
+    before the 40 scheduled games; a resume plays nothing more."""
+    path = write_tournament(tmp_path, rounds=20, entrants=2, extra=SPRT_GAUNTLET)
+    result = arena("tournament", "run", str(path), "-q")
+    [line] = [x for x in result.stderr.splitlines() if x.startswith("sprt: ")]
+    assert line.startswith(("sprt: H0 accepted", "sprt: H1 accepted")) and line.endswith("; the gauntlet stopped")
+    with sqlite3.connect(tmp_path / "t.db") as con:
+        stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    con.close()
+    assert 2 <= stored < 40
+    again = arena("tournament", "resume", str(tmp_path / "t.db"), "-q")
+    assert line in again.stderr
+    with sqlite3.connect(tmp_path / "t.db") as con:
+        assert con.execute("SELECT COUNT(*) FROM games").fetchone()[0] == stored
+    con.close()
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ("[sprt]\nelo0 = 0\nelo1 = 5\n", '[sprt] is for format = "gauntlet" (one candidate against the field)'),
+    (SPRT_GAUNTLET.replace("elo0 = 0", "elo0 = 500"), "[sprt] elo0 must be below elo1, got elo0=500.0, elo1=200.0"),
+    (SPRT_GAUNTLET + "colour = 1\n", "[sprt] key 'colour' is unknown; known keys: elo0, elo1, alpha, beta, model, baseline"),
+])
+def test_bad_sprt_tables_are_one_error_line(tmp_path, extra, message):
+    path = write_tournament(tmp_path, rounds=1, entrants=2, extra=extra)
+    result = run_cli("tournament", "run", path, "-q")
+    assert one_error_line(result) == f"{path}: {message}"
