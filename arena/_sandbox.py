@@ -206,7 +206,7 @@ class Sandbox:
         else:
             shown = f"of {', '.join(map(str, plan.covers))} it sees only what it needs" if plan else "nothing hidden"
             return Confinement(True, shown, plan)
-        return Confinement(False, why, plan, refused=not self.allow_root)
+        return Confinement(False, why, refused=not self.allow_root)  # as root it needs no view
 
     def check(self, name: str, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> Confinement:
         """:meth:`confinement`, raising :class:`SandboxError` where the bot would run as root
