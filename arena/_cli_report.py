@@ -50,13 +50,13 @@ def view_command(
     """Write one game's replay viewer: an offline HTML file to step through it."""
     from engines import Replay
 
-    from ._replay_view import load_replay_file
+    from ._replay_view import is_database, load_replay_file
     from ._store import ResultsStore
     from .report import ViewError, viewer_html
 
     _writable(output)
     if game is None:
-        if file.is_file() and file.read_bytes()[:16] == b"SQLite format 3\x00":
+        if is_database(file):
             raise UsageError(f"{file} is a results database; name the game with --game KEY (keys: `arena export {file}`)")
         replay, result = load_replay_file(file)
         meta = {"bots": result.get("bots", []), "ranks": result.get("ranks"), "scores": result.get("scores"),

@@ -36,6 +36,8 @@ def load_replay_file(path: Path) -> tuple[Replay, dict[str, Any]]:
     try:
         if path.is_dir():
             raise ReplayFileError(f"{path}: is a folder, not a replay file")
+        if path.exists() and not path.is_file():  # a FIFO or a device: reading could block for ever
+            raise ReplayFileError(f"{path}: not a regular file")
         data = json.loads(path.read_text(encoding="utf-8"))
         return Replay.from_dict(data["replay"]), data.get("result", {})
     except OSError as error:
@@ -49,6 +51,8 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 
 def is_database(path: Path) -> bool:
     """Whether ``path`` is an SQLite file (a results database), judged by its first bytes."""
+    if not path.is_file():  # opening a FIFO would block
+        return False
     try:
         with path.open("rb") as file:
             return file.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER

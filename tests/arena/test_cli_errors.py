@@ -6,6 +6,7 @@ One table of bad invocations; ``{name}`` in an argument is a file of the fixture
 The expected text is a part of the one error line that names the problem.
 """
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -87,6 +88,7 @@ CASES = [
     (["match", DMD, "{latin1.toml}", R], "latin1.toml"),
     (["match", DMD, "{binary.toml}", R], "binary.toml"),
     (["match", DMD, "{folder.toml}", R], "folder.toml"),
+    (["match", DMD, "{fifo.toml}", R], "fifo.toml: no such manifest file"),
     (["match", DMD, "{empty_name.toml}", R], "'name' must be 1-64 characters from A-Z a-z 0-9 . _ + -"),
     (["match", DMD, "{games_string.toml}", R], "'games' must be a list of game ids"),
     (["match", DMD, "{limits_negative.toml}", R], "'limits.memory_mb' must be a non-negative integer"),
@@ -108,6 +110,8 @@ CASES = [
     # -- replay ------------------------------------------------------------------------------------
     (["replay", "{missing}"], "cannot read (No such file or directory)"),
     (["replay", "{folder}"], "is a folder, not a replay file"),
+    (["replay", "{fifo.toml}"], "fifo.toml: not a regular file"),
+    (["replay", "/dev/zero"], "/dev/zero: not a regular file"),
     (["replay", "{notes.txt}"], "not a replay file (JSONDecodeError"),
     (["replay", "{binary.toml}"], "not a replay file"),
     (["replay", "{latin1.toml}"], "not a replay file"),
@@ -148,6 +152,8 @@ CASES = [
     # -- tournaments -------------------------------------------------------------------------------
     (["tournament", "run", "{missing}.toml"], "missing.toml"),
     (["tournament", "run", "{folder}"], "folder"),
+    (["tournament", "run", "{fifo.toml}"], "fifo.toml: cannot read tournament file (not a regular file)"),
+    (["tournament", "run", "/dev/zero"], "/dev/zero: cannot read tournament file (not a regular file)"),
     (["tournament", "run", "{latin1.toml}"], "latin1.toml"),
     (["tournament", "run", "{binary.toml}"], "binary.toml"),
     (["tournament", "run", "{bad_syntax.toml}"], "bad_syntax.toml"),
@@ -270,7 +276,8 @@ def files(tmp_path_factory):
     (folder / "binary.toml").write_bytes(bytes(range(256)))
     (folder / "folder.toml").mkdir()
     (folder / "folder").mkdir()
-    for name in ("latin1.toml", "binary.toml", "folder.toml", "folder"):
+    os.mkfifo(folder / "fifo.toml")  # reading it would block for ever
+    for name in ("latin1.toml", "binary.toml", "folder.toml", "folder", "fifo.toml"):
         paths[name] = folder / name
     paths["missing"] = folder / "missing"
 
