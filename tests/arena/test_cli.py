@@ -278,3 +278,20 @@ def test_help_has_text_for_every_parameter_and_no_python_types(path, command):
         assert re.search(r"--output\s+-o\s", result.stdout)  # -o is always the output file
     else:
         assert not re.search(r"\s-o\s", result.stdout)
+
+
+def test_games_starts_without_trio_numpy_or_the_store():
+    # `arena games` and `arena --help` must start fast (issue 15: <= 0.3 s): the heavy modules
+    # are imported only by the commands that use them.
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom arena._cli import main\nsys.argv = ['arena', 'games']\ntry:\n    main()\n"
+            "except SystemExit:\n    pass\nheavy = ('trio', 'numpy', 'pydantic', 'arena._store', 'arena.ratings', "
+            "'arena.report', 'arena._tournament')\nprint(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    loaded = result.stderr.strip()
+    import typer
+
+    expected = "['pydantic']" if typer.__version__.startswith("0.29") else "[]"  # typer 0.29 parses with pydantic
+    assert loaded == expected
