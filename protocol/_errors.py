@@ -6,12 +6,23 @@ class ProtocolError(Exception):
 
 
 class FrameTooLarge(ProtocolError):
-    """A frame header declared more bytes than the configured limit."""
+    """A frame header declared more bytes than the configured limit.
 
-    def __init__(self, declared: int, limit: int) -> None:
-        super().__init__(f"frame of {declared} bytes exceeds the limit of {limit} bytes")
+    ``text`` is set when the "header" was printable text: the peer wrote a log line or an
+    error message (a JVM that cannot start prints to stdout) where a frame belongs. The
+    message then shows that text, which says far more than the length it happens to spell.
+    """
+
+    def __init__(self, declared: int, limit: int, text: str | None = None) -> None:
+        if text is None:
+            message = f"frame of {declared} bytes exceeds the limit of {limit} bytes"
+        else:
+            message = (f"the bot wrote text to stdout: {text!r} (stdout carries only frames;"
+                       " write logs to stderr)")
+        super().__init__(message)
         self.declared = declared
         self.limit = limit
+        self.text = text
 
 
 class MalformedFrame(ProtocolError):

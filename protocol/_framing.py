@@ -18,6 +18,19 @@ HEADER = struct.Struct(">I")
 HEADER_SIZE = HEADER.size
 #: Default maximum payload size of one frame (1 MiB).
 DEFAULT_MAX_FRAME = 1 << 20
+#: How much of a text "header" an oversize error quotes.
+TEXT_SHOWN = 200
+_PRINTABLE = frozenset(range(0x20, 0x7F)) | {0x09, 0x0A, 0x0D}
+
+
+def stray_text(buffer: bytes | bytearray) -> str | None:
+    """The text at the start of ``buffer`` if its 4 header bytes are printable ASCII, else
+    ``None``: then the peer wrote text, not a frame (every header of a frame under 0x20000000
+    bytes starts with a byte below 0x20, so no frame within any sane limit is mistaken)."""
+    if len(buffer) < HEADER_SIZE or not all(byte in _PRINTABLE for byte in buffer[:HEADER_SIZE]):
+        return None
+    text = bytes(buffer[:TEXT_SHOWN]).decode("utf-8", errors="replace").strip()
+    return text + "..." if len(buffer) > TEXT_SHOWN else text
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -96,7 +109,7 @@ class FrameDecoder:
             return None
         (length,) = HEADER.unpack_from(buffer)
         if length > self.max_frame:
-            raise FrameTooLarge(length, self.max_frame)
+            raise FrameTooLarge(length, self.max_frame, stray_text(buffer))
         end = HEADER_SIZE + length
         if len(buffer) < end:
             return None

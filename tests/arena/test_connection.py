@@ -118,6 +118,9 @@ async def test_poll_answer_is_poll_with_one_yield_of_the_core_between(bot):
     (b"", FaultKind.CRASH, "bot closed its stdout (still running)"),
     (b"\x00\x00", FaultKind.CRASH, "bot closed its stdout in the middle of a frame (still running)"),
     (b"\xff\xff\xff\xff", FaultKind.OVERSIZE, None),
+    (b"Exception in thread main\n", FaultKind.OVERSIZE,
+     "the bot wrote text to stdout: 'Exception in thread main' (stdout carries only frames;"
+     " write logs to stderr)"),
     (b"\x00\x00\x00\x01\xc1", FaultKind.PROTOCOL, "payload is not valid msgpack (FormatError)"),
 ])
 async def test_poll_classifies_what_it_reads(bot, data, kind, detail):

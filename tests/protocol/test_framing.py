@@ -200,3 +200,30 @@ def test_feed_accepts_bytearray_and_memoryview():
     decoder.feed(bytearray(frame[:5]))
     decoder.feed(memoryview(frame)[5:])
     assert decoder.next() == {"type": "bye"}
+
+
+def test_text_where_a_header_belongs_is_quoted_in_the_oversize_error():
+    decoder = FrameDecoder()
+    decoder.feed(b"Error occurred during initialization of VM\nCould not reserve enough space\n")
+    with pytest.raises(FrameTooLarge) as caught:
+        decoder.next()
+    assert str(caught.value) == ("the bot wrote text to stdout: 'Error occurred during initialization"
+                                 " of VM\\nCould not reserve enough space' (stdout carries only frames;"
+                                 " write logs to stderr)")
+    assert caught.value.declared == int.from_bytes(b"Erro", "big")
+
+
+def test_long_stray_text_is_cut_at_200_bytes():
+    decoder = FrameDecoder()
+    decoder.feed(b"x" * 300)
+    with pytest.raises(FrameTooLarge) as caught:
+        decoder.next()
+    assert caught.value.text == "x" * 200 + "..."
+
+
+def test_a_binary_oversize_header_is_not_called_text():
+    decoder = FrameDecoder()
+    decoder.feed(b"\x7f\xff\xff\xffabc")
+    with pytest.raises(FrameTooLarge) as caught:
+        decoder.next()
+    assert caught.value.text is None
