@@ -2,8 +2,10 @@
 
 Every example is built with the package's own builders (arena → bot) or checked with its
 parsers (bot → arena), then framed with :func:`protocol.encode`, so the bytes in the spec
-are bytes the arena really sends or accepts. ``tests/protocol/test_spec.py`` regenerates
-them and fails if SPEC.md holds anything else.
+are bytes the arena really sends or accepts. Requests come from real games
+(:func:`protocol.tools.sample.real_request`: a seeded engine played by seeded random choices).
+``tests/protocol/test_spec.py`` regenerates them and fails if SPEC.md holds anything else;
+the game pages' examples are checked the same way (:mod:`protocol.tools.sample`).
 
 Usage::
 
@@ -25,6 +27,8 @@ from typing import Any
 
 import protocol
 
+from .sample import real_request
+
 SPEC = Path(__file__).resolve().parent.parent / "SPEC.md"
 #: A marker line and the fenced block that follows it.
 BLOCK = re.compile(r"^<!-- dump: (?P<name>[a-z0-9-]+) -->\n```text\n(?P<body>.*?)```\n", re.S | re.M)
@@ -39,17 +43,18 @@ def _start() -> dict[str, Any]:
 
 
 def _request() -> dict[str, Any]:
-    # An abbreviated observation: a real one holds every field of the game's schema.
-    observation = {"seat": 1, "hand": ["8D", "X", "QH"], "library": 31}
-    events = [{"type": "play", "seat": 0, "card": "4C", "as": "4", "id": 0, "owner": 0}]
-    return protocol.request(7, "play", observation, events, legal=["8D", "X3", "XK", "QH"],
-                            time_left_ms=5980, move_ms=1000)
+    # Seat 1's first request, a "play" with a Joker in hand, after seat 0's first card.
+    kind, observation, events, legal = real_request(
+        "opito-bay", 2, seed=1, options={"deals": 1},
+        wanted=lambda kind, observation, legal: observation["seat"] == 1)
+    return protocol.request(7, kind, observation, events, legal=legal, time_left_ms=5980, move_ms=1000)
 
 
 def _request_unenumerated() -> dict[str, Any]:
-    # Schematic: a decision whose actions are not enumerated (see the game's doc for the real one).
-    observation = {"seat": 0, "rum": [-1, 0, 1, 2, 3, 4, 5]}
-    return protocol.request(12, "bribe", observation, [], legal=None, time_left_ms=1000, move_ms=1000)
+    # A decision whose actions are not enumerated: the first Karibik bribe.
+    kind, observation, events, legal = real_request(
+        "karibik", 2, seed=1, wanted=lambda kind, observation, legal: kind == "bribe")
+    return protocol.request(12, kind, observation, events, legal=legal, time_left_ms=1000, move_ms=1000)
 
 
 def _bot_hello() -> dict[str, Any]:

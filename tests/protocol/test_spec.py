@@ -68,3 +68,22 @@ def test_dumps_are_plain_msgpack():
     for name, message in dumps.examples().items():
         payload = protocol.encode(message)[protocol.HEADER_SIZE:]
         assert msgpack.unpackb(payload, raw=False) == message, name
+
+
+def test_game_pages_hold_exactly_the_generated_examples():
+    from protocol.tools import sample
+    for page in {page for page, _ in sample.GAME_EXAMPLES}:
+        text = (sample.GAMES_DIR / page).read_text(encoding="utf-8")
+        names = [match["name"] for match in sample.BLOCK.finditer(text)]
+        assert sorted(names) == sorted(name for p, name in sample.GAME_EXAMPLES if p == page)
+        assert sample.rewrite(page, text) == text, (
+            f"protocol/games/{page} is out of date: run python -m protocol.tools.sample --write")
+
+
+def test_a_real_request_is_the_first_the_predicate_accepts():
+    from protocol.tools.sample import real_request
+    kind, observation, events, legal = real_request(
+        "opito-bay", 2, seed=1, options={"deals": 1}, wanted=lambda kind, observation, legal: True)
+    assert (kind, observation["seat"], events[0]["type"]) == ("play", 0, "seats")
+    with pytest.raises(LookupError):
+        real_request("opito-bay", 2, seed=1, options={"deals": 1}, wanted=lambda *_: False)

@@ -1,0 +1,78 @@
+"""Every relative link in every Markdown file of the repository resolves: the file (or folder)
+it names exists, and an ``#anchor`` names a heading of the target (GitHub's slug rules)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: ``[text](target)`` and ``![alt](target)``, outside code spans and fenced blocks.
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+def markdown_files() -> list[Path]:
+    """The .md files git tracks or would track (not ignored), so a venv's are left out."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    return sorted(ROOT / name for name in listed if (ROOT / name).is_file())
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: link targets dropped, lower case, punctuation but ``-``
+    and ``_`` removed, spaces to hyphens."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    seen: dict[str, int] = {}
+    result = set()
+    for heading in HEADING.findall(FENCE.sub("", path.read_text())):
+        base = slug(heading)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        result.add(base if count == 0 else f"{base}-{count}")
+    return result
+
+
+def links(path: Path) -> list[str]:
+    text = CODE_SPAN.sub("", FENCE.sub("", path.read_text()))
+    return [target for target in LINK.findall(text)
+            if not re.match(r"[a-z][a-z0-9+.-]*:", target, re.IGNORECASE)]  # http:, mailto:
+
+
+def broken_links(path: Path) -> list[str]:
+    broken = []
+    for target in links(path):
+        name, _, anchor = target.partition("#")
+        resolved = (path.parent / name).resolve() if name else path
+        if not resolved.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+            broken.append(f"{target}: no heading #{anchor}")
+    return broken
+
+
+@pytest.mark.parametrize("path", markdown_files(), ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_relative_link_resolves(path):
+    assert broken_links(path) == []
+
+
+def test_the_checker_sees_links_and_anchors(tmp_path):
+    (tmp_path / "a.md").write_text("# Top\n## 2. Some `code` here\nsee [b](b.md), [x](#top),"
+                                   " [y](#2-some-code-here), `[not](a link)`, [web](https://x)\n")
+    assert broken_links(tmp_path / "a.md") == ["b.md: no such file"]
+    (tmp_path / "b.md").write_text("")
+    assert broken_links(tmp_path / "a.md") == []
+    (tmp_path / "b.md").write_text("[back](a.md#nowhere) [gone](c.md)\n")
+    assert broken_links(tmp_path / "b.md") == ["a.md#nowhere: no heading #nowhere",
+                                               "c.md: no such file"]
