@@ -129,6 +129,10 @@ class Board:
             raise ValueError(f"{where}: the areas are not all connected")
         if len(self.starts) != NUM_SHIPS:
             raise ValueError(f"{where}: needs {NUM_SHIPS} start areas, has {len(self.starts)}")
+        if self.ports != tuple(range(len(self.ports))):
+            # A chest is named by its port's area id and the observation's `chests` lists the
+            # ports in area order: ports first makes the two numberings one (protocol page).
+            raise ValueError(f"{where}: the ports must be the first areas (ids 0..{len(self.ports) - 1})")
         for area in self.areas:
             if area.kind == PORT and not (isinstance(area.chest, int) and area.chest > 0):
                 raise ValueError(f"{where}: port {area.name!r} needs a positive chest value")

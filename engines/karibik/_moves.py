@@ -94,6 +94,8 @@ class MovePhase:
         ship = self.ship
         if self.ship_chest[ship] is not None and self.hideout_owner[self.ship_area[ship]] is not None:
             self._deliver(ship)
+        self.emit({"type": "move_end", "ship": ship})
+        # Protocol 1.x alias of move_end: removing an event type needs a major version (SPEC §14).
         self.emit({"type": "end", "ship": ship})
         self.controller = None
         self.steps_left = 0

@@ -138,12 +138,18 @@ def test_wire_form_lists_areas_and_adjacency():
 
 
 def test_another_board_loads_from_data():
-    small = Board.from_data("tiny", [(f"S{i}", "start", None, "x", i, 0) for i in range(6)]
-                            + [("P", "port", 5000, "x", 0, 1), ("H", "hideout", "red", "x", 1, 1)]
+    small = Board.from_data("tiny", [("P", "port", 5000, "x", 0, 1)]
+                            + [(f"S{i}", "start", None, "x", i, 0) for i in range(6)]
+                            + [("H", "hideout", "red", "x", 1, 1)]
                             + [(f"H{c}", "hideout", c, "x", 2, 1) for c in COLOURS[1:]],
                             [(f"S{i}", f"S{i + 1}") for i in range(5)] + [("S0", "P"), ("P", "H")]
                             + [("S5", f"H{c}") for c in COLOURS[1:]])
-    assert small.ports == (6,) and small.distance[0][7] == 2
+    assert small.ports == (0,) and small.distance[1][7] == 2
+
+
+def test_ports_must_come_first_so_chest_ids_index_the_chests_list():
+    with pytest.raises(ValueError, match=r"the ports must be the first areas \(ids 0..15\)"):
+        Board.from_data("bad", AREAS[1:] + AREAS[:1], EDGES)
 
 
 @pytest.mark.parametrize("edges,message", [

@@ -38,7 +38,8 @@ def test_a_ship_surrounded_by_ships_cannot_move_through_them():
     state = position(ships=ships("Sigsbee Deep", "Veracruz", "Campeche"), on_ports=["Bridgetown"],
                      bids=[[5, 0, 1, 2, 3, 4], [4, 0, 1, 2, 3, 5]])
     assert events(state, kind="reveal")[0]["steps"] == 5
-    assert state.ship_area[0] == area("Sigsbee Deep") and events(state, kind="end")[0]["ship"] == 0
+    assert state.ship_area[0] == area("Sigsbee Deep") and events(state, kind="move_end")[0]["ship"] == 0
+    assert events(state, kind="end") == [{"type": "end", "ship": 0}]  # the protocol 1.x alias
 
 
 def test_cannot_move_beyond_the_allowance_and_may_stop_early():
