@@ -27,8 +27,10 @@ def stored(db: Path) -> int:
 
 def interrupt(command: list[str], ready) -> subprocess.CompletedProcess:
     """Start ``command`` in its own process group, press Ctrl-C once ``ready()``, wait for it."""
+    # SIGINT back to its default in the child: a suite started in the background of a shell
+    # inherits SIGINT ignored, and Python then never raises KeyboardInterrupt.
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not ready() and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
