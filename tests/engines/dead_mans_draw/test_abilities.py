@@ -124,6 +124,8 @@ def test_map_reveals_three_random_discards_places_one_and_returns_the_others():
     seat, kind, legal = deciding(state)
     assert (seat, kind, legal) == (0, "map", sorted(shown))
     assert state.observation(1)["pending"]["cards"] == shown  # the revealed cards are public
+    # ...and while the decision is open they are not in the discard pile (documented)
+    assert Counter(state.observation(1)["discard"]) == Counter(pile) - Counter(shown)
     choice = next(card for card in legal if card != "A2")
     play(state, ("map", choice))
     assert row(state) == ["O5", "M3", choice]

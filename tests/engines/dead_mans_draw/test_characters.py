@@ -284,3 +284,12 @@ def test_fisherman_in_an_opponents_turn_does_nothing():
     state = make(draw=["X3", "K4", "T5"] + MORE, row=["A3"], characters=chars(None, "fisherman"))
     play(state, ("draw", "draw"))
     assert row(state) == ["A3", "X3", "K4", "T5"] and bank(state, 1) == {}
+
+
+def test_captain_hook_collecting_after_a_hooked_oracle_takes_no_second_card():
+    # Resolution: collecting ends the turn at once; the second card stays in the bank.
+    state = make(draw=["H3"] + MORE, row=["N5"], banks=[["O4", "K4"]], characters=chars("captain_hook"))
+    play(state, ("draw", "draw"), ("hook", "O"))
+    assert deciding(state) == (0, "oracle", ["place", "collect"])
+    play(state, ("oracle", "collect"))
+    assert bank(state, 0) == {"H": ["H3"], "K": ["K4"], "N": ["N5"], "O": ["O4"]} and state.turn == 1

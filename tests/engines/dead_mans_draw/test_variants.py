@@ -85,6 +85,15 @@ def test_an_anchor_banked_by_sir_lovesword_keeps_its_protection():
     assert bank(state, 0) == {"A": ["A4"], "K": ["K3"]} and sorted(discard(state)) == ["K6", "N5"]
 
 
+def test_a_protected_card_moved_behind_the_anchor_stays_protected():
+    # Resolution: protection is given when the Anchor is placed and stays with the card.
+    state = make(draw=["N5", "K6"] + MORE, row=["K3", "A4"], options=MERMAIDS)
+    play(state, ("draw", "draw"), ("mermaid", ["move", 0]))
+    assert row(state) == ["A4", "N5", "K3"] and state.observation(0)["protected"] == [False, False, True]
+    play(state, ("draw", "draw"))  # K6 busts
+    assert bank(state, 0) == {"K": ["K3"]} and sorted(discard(state)) == ["A4", "K6", "N5"]
+
+
 def test_an_anchor_taken_by_a_siren_keeps_its_protection():
     state = make(draw=["N5", "K6"] + MORE, row=["K3", "A4"], characters=[None, "siren"], options=MERMAIDS)
     play(state, ("draw", "draw"), ("mermaid", ["move", 1]))
