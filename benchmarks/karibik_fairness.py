@@ -120,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=FULL_SAMPLE, help="games per line for the fast bots")
     parser.add_argument("--search-games", type=int, default=300, help="games per line for the search bot")
-    parser.add_argument("--search-move-ms", type=int, default=20, help="the search bot's move limit")
+    parser.add_argument("--search-move-ms", type=int, default=100,
+                        help="the search bot's move limit (below 50 it answers with its heuristic)")
     parser.add_argument("--bots", nargs="+", choices=tuple(POLICIES), default=list(POLICIES))
     parser.add_argument("--players", nargs="+", type=int, choices=(2, 3, 4), default=[2, 3, 4])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
