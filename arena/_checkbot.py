@@ -1,7 +1,8 @@
 """``arena check-bot``: a conformance check a bot author runs before submitting.
 
 Starts the bot as a tournament would (same sandbox), checks the handshake, plays short
-games of every game it claims against the Python random bot in every seat, watches every
+games of every game it claims against the Python random bot at every player count and in
+every on/off variant, in changing seats, watches every
 decision kind, the time limits and the ids, then checks that it exits on ``bye``. Each
 finding names the SPEC.md section that applies and, for a fault, the request sent and the
 reply received.
@@ -90,34 +91,38 @@ def _kinds_of(replay: Replay, seat: int) -> set[str]:
     return kinds
 
 
-def _option_sets(game_id: str) -> list[dict[str, Any]]:
-    """The defaults, then each on/off option flipped, so variants' decisions get asked too."""
+def _tables(game_id: str) -> list[tuple[int, dict[str, Any]]]:
+    """``(players, options)`` of every table check-bot plays: every player count with the
+    defaults (for Dead Man's Draw 5-8 are the Pirate Party, which those counts imply), then
+    each on/off option flipped at the smallest table, so variants' decisions get asked too."""
     game = get_game(game_id)
-    return [{}] + [{option.name: not option.default} for option in game.options if option.type is bool]
+    tables: list[tuple[int, dict[str, Any]]] = [
+        (players, {}) for players in range(game.min_players, game.max_players + 1)]
+    tables += [(game.min_players, {option.name: not option.default})
+               for option in game.options if option.type is bool]
+    return tables
 
 
 async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, settings: MatchSettings,
                       sandbox: Sandbox | None) -> None:
     game = get_game(game_id)
-    # Some decisions only arise with a third player (e.g. choosing which opponent to rob).
-    table_sizes = sorted({game.min_players, min(game.max_players, 3)})
-    variants = _option_sets(game_id)
+    tables = _tables(game_id)
     asked: set[str] = set()
     played = 0
-    max_games = max(games, 4 * len(table_sizes) * len(variants))
+    # Every table once, then more games (to `games`, or until every kind was asked, up to 4 rounds).
+    min_games, max_games = max(games, len(tables)), max(games, 4 * len(tables))
     async with AsyncExitStack() as stack:
         bot = await stack.enter_async_context(
             open_player(spec, settings.time_control.startup_ms / 1000, sandbox=sandbox))
         others = [await stack.enter_async_context(open_player(REFERENCE, 10, sandbox=sandbox))
-                  for _ in range(max(table_sizes) - 1)]
+                  for _ in range(game.max_players - 1)]
         if not bot.usable:
             report.add(Verdict.FAIL, f"{game_id}: the bot did not start again", "§6", bot.failure.detail)
             return
-        while played < max_games and (played < games or asked < set(game.decisions)):
-            players = table_sizes[(played // 2) % len(table_sizes)]
-            seat = played % players
+        while played < max_games and (played < min_games or asked < set(game.decisions)):
+            players, options = tables[played % len(tables)]
+            seat = (played + played // len(tables)) % players  # a new seat on each round of tables
             seats = others[:seat] + [bot] + others[seat:players - 1]
-            options = variants[(played // (2 * len(table_sizes))) % len(variants)]
             result = await play_match(game, seats, seed=1000 + played, options=options, settings=settings)
             played += 1
             faults = [f for f in result.faults if f.seat == seat]
@@ -136,12 +141,13 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
                            f"the bot's fault; please report it)", "",
                            next(f.detail for f in result.faults if f.kind is FaultKind.ARENA_ERROR))
             asked |= _kinds_of(result.replay, seat)
-    report.add(Verdict.PASS, f"{game_id}: {played} games in a row, every seat, {'/'.join(map(str, table_sizes))} "
-               f"players, no fault; kinds answered: {', '.join(sorted(asked))}", "§7, §8, §9")
+    report.add(Verdict.PASS, f"{game_id}: {played} games in a row, {game.min_players}-{game.max_players} "
+               f"players, every variant, no fault; kinds answered: {', '.join(sorted(asked))}", "§7, §8, §9")
     missing = sorted(set(game.decisions) - asked)
     if missing:
         report.add(Verdict.WARN, f"{game_id}: decision kinds never asked in {played} games: {', '.join(missing)}",
-                   "§12")
+                   "§12", "they arise only in some positions, and your bot's own choices may avoid them"
+                   " (e.g. it never collects, or never leads into them); it must still answer them")
 
 
 async def check_bot(spec: BotSpec, games: Sequence[str] = (), games_per: int = 4,

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena._checkbot import REFERENCE, Verdict, check_bot
+from arena._checkbot import REFERENCE, Verdict, _tables, check_bot
 from arena._manifest import BotSpec
 
 BOTS = Path(__file__).parent / "bots"
@@ -22,6 +22,20 @@ async def test_reference_random_bot_passes_every_game():
     verdicts = [(f.verdict, f.what.split(":")[0]) for f in report.findings]
     assert (Verdict.PASS, "handshake") in verdicts and (Verdict.PASS, "bye") in verdicts
     assert {"dead-mans-draw", "opito-bay", "karibik"} <= {what for _, what in verdicts}
+    passes = {f.what.split(":")[0]: f.what for f in report.findings if f.verdict is Verdict.PASS}
+    assert "2-8 players, every variant" in passes["dead-mans-draw"]
+    assert "2-4 players, every variant" in passes["opito-bay"] and "2-4 players" in passes["karibik"]
+    for warning in (f for f in report.findings if f.verdict is Verdict.WARN and "never asked" in f.what):
+        assert warning.details == ("they arise only in some positions, and your bot's own choices may avoid"
+                                   " them (e.g. it never collects, or never leads into them); it must still"
+                                   " answer them",)
+
+
+def test_tables_cover_every_player_count_and_each_variant():
+    assert _tables("dead-mans-draw") == [(n, {}) for n in range(2, 9)] + [
+        (2, {"characters": False}), (2, {"strange_waters": True}), (2, {"mermaid_effect": True}),
+        (2, {"party": True})]
+    assert _tables("opito-bay") == [(2, {}), (3, {}), (4, {})]
 
 
 async def test_illegal_action_fails_with_request_and_reply():
