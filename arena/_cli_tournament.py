@@ -33,6 +33,10 @@ ConcurrencyOption = Annotated[Optional[str], typer.Option(
     "--concurrency", metavar="N",
     help=f"Games at once, {RANGES['concurrency']} (0: one per CPU core); default: the file's.")]
 
+WorkersOption = Annotated[Optional[str], typer.Option(
+    "--workers", metavar="N",
+    help=f"Worker processes the games are spread over, {RANGES['workers']} (0: one per CPU core); default: the file's.")]
+
 
 def open_store(config: TournamentConfig) -> ResultsStore:
     from ._store import ResultsStore
@@ -54,9 +58,14 @@ def _concurrency(text: str | None) -> int | None:
     return None if text is None else parse_option("--concurrency", text) or (os.cpu_count() or 1)
 
 
-def _with_concurrency(config: TournamentConfig, concurrency: int | None) -> TournamentConfig:
-    """``config`` with ``--concurrency`` applied (it does not change which games are played)."""
-    return config if concurrency is None else dataclasses.replace(config, concurrency=concurrency)
+def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers: int | None = None) -> TournamentConfig:
+    """``config`` with ``--concurrency`` and ``--workers`` applied (they do not change which
+    games are played)."""
+    if concurrency is not None:
+        config = dataclasses.replace(config, concurrency=concurrency)
+    if workers is not None:
+        config = dataclasses.replace(config, workers=workers)
+    return config
 
 
 SkipBrokenOption = Annotated[bool, typer.Option(
@@ -69,6 +78,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
 
     from ._progress import open_progress
     from ._tournament import TournamentRunner, log_dir_of
+    from ._workers import default_workers
 
     database = store.path.resolve()
     log_dir_of(database).mkdir(mode=0o700, exist_ok=True)  # exists before any bot, so it is hidden
@@ -85,6 +95,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         if not quiet:
             typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
                        f"({done} already played), concurrency {config.concurrency}, "
+                       f"{min(config.workers or default_workers(), config.concurrency)} worker processes, "
                        f"results in {store.path}", err=True)
 
         def interrupted() -> str:
@@ -97,6 +108,8 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
             else:
                 with display:
                     trio.run(runner.run)
+    for line in runner.lost_workers:
+        typer.echo(f"warning: {line}", err=True)
     for name in runner.broken:
         typer.echo(f"warning: entrant {name!r} could not start; it forfeited all its games", err=True)
     if runner.sprt_result is not None and runner.sprt_result.decided:
@@ -117,6 +130,7 @@ def run_command(
     concurrency: ConcurrencyOption = None,
     allow_root_bots: AllowRootOption = False,
     skip_broken: SkipBrokenOption = False,
+    workers: WorkersOption = None,
 ) -> None:
     """Play a tournament, storing every game as it ends; print the standings.
 
@@ -125,7 +139,8 @@ def run_command(
     from ._config import load_config
 
     games_at_once = _concurrency(concurrency)
-    config = _with_concurrency(load_config(file), games_at_once)
+    processes = None if workers is None else parse_option("--workers", workers)
+    config = _with_concurrency(load_config(file), games_at_once, processes)
     store = open_store(config)
     try:
         _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
@@ -142,14 +157,16 @@ def resume_command(
     concurrency: ConcurrencyOption = None,
     allow_root_bots: AllowRootOption = False,
     skip_broken: SkipBrokenOption = False,
+    workers: WorkersOption = None,
 ) -> None:
     """Play only the games an interrupted tournament is missing; print the standings."""
     from ._store import ResultsStore
 
     games_at_once = _concurrency(concurrency)
+    processes = None if workers is None else parse_option("--workers", workers)
     store = ResultsStore.open(database)
     try:
-        _play(_with_concurrency(config_of_store(store), games_at_once), store, quiet, sandbox, allow_root_bots, skip_broken)
+        _play(_with_concurrency(config_of_store(store), games_at_once, processes), store, quiet, sandbox, allow_root_bots, skip_broken)
     finally:
         store.close()
 

@@ -49,14 +49,16 @@ class TournamentConfig:
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
     #: a gauntlet's ``[sprt]`` table: stop once the test has decided (docs/ratings.md)
     sprt: SprtStop | None = None
+    #: worker processes the games are spread over; 0: one per core (arena._workers)
+    workers: int = 0
 
     def fingerprint(self) -> str:
         """Canonical JSON of what determines the games (not where the database lives)."""
-        raw = {key: value for key, value in self.raw.items() if key not in ("database", "concurrency")}
+        raw = {key: value for key, value in self.raw.items() if key not in ("database", "concurrency", "workers")}
         return json.dumps(raw, sort_keys=True, default=str)
 
 
-_TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency",
+_TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
         "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
 _TIME = {"move_ms", "reserve_ms", "startup_ms"}
 _FAULTS = {"policy", "max_substitutions"}
@@ -176,7 +178,8 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
     concurrency = reader.number(data, "concurrency", 0) or (os.cpu_count() or 1)
     database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
-                            concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path))
+                            concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path),
+                            workers=reader.number(data, "workers", 0))
 
 
 def _sprt(data: dict[str, Any], fmt: Format, candidates: tuple[str, ...], names: list[str],

@@ -33,6 +33,7 @@ RANGES: dict[str, Range] = {
     "seed": Range(0, 2**63 - 1),            # SQLite stores signed 64-bit integers
     "max_tables": Range(0, 10**6),          # 0 = every table
     "concurrency": Range(0, 1024),          # 0 = one game per CPU core
+    "workers": Range(0, 1024),              # 0 = one worker process per CPU core
     "move_ms": Range(1, DAY_MS),
     "reserve_ms": Range(0, DAY_MS),
     "startup_ms": Range(1, 600_000),
@@ -49,6 +50,7 @@ OPTIONS: dict[str, str] = {
     "--substitutions": "max_substitutions",
     "--games-per": "games_per",
     "--concurrency": "concurrency",
+    "--workers": "workers",
 }
 
 

@@ -27,6 +27,7 @@ from ._pool import BotPool, open_bot_pool
 from ._sandbox import Sandbox
 from ._schedule import ScheduledGame, build_schedule
 from ._store import ResultsStore, StoreError
+from ._workers import default_workers
 
 if TYPE_CHECKING:
     from .ratings import SprtResult, SprtTally
@@ -98,6 +99,8 @@ class TournamentRunner:
     #: the gauntlet's SPRT so far (None without an ``[sprt]`` table); the run stops once it decides
     sprt_result: SprtResult | None = None
     _sprt: SprtTally | None = None
+    #: one line per worker process that died during the run (its games were played again)
+    lost_workers: list[str] = field(default_factory=list)
 
     def pending(self) -> tuple[Iterator[ScheduledGame], int, int]:
         """The games still to play (made as they are consumed), the schedule's total, and how
@@ -130,9 +133,12 @@ class TournamentRunner:
         self._started = trio.current_time()
         # Unbuffered: the schedule is made one game at a time, as workers take them.
         send, receive = trio.open_memory_channel(0)
-        workers = min(self.config.concurrency, total - done)
-        if workers > 0:
-            await self._play(send, receive, pending, workers)
+        slots = min(self.config.concurrency, total - done)
+        processes = min(self.config.workers or default_workers(), slots)
+        if processes > 1:
+            await self._play_on_workers(pending, processes, slots)
+        elif slots > 0:
+            await self._play(send, receive, pending, slots)
         if self._error is not None:
             raise self._error
         return self._played
@@ -163,21 +169,51 @@ class TournamentRunner:
     async def _worker(self, games: trio.MemoryReceiveChannel, pool: BotPool) -> None:
         game = get_game(self.config.game)
         async for scheduled in games:
-            result = await self._play_one(game, scheduled, pool)
-            try:
-                stored = self.store.record(scheduled, result)
-            except StoreError as error:
-                self._fail(error)
+            result = await play_scheduled(game, scheduled, pool, self.config)
+            self._stored(scheduled, result)
+            if self._nursery.cancel_scope.cancel_called:
                 return
-            if stored:
-                self._tally.add(scheduled.seats, result.ranks)
-                self._done += 1
-                self._played += 1
-                self._report(result)
-                self._sprt_add(scheduled.seats, result.ranks, scheduled.block)
-                if self._sprt_decided():  # the gauntlet's test is over: games in flight are dropped
-                    self._nursery.cancel_scope.cancel()
-                    return
+
+    async def _play_on_workers(self, pending: Iterator[ScheduledGame], processes: int, slots: int) -> None:
+        """Play on ``processes`` worker processes (:mod:`arena._workers`), ``slots`` games at
+        once in all; this process stores each result as it comes back."""
+        from ._workers import GameSource, Setup, Workers, sandbox_fields
+
+        # Each worker's pool keeps enough processes per entrant, as in `_play`, for its share.
+        share = -(-slots // processes)
+        setup = Setup(self.config, share, self.config.schedule.players + share - 1, log_dir_of(self.store.path),
+                      self.skip_broken, sandbox_fields(self.sandbox))
+        workers = Workers(setup, processes, GameSource(pending), self._stored, self._death, self.lost_workers.append)
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                nursery.start_soon(workers.run)
+            if workers.error is not None:
+                raise workers.error
+        finally:
+            self.broken = sorted(workers.broken, key=[spec.name for spec in self.config.entrants].index)
+            if self.sandbox is not None:
+                self.sandbox.root_bots.update(workers.root_bots)
+            if self.sandbox is not None and self.sandbox.cgroup_root is not None:
+                from ._cgroups import remove_stale_cgroups
+
+                remove_stale_cgroups(self.sandbox.cgroup_root.parent)  # those of workers that were killed
+
+    def _stored(self, scheduled: ScheduledGame, result: MatchResult) -> None:
+        """Store a finished game and count it; stop the run if the store fails or the SPRT decides."""
+        try:
+            stored = self.store.record(scheduled, result)
+        except StoreError as error:
+            self._fail(error)
+            return
+        if stored:
+            self._tally.add(scheduled.seats, result.ranks)
+            self._done += 1
+            self._played += 1
+            self._report(result)
+            self._sprt_add(scheduled.seats, result.ranks, scheduled.block)
+            if self._sprt_decided():  # the gauntlet's test is over: games in flight are dropped
+                self._nursery.cancel_scope.cancel()
 
     def _sprt_add(self, seats: tuple[str, ...], ranks: tuple[int, ...], block: str) -> None:
         if self._sprt is not None:
@@ -187,20 +223,6 @@ class TournamentRunner:
 
     def _sprt_decided(self) -> bool:
         return self.sprt_result is not None and self.sprt_result.decided
-
-    async def _play_one(self, game: Game, scheduled: ScheduledGame, pool: BotPool) -> MatchResult:
-        """Play one scheduled game; play it again, with new processes, when a bot's process
-        turns out to have died before the game began (that is no fault of this game)."""
-        config = self.config
-        while True:
-            players = [await pool.checkout(name, scheduled.seed) for name in scheduled.seats]
-            try:
-                result = await play_match(game, players, scheduled.seed, config.options, config.settings,
-                                          bot_seeds=scheduled.bot_seeds)
-            finally:
-                again = [pool.checkin(name, player) for name, player in zip(scheduled.seats, players)]
-            if not any(again):
-                return result
 
     def _death(self, name: str, detail: str) -> None:
         try:
@@ -218,3 +240,17 @@ class TournamentRunner:
         leader, percent = self._tally.leader()
         self.on_progress(Progress(self._done, self._total, self._played,
                                   trio.current_time() - self._started, leader, percent, last))
+
+
+async def play_scheduled(game: Game, scheduled: ScheduledGame, pool: BotPool, config: TournamentConfig) -> MatchResult:
+    """Play one scheduled game with players from ``pool``; play it again, with new processes,
+    when a bot's process turns out to have died before the game began (no fault of this game)."""
+    while True:
+        players = [await pool.checkout(name, scheduled.seed) for name in scheduled.seats]
+        try:
+            result = await play_match(game, players, scheduled.seed, config.options, config.settings,
+                                      bot_seeds=scheduled.bot_seeds)
+        finally:
+            again = [pool.checkin(name, player) for name, player in zip(scheduled.seats, players)]
+        if not any(again):
+            return result

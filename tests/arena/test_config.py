@@ -18,6 +18,7 @@ KEYS = [
     ((), "seed", "seed"),
     ((), "max_tables", "max_tables"),
     ((), "concurrency", "concurrency"),
+    ((), "workers", "workers"),
     (("time",), "time.move_ms", "move_ms"),
     (("time",), "time.reserve_ms", "reserve_ms"),
     (("time",), "time.startup_ms", "startup_ms"),
@@ -39,7 +40,7 @@ def config_with(table: tuple[str, ...], name: str, value):
 def _value(config, name):
     values = {"players": config.schedule.players, "rounds": config.schedule.rounds,
               "seed": config.schedule.seed, "max_tables": config.schedule.max_tables,
-              "concurrency": config.concurrency, "time.move_ms": config.settings.time_control.move_ms,
+              "concurrency": config.concurrency, "workers": config.workers, "time.move_ms": config.settings.time_control.move_ms,
               "time.reserve_ms": config.settings.time_control.reserve_ms,
               "time.startup_ms": config.settings.time_control.startup_ms,
               "faults.max_substitutions": config.settings.max_substitutions}

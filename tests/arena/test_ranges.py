@@ -14,8 +14,8 @@ COMMANDS = [
     (("match", "dead-mans-draw", RANDOM, RANDOM), ("--seed", "--move-ms", "--reserve-ms", "--startup-ms",
                                                    "--substitutions")),
     (("check-bot", RANDOM), ("--games-per", "--move-ms")),
-    (("tournament", "run", "missing.toml"), ("--concurrency",)),
-    (("tournament", "resume", "missing.db"), ("--concurrency",)),
+    (("tournament", "run", "missing.toml"), ("--concurrency", "--workers")),
+    (("tournament", "resume", "missing.db"), ("--concurrency", "--workers")),
 ]
 CASES = [(prefix, option) for prefix, options in COMMANDS for option in options]
 

@@ -1,0 +1,373 @@
+"""Worker processes: a tournament's games played on several cores.
+
+The coordinator (the process that runs :class:`~arena._tournament.TournamentRunner`) owns
+the schedule and is the only writer of the store. It starts ``workers`` copies of this
+module (``python -m arena._workers``), each with its own trio loop, its own
+:class:`~arena._pool.BotPool` (so the pool's rules, among them "no process sees a deal
+twice", hold in each) and its own share of the concurrency. Messages are length-prefixed
+pickles over the worker's stdin and stdout: both ends are this arena's own code, and no bot
+byte is ever unpickled unchecked (a bot's output reaches a worker through the protocol
+decoder, and the worker pickles only the :class:`MatchResult` it built).
+
+coordinator -> worker: ``("setup", Setup)`` once, then ``("game", ScheduledGame)`` per game;
+closing stdin means stop (the games in flight are dropped: they are not stored).
+worker -> coordinator: ``("ready", broken, startup_error, root_bots)`` after its pre-flight,
+``("result", key, MatchResult)`` per game, ``("death", entrant, detail)`` for a bot process
+found dead between games.
+
+A worker that dies (killed, crashed) loses nothing: the coordinator plays its unfinished
+games on another worker (:class:`GameSource`), and a game stored twice with the same
+content is a no-op in the store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from ._config import TournamentConfig
+from ._sandbox import Sandbox
+from ._schedule import ScheduledGame
+from ._uids import UidAllocator
+
+_HEADER = struct.Struct(">I")
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a worker needs to play games: the tournament, how to confine bots, its share."""
+
+    config: TournamentConfig
+    slots: int
+    keep: int
+    log_dir: Path
+    skip_broken: bool
+    #: the coordinator's sandbox, without its per-process parts (cgroup folder, uid counter)
+    sandbox: dict[str, Any] | None
+
+
+def sandbox_fields(sandbox: Sandbox | None) -> dict[str, Any] | None:
+    if sandbox is None:
+        return None
+    return {"bwrap": sandbox.bwrap, "drop_privileges": sandbox.drop_privileges,
+            "hidden_paths": sandbox.hidden_paths, "namespaces": sandbox.namespaces,
+            "allow_root": sandbox.allow_root,
+            "cgroups": sandbox.cgroup_root.parent if sandbox.cgroup_root is not None else None}
+
+
+def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:
+    if fields is None:
+        return None
+    fields = dict(fields)
+    cgroups = fields.pop("cgroups")
+    # Its own cgroup folder, named after its pid like an arena's: if the worker is killed, the
+    # coordinator (or any later arena) sweeps it with remove_stale_cgroups.
+    return Sandbox(**fields, cgroup_root=cgroups / f"pirate-arena-{os.getpid()}" if cgroups else None,
+                   uids=UidAllocator(), _ids=itertools.count())
+
+
+def frame(message: tuple) -> bytes:
+    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return _HEADER.pack(len(payload)) + payload
+
+
+class FrameReader:
+    """Whole messages from a byte stream; ``None`` at its end."""
+
+    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
+        self.stream = stream
+        self.buffer = bytearray()
+
+    async def receive(self) -> tuple | None:
+        while True:
+            if len(self.buffer) >= _HEADER.size:
+                (size,) = _HEADER.unpack_from(self.buffer)
+                if len(self.buffer) >= _HEADER.size + size:
+                    payload = bytes(self.buffer[_HEADER.size:_HEADER.size + size])
+                    del self.buffer[:_HEADER.size + size]
+                    return pickle.loads(payload)
+            try:
+                data = await self.stream.receive_some(1 << 16)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                return None
+            self.buffer += data
+
+
+class GameSource:
+    """The games still to play, shared by the coordinator's worker tasks: the schedule's
+    pending games, and before them any game given back by a worker that died."""
+
+    def __init__(self, pending: Iterator[ScheduledGame]) -> None:
+        self.pending = pending
+        self.retry: list[ScheduledGame] = []
+        self.in_flight = 0
+        self._changed = trio.Event()
+
+    async def take(self) -> ScheduledGame | None:
+        """The next game to play, or ``None`` once every game is played or in flight for good."""
+        while True:
+            if self.retry:
+                game = self.retry.pop(0)
+                break
+            game = next(self.pending, None)
+            if game is not None:
+                break
+            if self.in_flight == 0:
+                return None
+            # Games are still in flight: a worker may die and give some back.
+            self._changed = trio.Event()
+            await self._changed.wait()
+        self.in_flight += 1
+        return game
+
+    def done(self, count: int = 1) -> None:
+        self.in_flight -= count
+        self._changed.set()
+
+    def give_back(self, games: list[ScheduledGame]) -> None:
+        self.retry.extend(games)
+        self.done(len(games))
+
+
+# -- the coordinator's side ------------------------------------------------------------------
+
+class WorkerLost(Exception):
+    """Workers keep dying: the tournament stops (its stored games are kept; resume later)."""
+
+
+@dataclass
+class Workers:
+    """Plays the games of ``source`` on ``count`` worker processes, started as given by
+    ``setup`` (each with ``setup.slots`` games at once).
+
+    ``on_result(scheduled, result)`` runs in the coordinator for every finished game (it
+    stores it); ``on_death(entrant, detail)`` for every bot process a worker found dead
+    between games; ``on_lost(message)`` for every worker that died (its games are played
+    again by another worker, started in its place).
+    """
+
+    setup: Setup
+    count: int
+    source: GameSource
+    on_result: Any
+    on_death: Any
+    on_lost: Any
+    broken: set[str] = dataclasses.field(default_factory=set)
+    root_bots: set[str] = dataclasses.field(default_factory=set)
+    startup_error: str | None = None
+    lost: int = 0
+    #: the worker processes' pids, live ones (for tests)
+    pids: set[int] = dataclasses.field(default_factory=set)
+
+    #: why the run stopped early: an entrant cannot start, or workers keep dying
+    error: Exception | None = None
+
+    async def run(self) -> None:
+        """Play every game of the source; on return, :attr:`error` says if the run stopped early."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for _ in range(self.count):
+                nursery.start_soon(self._keep_one)
+
+    def _stop(self, error: Exception) -> None:
+        if self.error is None:
+            self.error = error
+        self._nursery.cancel_scope.cancel()
+
+    async def _keep_one(self) -> None:
+        while await self._serve_one():
+            self.lost += 1
+            if self.lost > 2 * self.count + 2:
+                self._stop(WorkerLost(f"{self.lost} worker processes died; stored games are kept, "
+                                      f"resume to play the rest"))
+                return
+
+    async def _serve_one(self) -> bool:
+        """Run one worker process until the source is empty; ``True`` if it died first."""
+        process = await trio.lowlevel.open_process([sys.executable, "-m", "arena._workers"],
+                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.pids.add(process.pid)
+        served = _Served(process, FrameReader(process.stdout), trio.Semaphore(self.setup.slots))
+        try:
+            try:
+                await process.stdin.send_all(frame(("setup", self.setup)))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass  # it died at once: the read below says so
+            ready = await served.reader.receive()
+            if ready is None:
+                served.died = True
+                return True
+            _, broken, error, root_bots = ready
+            self.broken.update(broken)
+            self.root_bots.update(root_bots)
+            if error is not None:
+                from ._pool import StartupError
+
+                self._stop(StartupError(error))
+                return False
+            async with trio.open_nursery() as nursery:
+                served.nursery = nursery
+                nursery.start_soon(self._feed, served)
+                nursery.start_soon(self._read, served)
+            return served.died
+        finally:
+            with trio.CancelScope(shield=True):
+                await process.stdin.aclose()
+                # The worker stops its bots (each with its grace period) once its stdin closes.
+                with trio.move_on_after(60):
+                    await process.wait()
+                if process.returncode is None:
+                    process.kill()
+                    await process.wait()
+                await process.stdout.aclose()
+                self.pids.discard(process.pid)
+                games = list(served.outstanding.values())
+                served.outstanding.clear()
+                self.source.give_back(games)  # none unless it died or the run was stopped
+                if served.died:
+                    code = process.returncode
+                    how = f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
+                    self.on_lost(f"worker process {process.pid} {how}; "
+                                 f"its {len(games)} unfinished games are played again")
+
+    async def _feed(self, served: _Served) -> None:
+        while True:
+            await served.capacity.acquire()
+            scheduled = await self.source.take()
+            if scheduled is None:
+                served.drained = True
+                served.stop_if_finished()
+                return
+            served.outstanding[scheduled.key] = scheduled
+            try:
+                await served.process.stdin.send_all(frame(("game", scheduled)))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return  # it died: the reader finds its pipe closed
+
+    async def _read(self, served: _Served) -> None:
+        while True:
+            message = await served.reader.receive()
+            if message is None:
+                served.died = True
+                served.nursery.cancel_scope.cancel()
+                return
+            if message[0] == "death":
+                self.on_death(message[1], message[2])
+                continue
+            scheduled = served.outstanding.pop(message[1])
+            self.source.done()
+            served.capacity.release()
+            self.on_result(scheduled, message[2])
+            served.stop_if_finished()
+
+
+@dataclass(eq=False)
+class _Served:
+    """One worker process as the coordinator sees it: the games it was sent and not yet
+    answered, and whether it has died."""
+
+    process: trio.Process
+    reader: FrameReader
+    capacity: trio.Semaphore
+    outstanding: dict[str, ScheduledGame] = dataclasses.field(default_factory=dict)
+    drained: bool = False
+    died: bool = False
+    nursery: trio.Nursery | None = None
+
+    def stop_if_finished(self) -> None:
+        if self.drained and not self.outstanding:
+            self.nursery.cancel_scope.cancel()
+
+
+# -- the worker process ---------------------------------------------------------------------
+
+async def _worker_main() -> None:
+    from ._pool import StartupError, open_bot_pool
+    from ._tournament import play_scheduled
+
+    stdin = trio.lowlevel.FdStream(os.dup(0))
+    stdout = trio.lowlevel.FdStream(os.dup(1))
+    reader = FrameReader(stdin)
+    write_lock = trio.Lock()
+
+    async def send(message: tuple) -> None:
+        async with write_lock:
+            await stdout.send_all(frame(message))
+
+    first = await reader.receive()
+    if first is None:
+        return
+    setup: Setup = first[1]
+    config = setup.config
+    sandbox = _worker_sandbox(setup.sandbox)
+    specs = {spec.name: spec for spec in config.entrants}
+    deaths: list[tuple[str, str]] = []
+    games_send, games_receive = trio.open_memory_channel(setup.slots)
+    try:
+        async with open_bot_pool(specs, config.settings.time_control.startup_ms / 1000, sandbox, setup.log_dir,
+                                 keep=setup.keep, on_death=lambda name, detail: deaths.append((name, detail))) as pool:
+            try:
+                broken = await pool.preflight(specs, skip_broken=setup.skip_broken)
+            except StartupError as error:
+                await send(("ready", [], str(error), sorted(sandbox.root_bots) if sandbox else []))
+                return
+            await send(("ready", broken, None, sorted(sandbox.root_bots) if sandbox else []))
+            from engines import get_game
+
+            game = get_game(config.game)
+
+            async def slot(games: trio.MemoryReceiveChannel) -> None:
+                async for scheduled in games:
+                    result = await play_scheduled(game, scheduled, pool, config)
+                    while deaths:
+                        await send(("death", *deaths.pop(0)))
+                    await send(("result", scheduled.key, result))
+
+            async with trio.open_nursery() as nursery:
+                for _ in range(setup.slots):
+                    nursery.start_soon(slot, games_receive.clone())
+                games_receive.close()
+                while (message := await reader.receive()) is not None:
+                    await games_send.send(message[1])
+                # stdin closed: the coordinator is done with us (or gone); games in flight are dropped
+                nursery.cancel_scope.cancel()
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+
+
+def main() -> None:
+    # Ctrl-C is the coordinator's to handle: it closes our stdin, and we stop our bots then.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Nothing but frames may reach the coordinator's pipe: stray prints go to stderr.
+    sys.stdout = sys.stderr
+    try:
+        trio.run(_worker_main)
+    except (BrokenPipeError, trio.BrokenResourceError):
+        pass  # the coordinator is gone
+
+
+if __name__ == "__main__":
+    main()
