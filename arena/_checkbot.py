@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -104,7 +105,7 @@ def _tables(game_id: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, settings: MatchSettings,
-                      sandbox: Sandbox | None) -> None:
+                      sandbox: Sandbox | None, log_dir: Path | None) -> None:
     game = get_game(game_id)
     tables = _tables(game_id)
     asked: set[str] = set()
@@ -113,7 +114,7 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
     min_games, max_games = max(games, len(tables)), max(games, 4 * len(tables))
     async with AsyncExitStack() as stack:
         bot = await stack.enter_async_context(
-            open_player(spec, settings.time_control.startup_ms / 1000, sandbox=sandbox))
+            open_player(spec, settings.time_control.startup_ms / 1000, sandbox=sandbox, log_dir=log_dir))
         others = [await stack.enter_async_context(open_player(REFERENCE, 10, sandbox=sandbox))
                   for _ in range(game.max_players - 1)]
         if not bot.usable:
@@ -152,11 +153,12 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
 
 async def check_bot(spec: BotSpec, games: Sequence[str] = (), games_per: int = 4,
                     time_control: TimeControl = TimeControl(1000, 5000, 10_000),
-                    sandbox: Sandbox | None = None) -> Report:
-    """Run every check on the bot ``spec``; never raises for the bot's faults."""
+                    sandbox: Sandbox | None = None, log_dir: Path | None = None) -> Report:
+    """Run every check on the bot ``spec``; never raises for the bot's faults. With
+    ``log_dir``, each process of the checked bot saves its stderr there (``NAME.PID.log``)."""
     report = Report(spec.name)
     settings = MatchSettings(time_control)
-    async with open_player(spec, time_control.startup_ms / 1000, sandbox=sandbox) as player:
+    async with open_player(spec, time_control.startup_ms / 1000, sandbox=sandbox, log_dir=log_dir) as player:
         if not player.usable:
             report.add(Verdict.FAIL, f"start and handshake: {player.failure.kind.value}", "§2, §6",
                        f"problem:  {player.failure.detail}",
@@ -180,7 +182,7 @@ async def check_bot(spec: BotSpec, games: Sequence[str] = (), games_per: int = 4
                        f"bye: exited with code {exit_code}", "§5.7")
     for game_id in claimed:
         if game_id in game_ids():
-            await _check_game(report, spec, game_id, games_per, settings, sandbox)
+            await _check_game(report, spec, game_id, games_per, settings, sandbox, log_dir)
     return report
 
 

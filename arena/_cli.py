@@ -87,6 +87,21 @@ def games_command(fmt: FormatOption = TextFormat.TABLE) -> None:
     ))
 
 
+StderrOption = Annotated[Optional[Path], typer.Option(
+    "--stderr", metavar="DIR",
+    help="Save each bot process's stderr (first MiB) in DIR as NAME.PID.log, even when nothing goes wrong.")]
+
+
+def make_log_dir(path: Path | None) -> None:
+    """Create the ``--stderr`` folder before any bot starts; a file in the way is a usage error."""
+    if path is None:
+        return
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{path}: cannot create the --stderr folder ({error.strerror})") from None
+
+
 def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int):
     from ._match import MatchSettings
     from ._timecontrol import TimeControl
@@ -112,6 +127,7 @@ def match_command(
     substitutions: Annotated[str, number_option(
         "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
     replay: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the replay (JSON) to this file.")] = None,
+    stderr_dir: StderrOption = None,
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
     fmt: FormatOption = TextFormat.TABLE,
@@ -130,8 +146,9 @@ def match_command(
     specs = [resolve_bot(bot) for bot in bots]
     if replay is not None:
         check_writable(replay)
+    make_log_dir(stderr_dir)
     with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the game was not finished"):
-        result = trio.run(run_single_match, game, specs, seed_value, parse_options(option), settings, box)
+        result = trio.run(run_single_match, game, specs, seed_value, parse_options(option), settings, box, stderr_dir)
     warning = root_bots_warning(box)
     if replay is not None:
         save_replay_file(replay, result)
@@ -154,6 +171,8 @@ def match_command(
         typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step}: {fault.detail}")
         if fault.stderr_tail:
             typer.echo("  last stderr lines:\n    " + fault.stderr_tail.replace("\n", "\n    "))
+    if stderr_dir is not None:
+        typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per bot process)")
     if warning:
         typer.echo(warning)
 
@@ -240,6 +259,7 @@ def check_bot_command(
     games_per: Annotated[str, number_option(
         "--games-per", "Games to play per game id (more if decision kinds are missing).")] = "4",
     move_ms: Annotated[str, number_option("--move-ms", "Per-move limit in ms.", "MS")] = "1000",
+    stderr_dir: StderrOption = None,
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
 ) -> None:
@@ -255,10 +275,13 @@ def check_bot_command(
     games = parse_option("--games-per", games_per)
     spec = resolve_bot(bot)
     time_control = match_settings(move_ms_value, 5000, 10_000, FaultPolicy.FORFEIT.value, 0).time_control
+    make_log_dir(stderr_dir)
     with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the check was not finished"):
-        report = trio.run(check_bot, spec, game, games, time_control, box)
+        report = trio.run(check_bot, spec, game, games, time_control, box, stderr_dir)
     for line in report.lines():
         typer.echo(line)
+    if stderr_dir is not None:
+        typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per process of the bot)")
     if root_bots_warning(box):
         typer.echo(root_bots_warning(box))
     if not report.passed:

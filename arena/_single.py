@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from engines import get_game
@@ -16,8 +17,9 @@ from ._sandbox import Sandbox
 async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
                            options: Mapping[str, Any] | None = None,
                            settings: MatchSettings = MatchSettings(),
-                           sandbox: Sandbox | None = None) -> MatchResult:
-    """Start every bot (concurrently), play one game, and stop them.
+                           sandbox: Sandbox | None = None, log_dir: Path | None = None) -> MatchResult:
+    """Start every bot (concurrently), play one game, and stop them. With ``log_dir``, each
+    bot process's stderr is also saved there as ``NAME.PID.log`` (first MiB).
 
     Raises :class:`engines.UnknownGame` / :class:`engines.BadOption` before starting any bot,
     and :class:`~arena._pool.StartupError` naming a bot that cannot start (no game is played: a result
@@ -28,7 +30,8 @@ async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
     game.resolve_options(options)
     names = [spec.name for spec in bots]
     labels = [name if names.count(name) == 1 else f"{name} (seat {seat})" for seat, name in enumerate(names)]
-    async with open_bot_pool(dict(zip(labels, bots)), settings.time_control.startup_ms / 1000, sandbox) as pool:
+    async with open_bot_pool(dict(zip(labels, bots)), settings.time_control.startup_ms / 1000, sandbox,
+                             log_dir=log_dir) as pool:
         await pool.preflight(labels, what="bot")
         players = [await pool.checkout(label, seed) for label in labels]
         return await play_match(game, players, seed, options, settings)
