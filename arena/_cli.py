@@ -102,12 +102,13 @@ def make_log_dir(path: Path | None) -> None:
         raise UsageError(f"{path}: cannot create the --stderr folder ({error.strerror})") from None
 
 
-def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int):
+def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
+                   margin_ms: int = 0):
     from ._match import MatchSettings
     from ._timecontrol import TimeControl
 
     try:
-        time_control = TimeControl(move_ms, reserve_ms, startup_ms)
+        time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms)
     except ValueError as error:
         raise UsageError(str(error)) from None
     return MatchSettings(time_control, FaultPolicy(policy), substitutions)
@@ -123,6 +124,8 @@ def match_command(
     move_ms: Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")] = "1000",
     reserve_ms: Annotated[str, number_option("--reserve-ms", "Per-game reserve (overage bank) in ms.", "MS")] = "5000",
     startup_ms: Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")] = "10000",
+    margin_ms: Annotated[str, number_option(
+        "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", "MS")] = "0",
     fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
     substitutions: Annotated[str, number_option(
         "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
@@ -142,7 +145,7 @@ def match_command(
     seed_value = parse_option("--seed", seed)
     settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
                               parse_option("--startup-ms", startup_ms), fault_policy.value,
-                              parse_option("--substitutions", substitutions))
+                              parse_option("--substitutions", substitutions), parse_option("--margin-ms", margin_ms))
     specs = [resolve_bot(bot) for bot in bots]
     if replay is not None:
         check_writable(replay)

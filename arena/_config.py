@@ -60,7 +60,7 @@ class TournamentConfig:
 
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
         "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
-_TIME = {"move_ms", "reserve_ms", "startup_ms"}
+_TIME = {"move_ms", "reserve_ms", "startup_ms", "margin_ms"}
 _FAULTS = {"policy", "max_substitutions"}
 
 
@@ -161,6 +161,7 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
             reader.number(time, "move_ms", 1000, "time.move_ms"),
             reader.number(time, "reserve_ms", 0, "time.reserve_ms"),
             reader.number(time, "startup_ms", 10_000, "time.startup_ms"),
+            reader.number(time, "margin_ms", 0, "time.margin_ms"),
         ),
         policy,
         reader.number(faults, "max_substitutions", 3, "faults.max_substitutions"),

@@ -90,21 +90,6 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_frame(self.encode(message))
 
-    def poll_answer(self) -> dict[str, Any] | None:
-        """:meth:`poll` right after a request: if nothing has arrived, give up this core once
-        and poll again.
-
-        The request's write has just woken the bot. When the kernel queued it on this core
-        without running it yet, yielding lets it answer now, and the answer then costs no
-        wait in the event loop (measured: 5-12% less arena CPU per move at concurrency 1,
-        no change at 2-16; see BENCHMARKS.md).
-        """
-        message = self.poll()
-        if message is None:
-            os.sched_yield()
-            message = self.poll()
-        return message
-
     async def receive(self) -> dict[str, Any]:
         """The next message from the bot."""
         while True:

@@ -150,18 +150,23 @@ class Player:
         frame = connection.encode(message)
         self._check_before_request(request_id)
         before = connection.written
+        # The charge runs from here (the request written, when the pipe takes it whole) to the
+        # reply's last byte read; nothing else of this process runs in between except while
+        # waiting in the event loop (no yield, no checkpoint inside the window).
         started = trio.current_time()
         written = connection.write_now(frame)
-        reply = self._reply_to(request_id, connection.poll_answer()) if written == len(frame) else None
+        reply = self._reply_to(request_id, connection.poll()) if written == len(frame) else None
         if reply is not None:
             # Answered without waiting: no cancel scope was needed (entering one costs more
-            # than the rest of this method). Yield now and then, so a game between instant
-            # bots does not starve the other tasks.
+            # than the rest of this method).
+            elapsed = trio.current_time() - started
             self._instant += 1
             if self._instant % 16 == 0:
+                # Now and then let other tasks run, so a game between instant bots does not
+                # starve them; after the clock has stopped, so this bot is not charged for it.
                 await trio.lowlevel.checkpoint()
         else:
-            with trio.CancelScope(deadline=started + budget) as deadline:
+            with trio.CancelScope(deadline=started + clock.deadline()) as deadline:
                 await connection.send_frame(memoryview(frame)[written:])
                 while reply is None:
                     reply = self._reply_to(request_id, await connection.receive())
@@ -170,7 +175,7 @@ class Player:
             if deadline.cancelled_caught:
                 clock.update(budget)
                 raise self._write_timeout(before, len(frame), f"no reply within {budget * 1000:.0f} ms")
-        elapsed = trio.current_time() - started
+            elapsed = trio.current_time() - started
         if not clock.update(elapsed):
             clock.update(budget)
             raise BotFault(FaultKind.TIMEOUT, f"no reply within {budget * 1000:.0f} ms")

@@ -36,6 +36,7 @@ RANGES: dict[str, Range] = {
     "workers": Range(0, 1024),              # 0 = one worker process per CPU core
     "move_ms": Range(1, DAY_MS),
     "reserve_ms": Range(0, DAY_MS),
+    "margin_ms": Range(0, DAY_MS),
     "startup_ms": Range(1, 600_000),
     "max_substitutions": Range(0, 10**6),
     "games_per": Range(1, 10_000),          # `arena check-bot --games-per`
@@ -46,6 +47,7 @@ OPTIONS: dict[str, str] = {
     "--seed": "seed",
     "--move-ms": "move_ms",
     "--reserve-ms": "reserve_ms",
+    "--margin-ms": "margin_ms",
     "--startup-ms": "startup_ms",
     "--substitutions": "max_substitutions",
     "--games-per": "games_per",

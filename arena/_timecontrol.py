@@ -1,5 +1,9 @@
 """Time control: a per-move limit plus an optional per-game reserve (overage bank).
 
+An optional ``margin_ms`` (like fastchess's timemargin) forgives lateness the arena may have
+added: a reply late by at most the margin (after the reserve is spent) is not a timeout, but
+the time is still charged (the reserve goes to zero).
+
 :class:`TimeControl` is the configured value; :class:`GameClock` is one seat's clock in one
 game. Time a bot spends beyond the per-move limit is taken from its reserve; a move that
 needs more than both is a timeout. The clock never reads the time itself: the caller
@@ -13,34 +17,43 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Per-move limit and per-game reserve, in milliseconds; ``startup_ms`` bounds the handshake."""
+    """Per-move limit and per-game reserve, in milliseconds; ``startup_ms`` bounds the handshake;
+    ``margin_ms``: lateness that is charged but not a timeout."""
 
     move_ms: int = 1000
     reserve_ms: int = 0
     startup_ms: int = 10_000
+    margin_ms: int = 0
 
     def __post_init__(self) -> None:
         if self.move_ms <= 0:
             raise ValueError(f"move_ms must be positive, got {self.move_ms}")
         if self.reserve_ms < 0 or self.startup_ms <= 0:
             raise ValueError("reserve_ms must be >= 0 and startup_ms > 0")
+        if self.margin_ms < 0:
+            raise ValueError(f"margin_ms must be >= 0, got {self.margin_ms}")
 
     def new_clock(self) -> GameClock:
-        return GameClock(self.move_ms / 1000, self.reserve_ms / 1000)
+        return GameClock(self.move_ms / 1000, self.reserve_ms / 1000, self.margin_ms / 1000)
 
 
 class GameClock:
     """One seat's clock for one game."""
 
-    __slots__ = ("move_limit", "reserve")
+    __slots__ = ("move_limit", "reserve", "margin")
 
-    def __init__(self, move_limit: float, reserve: float) -> None:
+    def __init__(self, move_limit: float, reserve: float, margin: float = 0.0) -> None:
         self.move_limit = move_limit
         self.reserve = reserve
+        self.margin = margin
 
     def budget(self) -> float:
-        """Seconds the bot may use for the next move."""
+        """Seconds the bot may use for the next move (what its request tells it)."""
         return self.move_limit + self.reserve
+
+    def deadline(self) -> float:
+        """Seconds after which the arena stops waiting: the budget plus the margin."""
+        return self.move_limit + self.reserve + self.margin
 
     def update(self, elapsed: float) -> bool:
         """Charge ``elapsed`` seconds for one move; ``False`` if that was over the budget."""
@@ -48,7 +61,8 @@ class GameClock:
         if overage <= 0:
             return True
         if overage > self.reserve:
+            late = overage - self.reserve
             self.reserve = 0.0
-            return False
+            return late <= self.margin  # within the margin: charged (reserve spent), not a timeout
         self.reserve -= overage
         return True

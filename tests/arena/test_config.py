@@ -22,6 +22,7 @@ KEYS = [
     (("time",), "time.move_ms", "move_ms"),
     (("time",), "time.reserve_ms", "reserve_ms"),
     (("time",), "time.startup_ms", "startup_ms"),
+    (("time",), "time.margin_ms", "margin_ms"),
     (("faults",), "faults.max_substitutions", "max_substitutions"),
 ]
 
@@ -43,6 +44,7 @@ def _value(config, name):
               "concurrency": config.concurrency, "workers": config.workers, "time.move_ms": config.settings.time_control.move_ms,
               "time.reserve_ms": config.settings.time_control.reserve_ms,
               "time.startup_ms": config.settings.time_control.startup_ms,
+              "time.margin_ms": config.settings.time_control.margin_ms,
               "faults.max_substitutions": config.settings.max_substitutions}
     return values[name]
 

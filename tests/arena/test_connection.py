@@ -106,14 +106,6 @@ async def test_poll_returns_a_complete_message_and_none_when_nothing_or_half_has
     assert connection.poll() is None
 
 
-async def test_poll_answer_is_poll_with_one_yield_of_the_core_between(bot):
-    connection = Connection(bot)
-    assert connection.poll_answer() is None
-    bot.reply(action(1))
-    assert connection.poll_answer() == action(1)
-    assert connection.poll_answer() is None
-
-
 @pytest.mark.parametrize(("data", "kind", "detail"), [
     (b"", FaultKind.CRASH, "bot closed its stdout (still running)"),
     (b"\x00\x00", FaultKind.CRASH, "bot closed its stdout in the middle of a frame (still running)"),

@@ -41,9 +41,6 @@ class FakeBot:
     def write_now(self, frame: bytes) -> int:
         return 0  # everything goes through send_frame, on the mock clock
 
-    def poll_answer(self) -> None:
-        return None
-
     def poll(self) -> dict | None:
         """What the bot sent while no request was open (read before each request)."""
         try:
@@ -207,9 +204,6 @@ def stuck_reply(delay: float):
         def write_now(self, frame):
             return 0
 
-        def poll_answer(self):
-            return None
-
         def poll(self):
             return None
 
@@ -228,6 +222,18 @@ def stuck_reply(delay: float):
             return {"type": "action", "id": self.request_id, "action": "late"}
 
     return Stuck()
+
+
+async def test_reply_late_within_the_margin_is_charged_not_a_timeout(autojump_clock):
+    player = Player(BotSpec(name="fake", command=("fake",)), None, 1000)
+    player.connection = stuck_reply(1.75)
+    clock = GameClock(0.5, 1.0, margin=0.25)
+    (action_value, elapsed), taken = await timed(decide(player, clock))
+    assert (action_value, elapsed, taken) == ("late", 1.75, 1.75)
+    assert clock.reserve == 0.0
+    player.connection = stuck_reply(0.76)  # 0.26 s over the move limit: past the margin
+    fault, _ = await timed(decide(player, clock))
+    assert (fault.kind, fault.detail) == (FaultKind.TIMEOUT, "no reply within 500 ms")
 
 
 async def test_reply_measured_past_the_budget_is_a_timeout(autojump_clock):

@@ -11,7 +11,7 @@ RANDOM = "python -m bots.random"
 
 #: every command that takes each option, with the arguments it needs before it
 COMMANDS = [
-    (("match", "dead-mans-draw", RANDOM, RANDOM), ("--seed", "--move-ms", "--reserve-ms", "--startup-ms",
+    (("match", "dead-mans-draw", RANDOM, RANDOM), ("--seed", "--move-ms", "--reserve-ms", "--startup-ms", "--margin-ms",
                                                    "--substitutions")),
     (("check-bot", RANDOM), ("--games-per", "--move-ms")),
     (("tournament", "run", "missing.toml"), ("--concurrency", "--workers")),

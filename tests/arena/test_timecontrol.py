@@ -110,3 +110,16 @@ def test_a_game_of_moves():
     assert results == [(True, 1.0), (True, 0.75), (True, 0.75), (True, 0.25), (True, 0.25),
                        (True, 0.0), (True, 0.0)]
     assert clock.update(0.625) is False
+
+
+def test_margin_forgives_lateness_but_charges_it():
+    clock = TimeControl(500, 250, margin_ms=125).new_clock()
+    assert (clock.budget(), clock.deadline()) == (0.75, 0.875)
+    assert clock.update(0.875)  # late by the margin, after the reserve: charged, not a timeout
+    assert clock.reserve == 0.0
+    assert clock.update(0.625) and not clock.update(0.75)  # the margin again, then beyond it
+
+
+def test_margin_is_not_negative():
+    with pytest.raises(ValueError, match="margin_ms must be >= 0, got -1"):
+        TimeControl(margin_ms=-1)
