@@ -1,7 +1,7 @@
 """The starter kits under ``examples/bots/``: how to build each one, and how to play with it.
 
 Each kit is a manifest plus a build step. :func:`prepare` runs the build (``npm ci``, ``make``,
-``cargo build``, ``go build``) and returns the :class:`~arena._manifest.BotSpec`, skips the
+``cargo build``, ``go build``, ``build.sh``: ``javac``) and returns the :class:`~arena._manifest.BotSpec`, skips the
 test only when the kit's toolchain is not installed, and fails with the command to run when
 the build itself fails.
 """
@@ -71,6 +71,8 @@ KITS = {
                      ("go", "build", "-o", "go-random", "."),
                      (str(DEBIAN_GOPATH / "src/github.com/vmihailenco/msgpack/v5/msgpack.go"),),
                      (("GO111MODULE", "off"), ("GOPATH", str(DEBIAN_GOPATH)))),
+    "java-random": Kit("java-random", ("javac", "java"), "apt-get install default-jdk-headless libmsgpack-java",
+                       ("./build.sh",), ("/usr/share/java/msgpack-core.jar",)),
 }
 
 

@@ -23,7 +23,7 @@ async def test_kits_tournament_runs_without_faults(tmp_path):
     finally:
         store.close()
         sandbox.close()
-    assert played == len(games) == 20
+    assert played == len(games) == 30  # 6 kits: 15 pairs, both seat orders
     assert [fault for game in games for fault in game.faults] == []
     assert {name for game in games for name in game.seats} == {
-        "python-random", "js-random", "c-random", "rust-random", "go-random"}
+        "python-random", "js-random", "c-random", "rust-random", "go-random", "java-random"}
