@@ -137,14 +137,15 @@ class GameSource:
             if self.in_flight == 0:
                 return None
             # Games are still in flight: a worker may die and give some back.
-            self._changed = trio.Event()
             await self._changed.wait()
         self.in_flight += 1
         return game
 
     def done(self, count: int = 1) -> None:
         self.in_flight -= count
+        # Wake every waiting taker (each waits on the event current when it began to wait).
         self._changed.set()
+        self._changed = trio.Event()
 
     def give_back(self, games: list[ScheduledGame]) -> None:
         self.retry.extend(games)

@@ -1,7 +1,9 @@
 """The trivial bot of the benchmarks: answers every request with its first legal action
 (Karibik's bribe, which lists none: the cards 0..5). Raw struct + msgpack, the least work a
 Python bot can do. ``SLEEP_MS``: sleep that long first; ``REPORT_USED``: answer with the
-nanoseconds it spent on the request instead (for the fairness benchmark)."""
+nanoseconds it spent on the request instead (for the fairness benchmark); ``PROBE_LOG``: play
+legally, and write ``BOT_SEED USED_NS`` to stderr for every request (the fairness benchmark in a
+real tournament pairs these lines with what the arena charged, by the game's bot seed)."""
 
 import os
 import struct
@@ -12,6 +14,8 @@ import msgpack
 
 SLEEP = float(os.environ.get("SLEEP_MS", "0")) / 1000
 REPORT_USED = bool(os.environ.get("REPORT_USED"))
+PROBE_LOG = bool(os.environ.get("PROBE_LOG"))
+bot_seed = 0
 inp, out = sys.stdin.buffer, sys.stdout.buffer
 pack = msgpack.Packer()
 while True:
@@ -29,6 +33,9 @@ while True:
         if REPORT_USED:
             action = time.perf_counter_ns() - started
         payload = pack.pack({"type": "action", "id": message["id"], "action": action})
+    elif kind == "start":
+        bot_seed = message["bot_seed"]
+        continue
     elif kind == "hello":
         payload = pack.pack({"type": "hello", "protocol": "1.0", "name": "echo", "version": "1", "games": []})
     elif kind == "bye":
@@ -37,3 +44,7 @@ while True:
         continue
     out.write(struct.pack(">I", len(payload)) + payload)
     out.flush()
+    if PROBE_LOG and kind == "request":
+        # measured to the reply's flush, then logged: the log line is outside what it used
+        sys.stderr.write(f"{bot_seed} {time.perf_counter_ns() - started}\n")
+        sys.stderr.flush()

@@ -14,7 +14,9 @@
    against raw ping-pong pairs (as many) in steady state, and the arena's own CPU time per move;
 4. start-up of a bot process (Python, JavaScript, C) against reusing one;
 5. ratings: fitting 10^4..10^6 games among 100 entrants, and the bootstrap;
-6. timing fairness under load: what a bot is charged minus what it used, at 2x cores.
+6. timing fairness under load: what a bot is charged minus what it used, at 2x cores;
+7. throughput scaling on 1..cores worker processes, and their memory (bench_workers.py);
+8. timing fairness in a real tournament on worker processes, the store writing (bench_workers.py).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from tabulate import tabulate
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
 
 import engines  # noqa: E402
 import protocol  # noqa: E402
@@ -49,6 +52,7 @@ from arena._player import open_player  # noqa: E402
 from arena._store import ResultsStore  # noqa: E402
 from arena._timecontrol import GameClock  # noqa: E402
 from arena._tournament import TournamentRunner  # noqa: E402
+from bench_workers import bench_scaling, bench_tournament_fairness, report_workers  # noqa: E402
 
 ECHO = BotSpec("echo", (sys.executable, str(HERE / "echo_bot.py")))
 GAMES = ("dead-mans-draw", "opito-bay", "karibik")
@@ -206,6 +210,7 @@ def bench_engine(decisions: int) -> dict:
 def tournament_config(folder: Path, game_id: str, concurrency: int, games: int) -> dict:
     return {
         "game": game_id, "players": 2, "rounds": max(1, games // 2), "seed": 3, "concurrency": concurrency,
+        "workers": 1,  # one arena process: section 7 spreads over workers
         "database": f"bench-{game_id}-{concurrency}.db", "options": {"deals": 1} if game_id == "opito-bay" else {},
         "time": {"move_ms": 5000, "reserve_ms": 0},
         "entrants": [{"name": "a", "command": list(ECHO.command)}, {"name": "b", "command": list(ECHO.command)}],
@@ -381,6 +386,8 @@ def report(results: dict) -> str:
     out.append(f"\n6. timing fairness at concurrency {f['concurrency']} (bot sleeps {f['sleep_ms']} ms): "
                f"charged minus what the bot measured it used: median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, "
                f"max {f['max_ms']:.2f} ms")
+    if "scaling" in results:
+        out += report_workers(results["scaling"], results["tournament_fairness"])
     return "\n".join(out)
 
 
@@ -422,6 +429,8 @@ def main() -> None:
         results["startup"] = bench_startup(2 if smoke else 10, reuse)
         results["ratings"] = bench_ratings([10_000] if smoke else [10_000, 100_000, 1_000_000], 20 if smoke else 100)
         results["fairness"] = bench_fairness(10 if smoke else 100)
+        results["scaling"] = bench_scaling(8 if smoke else 400, folder)
+        results["tournament_fairness"] = bench_tournament_fairness(12 if smoke else 1000, folder)
     if not smoke:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     print(report(results))
