@@ -210,7 +210,9 @@ class Workers:
         process = await trio.lowlevel.open_process([sys.executable, "-m", "arena._workers"],
                                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.pids.add(process.pid)
-        served = _Served(process, FrameReader(process.stdout), trio.Semaphore(self.setup.slots))
+        # Twice its slots in flight: a slot that finishes finds its next game already there
+        # instead of waiting for the result's round trip through this process.
+        served = _Served(process, FrameReader(process.stdout), trio.Semaphore(2 * self.setup.slots))
         try:
             try:
                 await process.stdin.send_all(frame(("setup", self.setup)))
