@@ -13,7 +13,9 @@ coordinator -> worker: ``("setup", Setup)`` once, then ``("game", ScheduledGame)
 closing stdin means stop (the games in flight are dropped: they are not stored).
 worker -> coordinator: ``("ready", broken, startup_error, root_bots)`` after its pre-flight,
 ``("result", key, MatchResult)`` per game, ``("death", entrant, detail)`` for a bot process
-found dead between games.
+found dead between games, ``("fatal", exception)`` when it cannot go on (the coordinator
+raises that exception: a bot that may not run here is the same one-line error as without
+workers).
 
 A worker that dies (killed, crashed) loses nothing: the coordinator plays its unfinished
 games on another worker (:class:`GameSource`), and a game stored twice with the same
@@ -222,6 +224,9 @@ class Workers:
             if ready is None:
                 served.died = True
                 return True
+            if ready[0] == "fatal":
+                self._stop(ready[1])
+                return False
             _, broken, error, root_bots = ready
             self.broken.update(broken)
             self.root_bots.update(root_bots)
@@ -279,6 +284,9 @@ class Workers:
             if message[0] == "death":
                 self.on_death(message[1], message[2])
                 continue
+            if message[0] == "fatal":
+                self._stop(message[1])
+                return
             scheduled = served.outstanding.pop(message[1])
             self.source.done()
             served.capacity.release()
@@ -307,9 +315,6 @@ class _Served:
 # -- the worker process ---------------------------------------------------------------------
 
 async def _worker_main() -> None:
-    from ._pool import StartupError, open_bot_pool
-    from ._tournament import play_scheduled
-
     stdin = trio.lowlevel.FdStream(os.dup(0))
     stdout = trio.lowlevel.FdStream(os.dup(1))
     reader = FrameReader(stdin)
@@ -322,7 +327,33 @@ async def _worker_main() -> None:
     first = await reader.receive()
     if first is None:
         return
-    setup: Setup = first[1]
+    try:
+        await _play_games(first[1], reader, send)
+    except (Exception, BaseExceptionGroup) as error:
+        # A bot that may not run here (SandboxError), an unusable log folder...: the
+        # coordinator raises it as its own, so the user sees the same one line as without workers.
+        await send(("fatal", _picklable(_first_leaf(error))))
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+def _picklable(error: BaseException) -> BaseException:
+    try:
+        pickle.loads(pickle.dumps(error))
+        return error
+    except Exception:
+        return RuntimeError(f"worker process: {type(error).__name__}: {error}")
+
+
+async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
+    """Pre-flight, then play the games ``reader`` brings until it ends."""
+    from ._pool import StartupError, open_bot_pool
+    from ._tournament import play_scheduled
+
     config = setup.config
     sandbox = _worker_sandbox(setup.sandbox)
     specs = {spec.name: spec for spec in config.entrants}
