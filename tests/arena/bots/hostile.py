@@ -28,7 +28,8 @@ import msgpack
 
 MODE, MARKER = sys.argv[1], sys.argv[2]
 out = sys.stdout.buffer
-inp = sys.stdin.buffer
+
+from _frames import receive  # noqa: E402  (beside this script)
 
 
 def send_raw(payload: bytes) -> None:
@@ -38,14 +39,6 @@ def send_raw(payload: bytes) -> None:
 
 def send(message) -> None:
     send_raw(msgpack.packb(message, use_bin_type=True))
-
-
-def receive():
-    header = inp.read(4)
-    if len(header) < 4:
-        sys.exit(0)
-    (length,) = struct.unpack(">I", header)
-    return msgpack.unpackb(inp.read(length), raw=False, strict_map_key=False)
 
 
 def attack(database: str, victim: str) -> None:

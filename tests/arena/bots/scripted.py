@@ -25,22 +25,7 @@ BAD_BYTES = {
     "not-a-map": struct.pack(">I", 3) + msgpack.packb([1, 2]),
     "half-frame": struct.pack(">I", 100) + b"\x81",
 }
-out = sys.stdout.buffer
-inp = sys.stdin.buffer
-
-
-def send(message):
-    payload = msgpack.packb(message, use_bin_type=True)
-    out.write(struct.pack(">I", len(payload)) + payload)
-    out.flush()
-
-
-def receive():
-    header = inp.read(4)
-    if len(header) < 4:
-        sys.exit(0)
-    (length,) = struct.unpack(">I", header)
-    return msgpack.unpackb(inp.read(length), raw=False, strict_map_key=False)
+from _frames import out, receive, send  # noqa: E402  (beside this script)
 
 
 if MODE == "no-start-exit":
