@@ -6,6 +6,7 @@ A manifest is a small TOML file::
     command = ["python", "-m", "bots.random"]   # or one string, split like a shell would
     cwd = "."                                   # relative to the manifest's folder (default)
     games = ["dead-mans-draw"]                  # optional: the games it claims to play
+    build = ["make", "bot"]                     # optional: how a ladder builds a submitted bot
     [env]                                       # optional: extra environment variables
     BOT_LEVEL = "3"
     [limits]                                    # optional: resource limits (defaults shown)
@@ -23,6 +24,10 @@ become ``-``).
 Anywhere a bot is expected, a plain command line works too (``"python -m bots.random"``).
 A command whose first word is ``python`` or ``python3`` runs with the interpreter that runs
 the arena, so bots use the same installed packages.
+
+``build`` (a list of strings, or one string split like a shell would) is run once by a ladder
+when the bot is submitted, in the bot's folder (the manifest's folder), in the sandbox, without
+network and with a time limit; what it writes goes into that folder. Tournaments ignore it.
 """
 
 from __future__ import annotations
@@ -78,15 +83,25 @@ class BotSpec:
     env: Mapping[str, str] = field(default_factory=dict)
     games: tuple[str, ...] | None = None
     limits: Limits = field(default_factory=Limits)
+    #: the manifest's ``build`` command (run by a ladder on submission), or None
+    build: tuple[str, ...] | None = None
 
     def argv(self) -> list[str]:
-        argv = list(self.command)
-        if argv and argv[0] in ("python", "python3"):
-            argv[0] = sys.executable
-        return argv
+        return _interpreter(self.command)
+
+    def build_argv(self) -> list[str] | None:
+        """The ``build`` command as it runs (``python`` = the arena's interpreter), or None."""
+        return _interpreter(self.build) if self.build is not None else None
 
 
-_KEYS = {"name", "command", "cwd", "games", "env", "limits"}
+def _interpreter(command: tuple[str, ...]) -> list[str]:
+    argv = list(command)
+    if argv and argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    return argv
+
+
+_KEYS = {"name", "command", "cwd", "games", "env", "limits", "build"}
 _LIMIT_KEYS = {"memory_mb", "cpu_s", "processes", "open_files", "file_size_mb"}
 
 
@@ -101,16 +116,8 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ManifestError(f"{where}: unknown key {unknown[0]!r}; known keys: {sorted(_KEYS)}")
-    command = data.get("command")
-    if isinstance(command, str):
-        try:
-            command = shlex.split(command)
-        except ValueError:
-            command = None
-    if not isinstance(command, list) or not command or not all(isinstance(part, str) for part in command):
-        raise ManifestError(f"{where}: 'command' must be a non-empty string or list of strings")
-    if any("\0" in part for part in command):
-        raise ManifestError(f"{where}: 'command' must not contain NUL characters")
+    command = _command(data.get("command"), "command", where)
+    build = _command(data["build"], "build", where) if "build" in data else None
     name = check_name(data.get("name", _default_name(command)), where)
     cwd = data.get("cwd", ".")
     if not isinstance(cwd, str):
@@ -134,7 +141,22 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
         env=dict(env),
         games=tuple(games) if games is not None else None,
         limits=limits,
+        build=tuple(build) if build is not None else None,
     )
+
+
+def _command(value: object, key: str, where: str) -> list[str]:
+    """A command line (``command`` or ``build``): a list of strings or one shell-like string."""
+    if isinstance(value, str):
+        try:
+            value = shlex.split(value)
+        except ValueError:
+            value = None
+    if not isinstance(value, list) or not value or not all(isinstance(part, str) for part in value):
+        raise ManifestError(f"{where}: '{key}' must be a non-empty string or list of strings")
+    if any("\0" in part for part in value):
+        raise ManifestError(f"{where}: '{key}' must not contain NUL characters")
+    return value
 
 
 def _limits(table: object, where: str) -> Limits:

@@ -10,7 +10,7 @@ from arena._config import ConfigError, load_config
 from arena._manifest import BotSpec, ManifestError, load_manifest, log_name, manifest_from_dict, resolve_bot
 from arena._sandbox import Limits
 
-KNOWN = "['command', 'cwd', 'env', 'games', 'limits', 'name']"
+KNOWN = "['build', 'command', 'cwd', 'env', 'games', 'limits', 'name']"
 NAME_RULE = "1-64 characters from A-Z a-z 0-9 . _ + -, starting with a letter or digit"
 
 
@@ -139,6 +139,10 @@ def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     ({"command": "x", "name": ".hidden"}, f"'name' must be {NAME_RULE}; got '.hidden'"),
     ({"command": "x", "name": "my bot"}, f"'name' must be {NAME_RULE}; got 'my bot'"),
     ({"command": "x", "name": "x" * 65}, f"'name' must be {NAME_RULE}; got '{'x' * 65}'"),
+    ({"command": "x", "build": []}, "'build' must be a non-empty string or list of strings"),
+    ({"command": "x", "build": ["make", 1]}, "'build' must be a non-empty string or list of strings"),
+    ({"command": "x", "build": "make 'bot"}, "'build' must be a non-empty string or list of strings"),
+    ({"command": "x", "build": ["ma\0ke"]}, "'build' must not contain NUL characters"),
     ({"command": "x", "cwd": 1}, "'cwd' must be a string path"),
     ({"command": "x", "games": "dead-mans-draw"}, "'games' must be a list of game ids"),
     ({"command": "x", "games": ["a", 1]}, "'games' must be a list of game ids"),
@@ -154,6 +158,13 @@ def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
 ])
 def test_manifest_from_dict_errors(tmp_path, data, error):
     assert error_of(manifest_from_dict, data, tmp_path, "where.toml") == f"where.toml: {error}"
+
+
+def test_build_command_is_read_and_python_means_the_arenas_interpreter(tmp_path):
+    spec = manifest_from_dict({"command": "x", "build": ["python", "setup.py"]}, tmp_path, "m.toml")
+    assert spec.build == ("python", "setup.py") and spec.build_argv() == [sys.executable, "setup.py"]
+    assert manifest_from_dict({"command": "x", "build": "make  bot"}, tmp_path, "m.toml").build == ("make", "bot")
+    assert manifest_from_dict({"command": "x"}, tmp_path, "m.toml").build_argv() is None
 
 
 def test_manifest_from_dict_copies_inputs(tmp_path):
