@@ -342,6 +342,10 @@ from . import _cli_report  # noqa: E402  (registers report and view)
 
 _cli_report.register(app)
 
+from . import _cli_ladder  # noqa: E402  (registers the ladder group)
+
+_cli_ladder.register(app)
+
 
 def main() -> None:
     app()

@@ -1,0 +1,133 @@
+"""Ladder files (``LADDER.toml``): read and validate.
+
+A ladder file shares the tournament file's keys for what is played and how (``game``,
+``players``, ``[options]``, ``[time]``, ``[faults]``, ``concurrency``, ``workers``): they are
+checked by :func:`arena._config.config_from_dict`, so the errors read the same. Its own keys::
+
+    database = "ladder.db"       # relative to the file (default: the file's name, .db)
+    host = "127.0.0.1"           # where the web server listens
+    port = 8000                  # 0: any free port (printed at start)
+    active_versions = 1          # versions per author that keep playing (the newest passed ones)
+    max_upload_mb = 20           # largest accepted archive
+    build_timeout_s = 120        # a submission's build step
+    [[bots]]                     # bots entered when the ladder starts (e.g. the house bots)
+    author = "house"
+    manifest = "bots/py-random.toml"
+
+Every error is a :class:`arena._config.ConfigError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .._config import ConfigError, TournamentConfig, config_from_dict
+from .._manifest import ManifestError, check_name, load_manifest
+from .._toml import read_toml
+
+#: Keys that only a ladder file has.
+_OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "bots"}
+#: Tournament keys a ladder shares (the rest, e.g. ``rounds`` or ``format``, mean nothing here).
+_SHARED = {"game", "players", "options", "time", "faults", "concurrency", "workers"}
+#: An author's name becomes the prefix of its entrants' names (``AUTHOR-vN``).
+AUTHOR_MAX = 40
+
+
+@dataclass(frozen=True)
+class HouseBot:
+    """A bot entered from the ladder file: ``author``'s version from ``manifest``."""
+
+    author: str
+    manifest: Path
+
+
+@dataclass(frozen=True)
+class LadderConfig:
+    """A validated ladder file.
+
+    ``play`` holds what is played and how as a tournament (no entrants: the runner fills them
+    in for each stretch of play), so the match runner and the workers take it unchanged.
+    """
+
+    path: Path
+    play: TournamentConfig
+    database: Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    active_versions: int = 1
+    max_upload_bytes: int = 20 * 2**20
+    build_timeout_s: int = 120
+    bots: tuple[HouseBot, ...] = ()
+
+    @property
+    def game(self) -> str:
+        return self.play.game
+
+    @property
+    def players(self) -> int:
+        return self.play.schedule.players
+
+
+def check_author(name: object, where: str) -> str:
+    """``name`` if it may name an author (a bot name of at most :data:`AUTHOR_MAX` characters,
+    so that ``NAME-vN`` is one too); else raises :class:`ConfigError`."""
+    try:
+        check_name(name, where)
+    except ManifestError as error:
+        raise ConfigError(str(error).replace("'name'", "an author name")) from None
+    if len(name) > AUTHOR_MAX:
+        raise ConfigError(f"{where}: an author name has at most {AUTHOR_MAX} characters, got {len(name)}")
+    return name
+
+
+def _integer(path: Path, data: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"{path}: key {key!r} must be an integer in {low}..{high}, got {value!r}")
+    return value
+
+
+def load_ladder(path: str | Path) -> LadderConfig:
+    """Read and validate a ladder file. Raises :class:`ConfigError`."""
+    path = Path(path)
+    data = read_toml(path, "ladder file", ConfigError)
+    unknown = sorted(set(data) - _OWN - _SHARED)
+    if unknown:
+        raise ConfigError(f"{path}: key {unknown[0]!r} is unknown; known keys: {sorted(_OWN | _SHARED)}")
+    shared = {key: value for key, value in data.items() if key in _SHARED}
+    # Stand-in entrants, so the tournament checks (which want a full table) pass.
+    shared["entrants"] = [{"name": f"seat{i}", "command": "true"} for i in range(8)]
+    play = config_from_dict(shared, path)
+    play = dataclasses.replace(play, entrants=(), raw={})
+    host = data.get("host", "127.0.0.1")
+    if not isinstance(host, str) or not host:
+        raise ConfigError(f"{path}: key 'host' must be a host name or address, got {host!r}")
+    database = data.get("database", path.with_suffix(".db").name)
+    if not isinstance(database, str) or not database:
+        raise ConfigError(f"{path}: key 'database' must be a file path")
+    bots = []
+    items = data.get("bots", [])
+    if not isinstance(items, list):
+        raise ConfigError(f"{path}: 'bots' must be an array of tables ([[bots]])")
+    for number, item in enumerate(items, 1):
+        where = f"{path}: bot {number}"
+        if not isinstance(item, dict) or set(item) != {"author", "manifest"} or not isinstance(item["manifest"], str):
+            raise ConfigError(f"{where} must be a table with exactly 'author' and 'manifest' (a path)")
+        author = check_author(item["author"], where)
+        manifest = path.parent / item["manifest"]
+        try:
+            load_manifest(manifest)
+        except ManifestError as error:
+            raise ConfigError(str(error)) from None
+        bots.append(HouseBot(author, manifest.resolve()))
+    return LadderConfig(
+        path=path, play=play, database=path.parent / database, host=host,
+        port=_integer(path, data, "port", 8000, 0, 65535),
+        active_versions=_integer(path, data, "active_versions", 1, 1, 100),
+        max_upload_bytes=_integer(path, data, "max_upload_mb", 20, 1, 1024) * 2**20,
+        build_timeout_s=_integer(path, data, "build_timeout_s", 120, 1, 3600),
+        bots=tuple(bots),
+    )

@@ -1,0 +1,245 @@
+"""The ladder's game runner: vetting of submissions, games kept in flight, rating fits.
+
+Three tasks of the server's one trio loop (:func:`arena.ladder._app.serve_ladder` starts them
+beside the web server):
+
+- **Vetting** takes stored submissions one at a time, off the request path, and runs
+  :func:`arena.ladder._intake.admit` on each (unpack, build, check-bot). A passed version enters
+  and each author's newest ``active_versions`` stay active. A submission whose vetting was cut
+  short by a kill is still ``pending`` in the store, so it is vetted again on restart.
+- **Play** keeps ``concurrency`` games in flight on worker processes, through the executor the
+  tournaments use (:mod:`arena._workers`). Whenever it needs work it asks
+  :func:`arena.ladder._matchmaking.choose_tables` for the next table and plays it as a
+  duplicate block (one deal, every rotation of the seats). The workers' bot pools know a
+  fixed set of entrants, so when the active set changes the current *stretch* stops taking
+  new games, finishes those in flight, and a new stretch starts with the new entrants.
+- **Fits** refit the ratings in a thread when enough new games are stored, and store the fit:
+  pages read the last fit and never compute one.
+
+The executor is a seam (:class:`Executor`): anything that plays the games of a
+:class:`~arena._workers.GameSource` for a :class:`~arena._config.TournamentConfig` and calls
+back per result can replace the local worker processes (a Dask cluster, later).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import trio
+
+from .._config import TournamentConfig
+from .._manifest import ManifestError, load_manifest
+from .._match import EndReason, MatchResult
+from .._sandbox import Sandbox
+from .._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, keyed_seed
+from .._workers import GameSource
+from ._config import LadderConfig
+from ._store import Entrant, LadderStore
+
+try:
+    from ._matchmaking import LadderGame, choose_tables
+except ImportError:  # h19-match's module not landed yet: fewest games first
+    from ._standin import LadderGame, choose_tables  # type: ignore[assignment]
+try:
+    from ._intake import admit
+except ImportError:  # h19-sub's module not landed yet
+    from ._standin import admit  # type: ignore[assignment]
+
+#: Refit once this share of the stored games is new (and at least one game is), or after
+#: :data:`FIT_EVERY_S` with anything new.
+FIT_SHARE = 0.02
+FIT_EVERY_S = 30.0
+
+
+class Executor(Protocol):
+    """Plays every game ``source`` hands out with the entrants of ``config``, calling
+    ``on_result(scheduled, result)`` for each finished game and ``on_death(entrant, detail)``
+    for a bot process found dead between games; returns once the source is empty."""
+
+    async def __call__(self, config: TournamentConfig, source: GameSource,
+                       on_result: Callable[[ScheduledGame, MatchResult], None],
+                       on_death: Callable[[str, str], None]) -> None: ...
+
+
+def local_executor(workers: int, sandbox: Sandbox | None, log_dir: Path) -> Executor:
+    """The tournaments' local worker processes (:class:`arena._workers.Workers`)."""
+    from .._workers import Setup, Workers, default_workers, sandbox_fields
+
+    async def play(config: TournamentConfig, source: GameSource, on_result, on_death) -> None:
+        processes = max(1, min(workers or default_workers(), config.concurrency))
+        share = -(-config.concurrency // processes)
+        setup = Setup(config, share, config.schedule.players + share - 1, log_dir, True, sandbox_fields(sandbox))
+        lost = Workers(setup, processes, source, on_result, on_death,
+                       lambda line: print(f"warning: {line}", file=sys.stderr))
+        await lost.run()
+        if lost.error is not None:
+            print(f"warning: ladder workers stopped ({lost.error}); starting new ones", file=sys.stderr)
+            await trio.sleep(1)
+
+    return play
+
+
+@dataclass
+class LadderRunner:
+    """Runs the ladder ``config`` on ``store`` (the writer connection)."""
+
+    config: LadderConfig
+    store: LadderStore
+    executor: Executor
+    workdir: Path
+    sandbox_mode: str = "auto"
+    fit_every_s: float = FIT_EVERY_S
+    #: every rated game so far, for matchmaking and fits (seats, ranks, block)
+    games: list[LadderGame] = field(default_factory=list)
+    blocks: list[str] = field(default_factory=list)
+    _changed: trio.Event = field(default_factory=trio.Event)
+    _generation: int = 0
+
+    def __post_init__(self) -> None:
+        for _, seats, ranks, block in self.store.results():
+            self.games.append(LadderGame(seats, ranks))
+            self.blocks.append(block)
+        self._block = self.store.next_block()
+        self._key = self.store.seed_key()
+        self._rng = random.Random(keyed_seed(self._key, "matchmaking", self._block))
+        self._submitted = trio.Event()
+
+    def enter_house_bots(self) -> None:
+        """Enter the ladder file's ``[[bots]]`` not entered before (each once, ever)."""
+        known = self.store.house_manifests()
+        for bot in self.config.bots:
+            if str(bot.manifest) not in known:
+                self.store.add_submission(bot.author, None, bot.manifest)
+        self.store.activate(self.config.active_versions)
+
+    async def run(self) -> None:
+        """Vet, play and fit until cancelled."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._vet_forever)
+            nursery.start_soon(self._play_forever)
+            nursery.start_soon(self._fit_forever)
+
+    # -- vetting --------------------------------------------------------------------------------
+
+    def submitted(self) -> None:
+        """A submission was stored: wake the vetting task."""
+        self._submitted.set()
+
+    async def _vet_forever(self) -> None:
+        while True:
+            pending = self.store.pending()
+            if not pending:
+                await self._submitted.wait()
+                self._submitted = trio.Event()
+                continue
+            for submission, entrant, archive in pending:
+                folder = self.workdir / str(submission)
+                await trio.to_thread.run_sync(_empty_folder, folder)
+                admission = await admit(archive, folder, self.config.game, self.config.players,
+                                        build_timeout_s=self.config.build_timeout_s, sandbox=self.sandbox_mode)
+                manifest = admission.bot_dir / "bot.toml" if admission.passed and admission.bot_dir else None
+                self.store.decide(submission, manifest is not None, admission.report, manifest)
+                if manifest is not None:
+                    self.store.activate(self.config.active_versions)
+                    self._active_changed()
+
+    def _active_changed(self) -> None:
+        self._generation += 1
+        self._changed.set()
+        self._changed = trio.Event()
+
+    # -- play -----------------------------------------------------------------------------------
+
+    def _specs(self, entrants: list[Entrant]) -> list:
+        specs = []
+        for entrant in entrants:
+            try:
+                spec = load_manifest(entrant.manifest)
+            except ManifestError as error:
+                print(f"warning: ladder entrant {entrant.name} is left out: {error}", file=sys.stderr)
+                continue
+            specs.append(dataclasses.replace(spec, name=entrant.name))
+        return specs
+
+    async def _play_forever(self) -> None:
+        while True:
+            changed = self._changed
+            specs = self._specs(self.store.active())
+            if len(specs) < self.config.players:
+                await changed.wait()
+                continue
+            names = tuple(spec.name for spec in specs)
+            play = self.config.play
+            config = dataclasses.replace(play, entrants=tuple(specs),
+                                         schedule=ScheduleSpec(entrants=names, players=self.config.players))
+            await self.executor(config, GameSource(self._stretch(names, self._generation)),
+                                self._stored, self._death)
+
+    def _stretch(self, names: tuple[str, ...], generation: int) -> Iterator[ScheduledGame]:
+        """Games among ``names``, a duplicate block at a time, until the active set changes."""
+        players = self.config.players
+        while generation == self._generation:
+            (table,) = choose_tables(names, self.games, players, 1, self._rng)
+            block = f"b{self._block}"
+            seed = keyed_seed(self._key, "deal", block, bits=GAME_SEED_BITS)
+            self._block += 1
+            for rotation in range(players):
+                seats = tuple(table[rotation:] + table[:rotation])
+                key = f"{block}s{rotation}"
+                yield ScheduledGame(key=key, round=0, table=self._block, rotation=rotation, seats=seats, seed=seed,
+                                    block=block, bot_seeds=tuple(keyed_seed(self._key, "bot", key, seat, name)
+                                                                 for seat, name in enumerate(seats)))
+
+    def _stored(self, scheduled: ScheduledGame, result: MatchResult) -> None:
+        if self.store.record(scheduled.key, scheduled.block, scheduled.rotation, scheduled.seats, result) \
+                and result.reason is not EndReason.ARENA_ERROR:
+            self.games.append(LadderGame(scheduled.seats, result.ranks))
+            self.blocks.append(scheduled.block)
+
+    def _death(self, name: str, detail: str) -> None:
+        self.store.record_event(name, "died-between-games", detail)
+
+    # -- rating fits ----------------------------------------------------------------------------
+
+    async def _fit_forever(self) -> None:
+        fitted, last = 0, trio.current_time()
+        while True:
+            await trio.sleep(min(1.0, self.fit_every_s))
+            count = len(self.games)
+            new = count - fitted
+            if new <= 0 or (new < FIT_SHARE * count and trio.current_time() - last < self.fit_every_s):
+                continue
+            games, blocks = list(self.games), list(self.blocks)
+            data = await trio.to_thread.run_sync(fit_ratings, games, blocks)
+            if data is not None:
+                self.store.save_fit(count, data)
+            fitted, last = count, trio.current_time()
+
+
+def fit_ratings(games: list[LadderGame], blocks: list[str]) -> dict[str, Any] | None:
+    """Standings of ``games`` (Bradley-Terry, 95 % intervals counting each duplicate block
+    once) as stored with a fit: ``rows`` and the ``crosstable``; ``None`` without games."""
+    from ..ratings import GameRecord, compute_standings
+
+    if not games:
+        return None
+    standings = compute_standings([GameRecord(g.seats, g.ranks, block) for g, block in zip(games, blocks)])
+    data = standings.as_dict()
+    return {"rows": data["rows"], "crosstable": data["crosstable"], "groups": data["groups"]}
+
+
+def _empty_folder(folder: Path) -> None:
+    """Make ``folder`` an empty folder that bots (other uids) can enter (what a killed vetting
+    left in it is removed)."""
+    import shutil
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    folder.chmod(0o755)

@@ -1,0 +1,356 @@
+"""The ladder's database: one SQLite file (WAL) holding tokens, submissions, games and fits.
+
+Unlike a tournament's store (:mod:`arena._store`) the entrants change while it runs: every
+passed submission is a new entrant ``AUTHOR-vN``. Writes are short transactions: a submission
+is stored (archive included) before the server answers ``202 Accepted``, a game is stored in
+one transaction with its replay, its seats and its faults the moment it ends. Nothing else
+holds state, so a server killed with ``kill -9`` restarts from this file alone: submissions
+whose vetting had not finished are vetted again, and no finished game is lost.
+
+Tokens are stored as SHA-256 hashes only (a token is 256 random bits: no salt or slow hash is
+needed against guessing); the token itself is shown once, when it is made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from .._match import MatchResult
+from .._schedule import new_key
+from .._store import StoreError
+
+FORMAT = "pirate-arena-ladder"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tokens (author TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL, revoked REAL);
+CREATE TABLE IF NOT EXISTS submissions (id INTEGER PRIMARY KEY, author TEXT NOT NULL,
+    version INTEGER NOT NULL, entrant TEXT NOT NULL UNIQUE, status TEXT NOT NULL,
+    report TEXT NOT NULL DEFAULT '', archive BLOB, manifest TEXT, active INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL, decided REAL, UNIQUE (author, version));
+CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,
+    block TEXT NOT NULL, rotation INTEGER NOT NULL, seed INTEGER NOT NULL,
+    seats TEXT NOT NULL, ranks TEXT NOT NULL, scores TEXT NOT NULL, faults TEXT NOT NULL,
+    reason TEXT NOT NULL, steps INTEGER NOT NULL, duration_s REAL NOT NULL,
+    finished_at REAL NOT NULL, replay BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (entrant TEXT NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL,
+    rank INTEGER NOT NULL, PRIMARY KEY (entrant, game)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS faults (game INTEGER NOT NULL, entrant TEXT NOT NULL, kind TEXT NOT NULL,
+    step INTEGER NOT NULL, detail TEXT NOT NULL, stderr_tail TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS faults_by_entrant ON faults (entrant, game);
+CREATE TABLE IF NOT EXISTS events (entrant TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL,
+    at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS fits (id INTEGER PRIMARY KEY, games INTEGER NOT NULL, at REAL NOT NULL,
+    data TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS history (entrant TEXT NOT NULL, fit INTEGER NOT NULL, games INTEGER NOT NULL,
+    elo REAL NOT NULL, minus REAL NOT NULL, plus REAL NOT NULL, PRIMARY KEY (entrant, fit)) WITHOUT ROWID;
+"""
+
+
+class Status:
+    """A submission's status (stored as text)."""
+
+    PENDING = "pending"      #: stored, not vetted yet (or vetting was interrupted)
+    PASSED = "passed"        #: admitted: it plays while it is among its author's active versions
+    FAILED = "failed"        #: refused: its report says why
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """An admitted version that plays: its entrant name and where its manifest is."""
+
+    name: str
+    author: str
+    manifest: Path
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class LadderStore:
+    """An open ladder database (:meth:`open` creates it). One instance per connection: the
+    server keeps one for the runner (the writer) and one for the pages."""
+
+    def __init__(self, path: Path, db: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = db
+
+    @classmethod
+    def open(cls, path: Path, game: str | None = None, players: int | None = None) -> LadderStore:
+        """Open the ladder at ``path``; with ``game`` and ``players``, create it if missing and
+        check that it is a ladder of that game. Raises :class:`StoreError`."""
+        if game is None and not path.is_file():
+            raise StoreError(f"{path}: no such ladder database")
+        try:
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA busy_timeout=10000")
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not tables and game is not None:
+                with db:
+                    db.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
+                    db.executemany("INSERT INTO meta VALUES (?, ?)", [
+                        ("format", FORMAT), ("schema", str(SCHEMA_VERSION)), ("game", game),
+                        ("players", str(players)), ("seed_key", new_key().hex()), ("created_at", str(time.time()))])
+            row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() \
+                if tables or game is not None else None
+        except sqlite3.Error as error:
+            raise StoreError(f"{path}: not a pirate-arena ladder database ({error})") from None
+        if row is None or row[0] != FORMAT:
+            db.close()
+            raise StoreError(f"{path}: not a pirate-arena ladder database")
+        store = cls(path, db)
+        if game is not None and (store.meta("game"), store.meta("players")) != (game, str(players)):
+            store.close()
+            raise StoreError(f"{path}: holds a ladder of {store.meta('game')} at {store.meta('players')} "
+                             f"players, not {game} at {players}; use another 'database'")
+        return store
+
+    def close(self) -> None:
+        self._db.close()
+
+    def meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def seed_key(self) -> bytes:
+        """The ladder's secret key (every deal and bot seed derives from it). Never show it."""
+        return bytes.fromhex(self.meta("seed_key"))
+
+    def _write(self, what: str, statements: list[tuple[str, tuple]]) -> list[sqlite3.Cursor]:
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                return [self._db.execute(sql, args) for sql, args in statements]
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot store {what} ({error})") from None
+
+    # -- tokens ---------------------------------------------------------------------------------
+
+    def add_token(self, author: str) -> str:
+        """A new token for ``author`` (replacing a revoked one); shown once, stored as a hash.
+        Raises :class:`StoreError` if the author holds a live token (revoke it first)."""
+        row = self._db.execute("SELECT revoked FROM tokens WHERE author = ?", (author,)).fetchone()
+        if row is not None and row[0] is None:
+            raise StoreError(f"{self.path}: {author!r} already has a token; "
+                             f"`arena ladder token revoke` it first to issue a new one")
+        token = secrets.token_urlsafe(32)
+        self._write("a token", [("INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, NULL)",
+                                 (author, hash_token(token), time.time()))])
+        return token
+
+    def tokens(self) -> list[tuple[str, float, float | None]]:
+        """``(author, created, revoked)`` of every token, by author."""
+        return list(self._db.execute("SELECT author, created, revoked FROM tokens ORDER BY author"))
+
+    def revoke_token(self, author: str) -> bool:
+        """Revoke ``author``'s token; ``False`` if it has no live one."""
+        cursor, = self._write("a revocation", [("UPDATE tokens SET revoked = ? WHERE author = ? AND revoked IS NULL",
+                                                (time.time(), author))])
+        return cursor.rowcount == 1
+
+    def author_of(self, token: str) -> str | None:
+        """The author a live token belongs to, or ``None``."""
+        row = self._db.execute("SELECT author FROM tokens WHERE hash = ? AND revoked IS NULL",
+                               (hash_token(token),)).fetchone()
+        return row[0] if row else None
+
+    # -- submissions ----------------------------------------------------------------------------
+
+    def add_submission(self, author: str, archive: bytes | None, manifest: Path | None = None) -> tuple[int, str]:
+        """Store a new version of ``author``: an uploaded ``archive`` (to vet), or a ``manifest``
+        on this machine (a house bot: admitted at once). Returns ``(id, entrant name)``."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                (version,) = self._db.execute("SELECT COALESCE(MAX(version), 0) + 1 FROM submissions WHERE author = ?",
+                                              (author,)).fetchone()
+                entrant = f"{author}-v{version}"
+                status = Status.PENDING if manifest is None else Status.PASSED
+                cursor = self._db.execute(
+                    "INSERT INTO submissions (author, version, entrant, status, archive, manifest, created, decided) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (author, version, entrant, status, archive, None if manifest is None else str(manifest),
+                     time.time(), None if manifest is None else time.time()))
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot store a submission ({error})") from None
+        return cursor.lastrowid, entrant
+
+    def house_manifests(self) -> set[str]:
+        """Manifest paths of the house bots entered so far (so a restart enters none twice)."""
+        return {row[0] for row in self._db.execute("SELECT manifest FROM submissions WHERE archive IS NULL")}
+
+    def pending(self) -> list[tuple[int, str, bytes]]:
+        """``(id, entrant, archive)`` of every submission not vetted yet, oldest first."""
+        return list(self._db.execute("SELECT id, entrant, archive FROM submissions WHERE status = ? ORDER BY id",
+                                     (Status.PENDING,)))
+
+    def decide(self, submission: int, passed: bool, report: str, manifest: Path | None) -> None:
+        """Record a vetting verdict (``manifest``: the admitted bot's, when it passed)."""
+        self._write("a verdict", [(
+            "UPDATE submissions SET status = ?, report = ?, manifest = ?, decided = ? WHERE id = ?",
+            (Status.PASSED if passed else Status.FAILED, report, None if manifest is None else str(manifest),
+             time.time(), submission))])
+
+    def activate(self, keep: int) -> None:
+        """Make each author's ``keep`` newest passed versions the active ones; older ones retire
+        (their games and ratings stay)."""
+        self._write("the active versions", [(
+            "UPDATE submissions SET active = (status = ? AND (SELECT COUNT(*) FROM submissions AS newer "
+            "WHERE newer.author = submissions.author AND newer.status = ? AND newer.version > submissions.version) < ?)",
+            (Status.PASSED, Status.PASSED, keep))])
+
+    def active(self) -> list[Entrant]:
+        """The active entrants, oldest first."""
+        return [Entrant(name, author, Path(manifest)) for name, author, manifest in self._db.execute(
+            "SELECT entrant, author, manifest FROM submissions WHERE active = 1 ORDER BY id")]
+
+    def submission(self, submission: int) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT id, author, version, entrant, status, report, active, created, decided "
+                               "FROM submissions WHERE id = ?", (submission,)).fetchone()
+        if row is None:
+            return None
+        keys = ("id", "author", "version", "entrant", "status", "report", "active", "created", "decided")
+        return {**dict(zip(keys, row)), "active": bool(row[6])}
+
+    def versions(self, author: str) -> list[dict[str, Any]]:
+        """Every submission of ``author``, newest first."""
+        keys = ("id", "version", "entrant", "status", "active", "created")
+        return [{**dict(zip(keys, row)), "active": bool(row[4])} for row in self._db.execute(
+            "SELECT id, version, entrant, status, active, created FROM submissions WHERE author = ? "
+            "ORDER BY version DESC", (author,))]
+
+    def entrants(self) -> dict[str, tuple[str, int, bool]]:
+        """``entrant -> (author, version, active)`` of every passed version."""
+        return {name: (author, version, bool(active)) for name, author, version, active in self._db.execute(
+            "SELECT entrant, author, version, active FROM submissions WHERE status = ?", (Status.PASSED,))}
+
+    def entrant(self, name: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT id FROM submissions WHERE entrant = ?", (name,)).fetchone()
+        return self.submission(row[0]) if row else None
+
+    # -- games ----------------------------------------------------------------------------------
+
+    def next_block(self) -> int:
+        """A block number no stored game uses (blocks of games lost in a kill are not reused
+        by a stored game: only stored ones count, and those are complete or abandoned)."""
+        row = self._db.execute("SELECT MAX(CAST(SUBSTR(block, 2) AS INTEGER)) FROM games").fetchone()
+        return (row[0] or 0) + 1
+
+    def record(self, key: str, block: str, rotation: int, seats: tuple[str, ...], result: MatchResult) -> bool:
+        """Store one finished game, its seats and its faults in one transaction; ``False`` if
+        the key was stored already (a game played again after a worker died)."""
+        row = (key, block, rotation, result.seed, json.dumps(list(seats)), json.dumps(list(result.ranks)),
+               json.dumps(list(result.scores)), json.dumps([fault.as_dict() for fault in result.faults]),
+               result.reason.value, len(result.replay.steps), result.duration_s, time.time(),
+               msgpack.packb(result.replay.as_dict()))
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                cursor = self._db.execute("INSERT OR IGNORE INTO games (key, block, rotation, seed, seats, ranks, "
+                                          "scores, faults, reason, steps, duration_s, finished_at, replay) "
+                                          "VALUES (" + ", ".join("?" * len(row)) + ")", row)
+                if cursor.rowcount != 1:
+                    return False
+                game = cursor.lastrowid
+                self._db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
+                                     [(name, game, seat, rank) for seat, (name, rank) in enumerate(zip(seats, result.ranks))])
+                self._db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", [
+                    (seats[f.seat] if f.seat is not None else "", game, f.kind.value, f.step, f.detail, f.stderr_tail)
+                    for f in result.faults])
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot store game {key} ({error})") from None
+        return True
+
+    def record_event(self, entrant: str, kind: str, detail: str) -> None:
+        self._write("an event", [("INSERT INTO events VALUES (?, ?, ?, ?)", (entrant, kind, detail, time.time()))])
+
+    def game_count(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    def results(self, after: int = 0) -> list[tuple[int, tuple[str, ...], tuple[int, ...], str]]:
+        """``(id, seats, ranks, block)`` of every rated game with id above ``after`` (games the
+        engine failed in count in no rating)."""
+        return [(gid, tuple(json.loads(seats)), tuple(json.loads(ranks)), block) for gid, seats, ranks, block in
+                self._db.execute("SELECT id, seats, ranks, block FROM games WHERE id > ? AND reason != 'arena-error' "
+                                 "ORDER BY id", (after,))]
+
+    def games(self, entrant: str | None = None, offset: int = 0, limit: int = 50) -> list[dict[str, Any]]:
+        """Stored games, newest first (of ``entrant`` only, if given), without replays."""
+        columns = "g.id, g.key, g.seats, g.ranks, g.scores, g.reason, g.steps, g.finished_at, g.faults"
+        if entrant is None:
+            rows = self._db.execute(f"SELECT {columns} FROM games AS g ORDER BY g.id DESC LIMIT ? OFFSET ?",
+                                    (limit, offset))
+        else:
+            rows = self._db.execute(f"SELECT {columns} FROM seats AS s JOIN games AS g ON g.id = s.game "
+                                    f"WHERE s.entrant = ? ORDER BY s.game DESC LIMIT ? OFFSET ?", (entrant, limit, offset))
+        return [_game_row(row) for row in rows]
+
+    def game(self, game: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """One game's row and its replay (as stored), or ``None``."""
+        row = self._db.execute("SELECT id, key, seats, ranks, scores, reason, steps, finished_at, faults, replay, seed "
+                               "FROM games WHERE id = ?", (game,)).fetchone()
+        if row is None:
+            return None
+        meta = _game_row(row[:9])
+        meta["seed"] = row[10]
+        meta["faults"] = json.loads(row[8])
+        return meta, msgpack.unpackb(row[9], strict_map_key=False)
+
+    def faults(self, entrant: str, limit: int = 20) -> list[dict[str, Any]]:
+        """``entrant``'s latest faults, newest first, with the last lines of its stderr."""
+        keys = ("game", "kind", "step", "detail", "stderr_tail")
+        return [dict(zip(keys, row)) for row in self._db.execute(
+            "SELECT game, kind, step, detail, stderr_tail FROM faults WHERE entrant = ? ORDER BY game DESC LIMIT ?",
+            (entrant, limit))]
+
+    def events(self, entrant: str, limit: int = 20) -> list[dict[str, Any]]:
+        return [{"kind": kind, "detail": detail, "at": at} for kind, detail, at in self._db.execute(
+            "SELECT kind, detail, at FROM events WHERE entrant = ? ORDER BY rowid DESC LIMIT ?", (entrant, limit))]
+
+    # -- rating fits ----------------------------------------------------------------------------
+
+    def save_fit(self, games: int, data: dict[str, Any]) -> None:
+        """Store a fit of the ratings over ``games`` games (``data["rows"]``: one per entrant,
+        with ``name``, ``elo``, ``minus``, ``plus``, ``games``); pages read the latest one."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                fit = self._db.execute("INSERT INTO fits (games, at, data) VALUES (?, ?, ?)",
+                                       (games, time.time(), json.dumps(data))).lastrowid
+                self._db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?)", [
+                    (row["name"], fit, row["games"], row["elo"], row["minus"], row["plus"]) for row in data["rows"]])
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot store a rating fit ({error})") from None
+
+    def last_fit(self) -> tuple[int, float, dict[str, Any]] | None:
+        """``(games, at, data)`` of the latest fit, or ``None`` before the first."""
+        row = self._db.execute("SELECT games, at, data FROM fits ORDER BY id DESC LIMIT 1").fetchone()
+        return (row[0], row[1], json.loads(row[2])) if row else None
+
+    def history(self, entrant: str) -> list[dict[str, Any]]:
+        """``entrant``'s rating after each fit that rated it: games played then, elo, interval."""
+        keys = ("games", "elo", "minus", "plus")
+        return [dict(zip(keys, row)) for row in self._db.execute(
+            "SELECT games, elo, minus, plus FROM history WHERE entrant = ? ORDER BY fit", (entrant,))]
+
+
+def _game_row(row: tuple) -> dict[str, Any]:
+    gid, key, seats, ranks, scores, reason, steps, finished_at, faults = row
+    return {"id": gid, "key": key, "seats": json.loads(seats), "ranks": json.loads(ranks),
+            "scores": json.loads(scores), "reason": reason, "steps": steps, "finished_at": finished_at,
+            "faults": [{"seat": f["seat"], "bot": f["bot"], "kind": f["kind"], "step": f["step"]}
+                       for f in json.loads(faults)]}
