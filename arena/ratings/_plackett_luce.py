@@ -87,6 +87,14 @@ class _Orders:
 
 def solve_plackett_luce(enc: Encoded, prior: float, start: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Natural-log worths maximising the Plackett-Luce likelihood of ``enc``."""
+    x0 = np.zeros(enc.n) if start is None else start
+    return newton(plackett_luce_objective(enc, prior), x0, gauge_free=(prior == 0.0))
+
+
+def plackett_luce_objective(enc: Encoded, prior: float):
+    """The penalised Plackett-Luce log-likelihood of ``enc`` as ``objective(x, need_hessian)``
+    returning ``(value, gradient, information)`` (information: the negative Hessian), the
+    form :func:`newton` takes; the ladder's matchmaking reads the information at the fit."""
     n = enc.n
     orders = [_Orders(g, n) for g in enc.groups]
     chosen = np.zeros(n)
@@ -128,5 +136,4 @@ def solve_plackett_luce(enc: Encoded, prior: float, start: np.ndarray | None = N
                 hess[np.diag_indices(n)] += prior * q * (1.0 - q)
         return value, grad, hess
 
-    x0 = np.zeros(n) if start is None else start
-    return newton(objective, x0, gauge_free=(prior == 0.0))
+    return objective
