@@ -135,7 +135,8 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
                            f"problem:  {fault.detail}",
                            f"sent:     {_short(bot.last_request)}",
                            f"received: {_short(bot.last_reply)}",
-                           *([f"stderr:   {fault.stderr_tail[-400:]}"] if fault.stderr_tail else []))
+                           *([f"stderr:   {fault.stderr_tail[-400:]}"] if fault.stderr_tail else []),
+                           *_static_hint(bot, game))
                 return
             if result.reason is EndReason.ARENA_ERROR:  # the engine's bug, not the bot's: say so, go on
                 report.add(Verdict.WARN, f"{game_id} game {played}: the engine failed (an arena error, not "
@@ -149,6 +150,23 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
         report.add(Verdict.WARN, f"{game_id}: decision kinds never asked in {played} games: {', '.join(missing)}",
                    "§12", "they arise only in some positions, and your bot's own choices may avoid them"
                    " (e.g. it never collects, or never leads into them); it must still answer them")
+
+
+def _version_note(hello: protocol.BotHello) -> str:
+    """Which variant of the protocol the bot gets, by the minor version its hello says (§6)."""
+    if hello.speaks(protocol.STATIC_SINCE):
+        return ("it gets protocol 1.1: each game's static observation fields once, in start.static, "
+                "and observations without them (§5.3)")
+    return ("it gets protocol 1.0: complete observations in every request; a bot that reads "
+            "start.static may say 1.1 and get a game's static fields once per game (§5.3)")
+
+
+def _static_hint(bot: Player, game: Any) -> list[str]:
+    """For a 1.1 bot that failed a game with static fields: where those fields went."""
+    if bot.hello is None or not bot.hello.speaks(protocol.STATIC_SINCE) or not game.static_fields:
+        return []
+    return [f"note:     this bot says protocol {bot.hello.protocol}, so its observations have no "
+            f"{', '.join(game.static_fields)}: they came once, in start.static (§5.3)"]
 
 
 async def check_bot(spec: BotSpec, games: Sequence[str] = (), games_per: int = 4,
@@ -167,7 +185,7 @@ async def check_bot(spec: BotSpec, games: Sequence[str] = (), games_per: int = 4
             return report
         hello = player.hello
         report.add(Verdict.PASS, f"handshake: {hello.name!r} version {hello.version!r}, protocol {hello.protocol}, "
-                   f"games {list(hello.games)}", "§5.2, §6")
+                   f"games {list(hello.games)}", "§5.2, §6", _version_note(hello))
         claimed = list(games) or list(hello.games)
         unknown = [g for g in claimed if g not in game_ids()]
         if unknown:

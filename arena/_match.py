@@ -106,7 +106,7 @@ def rank_with_forfeits(outcome: Outcome, forfeited: set[int]) -> tuple[int, ...]
 
 
 class _Seat:
-    __slots__ = ("index", "player", "clock", "cursor", "forfeited", "substitutions")
+    __slots__ = ("index", "player", "clock", "cursor", "forfeited", "substitutions", "static")
 
     def __init__(self, index: int, player: Player, clock: GameClock) -> None:
         self.index = index
@@ -115,6 +115,7 @@ class _Seat:
         self.cursor = 0
         self.forfeited = not player.usable
         self.substitutions = 0
+        self.static: tuple[str, ...] = ()  # observation keys its bot got once, in start
 
 
 async def play_match(game: Game, players: Sequence[Player], seed: int,
@@ -168,7 +169,7 @@ class _Match:
                     continue
                 await self._send(seat, protocol.start(
                     self.game.id, seat.index, len(self.seats), self.state.options, tc.move_ms, tc.reserve_ms,
-                    bot_seed=self.bot_seeds[seat.index]))
+                    bot_seed=self.bot_seeds[seat.index], static=self._static_for(seat)))
         state = self.state
         while state.acting and not self.stopped:
             acting = state.acting
@@ -185,6 +186,19 @@ class _Match:
                 state = self.state  # a copy of it, where the engine failed in the step
         return await self._finish(trio.current_time() - started)
 
+    def _static_for(self, seat: _Seat) -> dict[str, Any] | None:
+        """The game's static observation fields for ``start.static`` (None for a 1.0 bot,
+        which gets full observations: SPEC §5.3); they are then left out of its requests."""
+        hello = seat.player.hello
+        if hello is None or not hello.speaks(protocol.STATIC_SINCE):
+            return None
+        seat.static = self.game.static_fields
+        try:
+            observation = self.state.observation(seat.index) if seat.static else {}
+            return {key: observation[key] for key in seat.static}
+        except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
+            return self._broken(f"preparing seat {seat.index}'s start") or {}
+
     async def _collect(self, seat: _Seat, actions: dict[int, Any]) -> None:
         actions[seat.index] = await self._action_of(seat)
 
@@ -197,6 +211,8 @@ class _Match:
                 events = state.events_for(seat.index, seat.cursor)
                 legal = state.legal_actions(seat.index)
                 kind, observation = state.decision(seat.index), state.observation(seat.index)
+                if seat.static:
+                    observation = {key: value for key, value in observation.items() if key not in seat.static}
             except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
                 return self._broken(f"preparing seat {seat.index}'s request")
             seat.cursor = len(state.log)

@@ -1,4 +1,4 @@
-"""The Python bot SDK: write a policy, get a bot process that speaks protocol v1.
+"""The Python bot SDK: write a policy, get a bot process that speaks protocol v1 (1.1).
 
 A bot is an object with ``act(request) -> action`` (and optionally ``start`` and ``end``);
 :func:`run` does the framing and the message loop on stdin/stdout. The simplest bot::
@@ -11,6 +11,11 @@ A bot is an object with ``act(request) -> action`` (and optionally ``start`` and
     run(PolicyBot("first-legal", {"dead-mans-draw": first_legal}))
 
 The loop is deliberately plain blocking I/O: a bot is one process doing one thing at a time.
+
+Since protocol 1.1 the arena sends a game's static observation fields (Karibik's map) once, in
+``start.static``, and leaves them out of every request; :func:`run` puts them back, so
+``Request.observation`` is the complete observation whichever version the bot speaks. A bot
+whose ``protocol`` is ``"1.0"`` gets complete observations on the wire instead.
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ __all__ = ["Bot", "PolicyBot", "Request", "run"]
 
 @dataclass(frozen=True)
 class Request:
-    """One decision request, as the arena sent it (see SPEC.md, "request")."""
+    """One decision request, as the arena sent it (see SPEC.md, "request"), with the game's
+    static observation fields of ``start.static`` merged back into ``observation`` (shared
+    between the requests of a game: do not modify them)."""
 
     id: int
     game: str
@@ -49,6 +56,8 @@ class Bot:
     name = "unnamed-bot"
     version = "0"
     games: tuple[str, ...] = ()
+    #: the protocol version the bot says in its ``hello``; "1.0" asks for full observations
+    protocol = protocol.PROTOCOL_VERSION_STRING
 
     def start(self, message: Mapping[str, Any]) -> None:
         """A new game begins (the ``start`` message)."""
@@ -116,6 +125,7 @@ def run(bot: Bot, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     game: Mapping[str, Any] = {}
+    static: Mapping[str, Any] = {}
     while True:
         message = read_message(stdin)
         if message is None:
@@ -124,13 +134,14 @@ def run(bot: Bot, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None)
         if kind == "hello":
             write_message(stdout, {
                 "type": "hello",
-                "protocol": protocol.PROTOCOL_VERSION_STRING,
+                "protocol": bot.protocol,
                 "name": bot.name,
                 "version": bot.version,
                 "games": list(bot.games),
             })
         elif kind == "start":
             game = message
+            static = message.get("static") or {}
             bot.start(message)
         elif kind == "request":
             request = Request(
@@ -140,7 +151,7 @@ def run(bot: Bot, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None)
                 players=game.get("players", 0),
                 options=game.get("options", {}),
                 kind=message["kind"],
-                observation=message["observation"],
+                observation={**static, **message["observation"]} if static else message["observation"],
                 events=message["events"],
                 legal=message["legal"],
                 time_left_ms=message["time_left_ms"],

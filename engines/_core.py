@@ -167,6 +167,12 @@ class Game:
     decisions: Mapping[str, str] = field(default_factory=dict)
     #: format ("text", "svg") -> function(state or None, resolved options) -> str, for `arena board`
     renderers: Mapping[str, Callable[[State | None, Mapping[str, Any]], str]] = field(default_factory=dict)
+    #: Observation keys that are static: for each seat, in one game, the value is the same in
+    #: every observation (e.g. Karibik's map). The arena sends them once per game, in
+    #: ``start.static``, to bots that speak protocol 1.1 or later, and leaves them out of their
+    #: requests; it never names a game's fields itself. ``tests/protocol/test_static.py`` plays
+    #: seeded games of every game and checks that the declared keys never change.
+    static_fields: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # Every state knows its game (``state.game.id``), whichever module defined it.

@@ -18,6 +18,7 @@ from ._framing import decode_payload as decode_payload
 from ._framing import encode as encode
 from ._messages import PROTOCOL_VERSION as PROTOCOL_VERSION
 from ._messages import PROTOCOL_VERSION_STRING as PROTOCOL_VERSION_STRING
+from ._messages import STATIC_SINCE as STATIC_SINCE
 from ._messages import ActionReply as ActionReply
 from ._messages import BotHello as BotHello
 from ._messages import bye as bye

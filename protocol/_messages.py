@@ -14,8 +14,11 @@ from typing import Any
 from ._errors import BadMessage, VersionMismatch
 
 #: The protocol version this package speaks, as (major, minor).
-PROTOCOL_VERSION = (1, 0)
+PROTOCOL_VERSION = (1, 1)
 PROTOCOL_VERSION_STRING = f"{PROTOCOL_VERSION[0]}.{PROTOCOL_VERSION[1]}"
+#: The first version whose bots get a game's static observation fields once, in ``start.static``,
+#: and requests whose observations leave them out (SPEC.md §5.3). Older bots get full observations.
+STATIC_SINCE = (1, 1)
 
 
 # -- arena -> bot ------------------------------------------------------------------------------
@@ -25,8 +28,12 @@ def hello(arena: str) -> dict[str, Any]:
 
 
 def start(game: str, seat: int, players: int, options: Mapping[str, Any],
-          move_ms: int, reserve_ms: int, bot_seed: int = 0) -> dict[str, Any]:
-    return {
+          move_ms: int, reserve_ms: int, bot_seed: int = 0,
+          static: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The ``start`` message. ``static`` (the game's static observation fields, for a bot that
+    speaks :data:`STATIC_SINCE` or later) is added last; ``None`` leaves the field out, so a
+    1.0 bot's frame is byte for byte what it was in protocol 1.0."""
+    message = {
         "type": "start",
         "game": game,
         "seat": seat,
@@ -36,6 +43,9 @@ def start(game: str, seat: int, players: int, options: Mapping[str, Any],
         "reserve_ms": reserve_ms,
         "bot_seed": bot_seed,
     }
+    if static is not None:
+        message["static"] = dict(static)
+    return message
 
 
 def request(request_id: int, kind: str, observation: Mapping[str, Any], events: Sequence[Any],
@@ -70,6 +80,12 @@ class BotHello:
     version: str
     games: tuple[str, ...]
     protocol: str
+
+    def speaks(self, version: tuple[int, int]) -> bool:
+        """Whether the bot's protocol is ``version`` or a later minor of the same major (a
+        minor version only adds, so a 1.3 bot understands everything 1.1 sends)."""
+        major, minor = parse_version(self.protocol)
+        return major == version[0] and minor >= version[1]
 
 
 @dataclass(frozen=True)

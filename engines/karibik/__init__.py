@@ -45,6 +45,8 @@ GAME = Game(
                 "[\"hand\", ship] | [\"deliver\"] | [\"end\"]",
     },
     renderers={"text": _render_with(render_text), "svg": _render_with(render_svg)},
+    # The map (2.2 KB of msgpack, most of a request) never changes during a game.
+    static_fields=("board",),
 )
 
 KaribikState.game = GAME

@@ -25,9 +25,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import engines
 import protocol
 
-from .sample import real_request
+from .sample import real_request, without_static
 
 SPEC = Path(__file__).resolve().parent.parent / "SPEC.md"
 #: A marker line and the fenced block that follows it.
@@ -50,16 +51,38 @@ def _request() -> dict[str, Any]:
     return protocol.request(7, kind, observation, events, legal=legal, time_left_ms=5980, move_ms=1000)
 
 
-def _request_unenumerated() -> dict[str, Any]:
-    # A decision whose actions are not enumerated: the first Karibik bribe.
-    kind, observation, events, legal = real_request(
-        "karibik", 2, seed=1, wanted=lambda kind, observation, legal: kind == "bribe")
+def _karibik_bribe() -> tuple[str, dict[str, Any], list[Any], list[Any] | None]:
+    # A decision whose actions are not enumerated: the first Karibik bribe, seat 0 of 2.
+    return real_request("karibik", 2, seed=1, wanted=lambda kind, observation, legal: kind == "bribe")
+
+
+def _start_static() -> dict[str, Any]:
+    # Karibik's start for a 1.1 bot: the board comes here, once per game.
+    observation = _karibik_bribe()[1]
+    game = engines.get_game("karibik")
+    return protocol.start("karibik", seat=0, players=2, options=game.resolve_options({}), move_ms=1000,
+                          reserve_ms=0, bot_seed=EXAMPLE_BOT_SEED,
+                          static={key: observation[key] for key in game.static_fields})
+
+
+def _request_unenumerated(version: str = protocol.PROTOCOL_VERSION_STRING) -> dict[str, Any]:
+    kind, observation, events, legal = _karibik_bribe()
+    if version != "1.0":
+        observation = without_static("karibik", observation)
     return protocol.request(12, kind, observation, events, legal=legal, time_left_ms=1000, move_ms=1000)
 
 
+def request_sizes() -> tuple[int, int]:
+    """The frame sizes in bytes (header included) of the example Karibik bribe request as a
+    1.0 bot gets it (with the board) and as a 1.1 bot gets it (without)."""
+    return (len(protocol.encode(_request_unenumerated("1.0"))),
+            len(protocol.encode(_request_unenumerated("1.1"))))
+
+
 def _bot_hello() -> dict[str, Any]:
-    message = {"type": "hello", "protocol": "1.0", "name": "js-random", "version": "1.0.0",
-               "games": ["dead-mans-draw", "opito-bay", "karibik"]}
+    # What the Python SDK answers (the starter kits in other languages still say "1.0").
+    message = {"type": "hello", "protocol": protocol.PROTOCOL_VERSION_STRING, "name": "py-random",
+               "version": "1.0", "games": ["dead-mans-draw", "opito-bay", "karibik"]}
     protocol.parse_hello(message)
     return message
 
@@ -76,6 +99,7 @@ def examples() -> dict[str, dict[str, Any]]:
         "hello-arena": protocol.hello("pirate-arena 0.1"),
         "hello-bot": _bot_hello(),
         "start": _start(),
+        "start-static": _start_static(),
         "request": _request(),
         "request-unenumerated": _request_unenumerated(),
         "action": _action(),

@@ -56,6 +56,12 @@ def real_request(game_id: str, players: int, seed: int, wanted: Wanted,
     raise LookupError(f"no wanted request in {game_id} (seed {seed})")
 
 
+def without_static(game_id: str, observation: dict[str, Any]) -> dict[str, Any]:
+    """``observation`` as a protocol 1.1 bot gets it: without the game's static fields."""
+    static = engines.get_game(game_id).static_fields
+    return {key: value for key, value in observation.items() if key not in static}
+
+
 def _dmd_hook() -> dict[str, Any]:
     kind, observation, events, legal = real_request(
         "dead-mans-draw", 2, seed=5, wanted=lambda kind, observation, legal: kind == "hook")
@@ -67,10 +73,19 @@ def _opito_observation() -> dict[str, Any]:
                         wanted=lambda kind, observation, legal: observation["seat"] == 1)[1]
 
 
+def _karibik_move() -> dict[str, Any]:
+    # A controller's move decision, as a 1.1 bot gets it (the board came in start.static).
+    kind, observation, events, legal = real_request(
+        "karibik", 2, seed=3, wanted=lambda kind, observation, legal: kind == "move" and len(legal) > 3)
+    return {"kind": kind, "legal": legal, "observation": without_static("karibik", observation),
+            "events": events}
+
+
 #: Every game-page example: (page, name) → a function making it.
 GAME_EXAMPLES: dict[tuple[str, str], Callable[[], Any]] = {
     ("dead-mans-draw.md", "hook"): _dmd_hook,
     ("opito-bay.md", "observation"): _opito_observation,
+    ("karibik.md", "move"): _karibik_move,
 }
 
 

@@ -5,8 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena._checkbot import REFERENCE, Verdict, _tables, check_bot
+from arena._checkbot import REFERENCE, Verdict, _tables, _version_note, check_bot
 from arena._manifest import BotSpec
+from protocol import BotHello
 
 BOTS = Path(__file__).parent / "bots"
 
@@ -23,6 +24,10 @@ async def test_reference_random_bot_passes_every_game():
     assert (Verdict.PASS, "handshake") in verdicts and (Verdict.PASS, "bye") in verdicts
     assert {"dead-mans-draw", "opito-bay", "karibik"} <= {what for _, what in verdicts}
     passes = {f.what.split(":")[0]: f.what for f in report.findings if f.verdict is Verdict.PASS}
+    handshake = next(f for f in report.findings if f.what.startswith("handshake"))
+    assert "protocol 1.1," in handshake.what
+    assert handshake.details == ("it gets protocol 1.1: each game's static observation fields once, in "
+                                 "start.static, and observations without them (§5.3)",)
     assert "2-8 players, every variant" in passes["dead-mans-draw"]
     assert "2-4 players, every variant" in passes["opito-bay"] and "2-4 players" in passes["karibik"]
     for warning in (f for f in report.findings if f.verdict is Verdict.WARN and "never asked" in f.what):
@@ -68,10 +73,30 @@ async def test_bot_that_ignores_bye_fails():
 def test_cli_exit_codes():
     ok = subprocess.run(["arena", "check-bot", "python -m bots.random", "--game", "karibik", "--games-per", "2"],
                         capture_output=True, text=True, timeout=300)
-    assert ok.returncode == 0 and ok.stdout.splitlines()[0].startswith("check-bot bots.random: protocol 1.0")
+    assert ok.returncode == 0 and ok.stdout.splitlines()[0].startswith("check-bot bots.random: protocol 1.1")
     bad = subprocess.run(["arena", "check-bot", f"{sys.executable} {BOTS / 'scripted.py'} garbage",
                           "--game", "opito-bay"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 1 and "FAIL" in bad.stdout and "§5 Messages" in bad.stdout
     unknown = subprocess.run(["arena", "check-bot", "python -m bots.random", "--game", "chess"],
                              capture_output=True, text=True, timeout=60)
     assert unknown.returncode == 2 and unknown.stderr.startswith("error: unknown game 'chess'")
+
+
+RECORDER = Path(__file__).parent.parent / "protocol" / "bots" / "recorder.py"
+
+
+def test_a_1_0_bot_is_told_which_protocol_it_gets():
+    note = _version_note(BotHello(name="old", version="1", games=(), protocol="1.0"))
+    assert note == ("it gets protocol 1.0: complete observations in every request; a bot that reads "
+                    "start.static may say 1.1 and get a game's static fields once per game (§5.3)")
+    assert _version_note(BotHello(name="new", version="1", games=(), protocol="1.4")).startswith(
+        "it gets protocol 1.1: ")
+
+
+async def test_a_1_1_bot_that_looks_for_the_board_in_observations_is_told_where_it_went():
+    report = await check_bot(BotSpec("new", (sys.executable, str(RECORDER), "1.1", "board")),
+                             games=["karibik"], games_per=1)
+    [failure] = [f for f in report.findings if f.verdict is Verdict.FAIL]
+    assert failure.what.startswith("karibik game 1 (2 players, options default), seat 0")
+    assert failure.details[-1] == ("note:     this bot says protocol 1.1, so its observations have no board: "
+                                   "they came once, in start.static (§5.3)")

@@ -366,7 +366,7 @@ async def test_handshake_times_out_at_the_startup_limit(player, bot):
 @with_bot(hello_reply("2.0"))
 async def test_handshake_refuses_another_major_version_with_a_bye(player, bot):
     fault, _ = await timed(player.handshake(5.0))
-    reason = "bot speaks protocol 2.0, the arena speaks 1.0; major versions must match"
+    reason = "bot speaks protocol 2.0, the arena speaks 1.1; major versions must match"
     assert (fault.kind, fault.detail) == (FaultKind.PROTOCOL, f"bad hello: {reason}")
     assert bot.received[-1] == protocol.bye(f"refused: {reason}")
 

@@ -2,11 +2,20 @@
 
 import io
 import random
+import sys
+from contextlib import AsyncExitStack
 
 import pytest
 
 import protocol
+from arena._manifest import BotSpec
+from arena._match import MatchSettings, play_match
+from arena._player import open_player
+from arena._timecontrol import TimeControl
 from bots.sdk import Bot, PolicyBot, Request, read_message, run, write_message
+from engines import get_game
+
+from ._clock import StepClock
 
 GAME = "toy-game"
 BIG_SEED = 14097894508562428199  # >= 2**63, as SPEC.md's example
@@ -54,10 +63,16 @@ def choices(bot_seed, count=12, bot=None) -> list:
 def test_hello_reply():
     bot = PolicyBot("py-test", {"dead-mans-draw": random_choice, "opito-bay": random_choice}, version="2.3")
     [reply] = serve(bot, protocol.hello("pirate-arena 0.1"))
-    assert reply == {"type": "hello", "protocol": "1.0", "name": "py-test", "version": "2.3",
+    assert reply == {"type": "hello", "protocol": "1.1", "name": "py-test", "version": "2.3",
                      "games": ["dead-mans-draw", "opito-bay"]}
     assert protocol.parse_hello(reply) == protocol.BotHello(
-        name="py-test", version="2.3", games=("dead-mans-draw", "opito-bay"), protocol="1.0")
+        name="py-test", version="2.3", games=("dead-mans-draw", "opito-bay"), protocol="1.1")
+
+
+def test_a_bot_may_say_protocol_1_0():
+    bot = PolicyBot("old", {})
+    bot.protocol = "1.0"
+    assert serve(bot, protocol.hello("pirate-arena 0.1"))[0]["protocol"] == "1.0"
 
 
 def test_policy_bot_defaults():
@@ -67,7 +82,7 @@ def test_policy_bot_defaults():
 
 def test_base_bot_hello_and_act():
     [reply] = serve(Bot(), protocol.hello("arena"))
-    assert reply == {"type": "hello", "protocol": "1.0", "name": "unnamed-bot", "version": "0", "games": []}
+    assert reply == {"type": "hello", "protocol": "1.1", "name": "unnamed-bot", "version": "0", "games": []}
     with pytest.raises(NotImplementedError):
         Bot().act(None)
 
@@ -102,6 +117,16 @@ def test_request_becomes_a_request_object_and_the_reply_carries_its_id():
         observation={"hand": [1, 2]}, events=[{"e": 0}], legal=["a", "b", "c", "d", "e", "f", "g", "h"],
         time_left_ms=1500, move_ms=1000))
     assert bot.calls[2][1].legal is None
+
+
+def test_static_fields_of_start_are_merged_into_every_observation_of_the_game():
+    bot = Recorder()
+    board = {"name": "caribbean", "areas": [[1, 2]]}
+    with_static = dict(start(), static={"board": board})
+    serve(bot, with_static, request(1), request(2), start(), request(3))
+    observations = [call[1].observation for call in bot.calls if call[0] == "act"]
+    assert observations == [{"board": board, "hand": [1, 2]}, {"board": board, "hand": [1, 2]},
+                            {"hand": [1, 2]}]  # the next start has no static: nothing merged
 
 
 def test_request_before_any_start_has_empty_game_fields():
@@ -231,3 +256,62 @@ def test_write_message_frames_and_flushes():
     write_message(stream, {"type": "action", "id": 1, "action": "a"})
     assert stream.getvalue() == protocol.encode({"type": "action", "id": 1, "action": "a"})
     assert stream.flushed == 1
+
+
+# -- protocol 1.0 and 1.1: the reference bots choose alike ----------------------------------------
+
+def karibik_requests(version, seat=0, seed=4, players=3):
+    """``start`` and every request of ``seat`` in a random Karibik game, as the arena sends them to a
+    ``version`` bot (1.1: the board once, in start.static)."""
+    from protocol.tools.sample import without_static
+    game = get_game("karibik")
+    state = game.new_state(players, seed, {"max_rounds": 3})
+    first = protocol.start("karibik", seat, players, state.options, move_ms=60, reserve_ms=0, bot_seed=seed,
+                           static={"board": state.observation(seat)["board"]} if version == "1.1" else None)
+    messages, rng, cursor = [first], random.Random(seed), 0
+    while not state.is_terminal():
+        if seat in state.acting:
+            observation = state.observation(seat)
+            if version == "1.1":
+                observation = without_static("karibik", observation)
+            messages.append(protocol.request(len(messages), state.decision(seat), observation,
+                                             state.events_for(seat, cursor), state.legal_actions(seat),
+                                             time_left_ms=60, move_ms=60))
+            cursor = len(state.log)
+        state.apply({s: state.random_action(s, rng) for s in state.acting})
+    return messages
+
+
+@pytest.mark.parametrize("kind", ["random", "heuristic", "search"])
+def test_reference_karibik_bots_choose_the_same_under_1_0_and_1_1(kind, monkeypatch):
+    from bots._games import policies
+    from bots.karibik import _search
+
+    def replies(version):
+        StepClock().install(monkeypatch, _search)  # the search's budget in reads, not seconds
+        bot = PolicyBot("ref", {"karibik": policies(kind)["karibik"]})
+        return [reply["action"] for reply in serve(bot, *karibik_requests(version))]
+
+    old, new = replies("1.0"), replies("1.1")
+    assert len(old) > 10 and old == new
+    lean = karibik_requests("1.1")
+    assert "board" in lean[0]["static"] and all("board" not in r["observation"] for r in lean[1:])
+
+
+def heuristic_bot(version):
+    code = ("from bots._games import policies\nfrom bots.sdk import PolicyBot, run\n"
+            f"bot = PolicyBot('py-heuristic', policies('heuristic'))\nbot.protocol = {version!r}\nrun(bot)")
+    return BotSpec(f"heuristic-{version}", (sys.executable, "-c", code))
+
+
+async def test_real_karibik_matches_are_the_same_game_under_1_0_and_1_1():
+    settings = MatchSettings(TimeControl(move_ms=5000, reserve_ms=0, startup_ms=20_000))
+    games = []
+    for version in ("1.0", "1.1"):
+        async with AsyncExitStack() as stack:
+            bots = [await stack.enter_async_context(open_player(heuristic_bot(version), 20)) for _ in range(3)]
+            assert [bot.hello.protocol for bot in bots] == [version] * 3
+            result = await play_match(get_game("karibik"), bots, 9, {"max_rounds": 4}, settings, bot_seeds=[1, 2, 3])
+        assert result.faults == ()
+        games.append((result.replay.steps, result.scores))
+    assert games[0] == games[1]

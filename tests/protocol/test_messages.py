@@ -20,13 +20,13 @@ def hello_with(**changes):
 # -- builders -----------------------------------------------------------------------------------
 
 def test_version_constants():
-    assert protocol.PROTOCOL_VERSION == (1, 0)
-    assert protocol.PROTOCOL_VERSION_STRING == "1.0"
+    assert protocol.PROTOCOL_VERSION == (1, 1)
+    assert protocol.PROTOCOL_VERSION_STRING == "1.1"
 
 
 def test_hello_builder():
     assert protocol.hello("pirate-arena 0.1") == {
-        "type": "hello", "protocol": "1.0", "arena": "pirate-arena 0.1"}
+        "type": "hello", "protocol": "1.1", "arena": "pirate-arena 0.1"}
 
 
 def test_start_builder_copies_options():
@@ -37,6 +37,16 @@ def test_start_builder_copies_options():
                        "bot_seed": 2**64 - 1}
     options["characters"] = False
     assert message["options"] == {"characters": True}
+
+
+def test_start_builder_adds_static_last_and_only_when_given():
+    plain = protocol.start("karibik", 0, 2, {}, move_ms=500, reserve_ms=0, bot_seed=3)
+    assert "static" not in plain
+    board = {"name": "caribbean"}
+    message = protocol.start("karibik", 0, 2, {}, move_ms=500, reserve_ms=0, bot_seed=3, static={"board": board})
+    assert message == dict(plain, static={"board": board})
+    assert list(message)[-1] == "static"
+    assert protocol.start("opito-bay", 0, 2, {}, 500, 0, static={})["static"] == {}
 
 
 def test_start_builder_bot_seed_defaults_to_zero_and_encodes_as_uint64():
@@ -114,7 +124,7 @@ def test_bot_hello_is_frozen():
 def test_parse_hello_other_major_is_a_version_mismatch(protocol_text):
     with pytest.raises(VersionMismatch) as caught:
         parse_hello(hello_with(protocol=protocol_text))
-    assert str(caught.value) == (f"bot speaks protocol {protocol_text}, the arena speaks 1.0; "
+    assert str(caught.value) == (f"bot speaks protocol {protocol_text}, the arena speaks 1.1; "
                                  f"major versions must match")
 
 
