@@ -63,13 +63,17 @@ class Ladder:
         self.submitted = submitted
 
     async def accept(self, request: Request, token: str | None) -> tuple[int, str]:
-        """Store an uploaded archive as a new version of the token's author; raises
-        :class:`HTTPException` 401 (bad token), 413 (too large) or 400 (no archive)."""
-        author = self.store.author_of(token) if token else None
-        if author is None:
-            raise HTTPException(401, "a valid token is required (ask the organiser: arena ladder token add NAME)")
+        """Store an uploaded archive as a new version of the token's author (``token``: the
+        bearer token; ``None``: the form's ``token`` field); raises :class:`HTTPException`
+        401 (bad token), 413 (too large) or 400 (no archive)."""
+        if token is not None:
+            self._author(token)  # refused before the body is read
         await _read_body(request, self.config.max_upload_bytes + _FORM_SLACK)
         async with request.form(max_files=1, max_fields=4) as form:
+            if token is None:
+                field = form.get("token")
+                token = field if isinstance(field, str) else ""
+            author = self._author(token)
             upload = form.get("archive")
             if upload is None or isinstance(upload, str):
                 raise HTTPException(400, "the form needs the archive as the file field 'archive'")
@@ -82,10 +86,16 @@ class Ladder:
         self.submitted()
         return number, entrant
 
+    def _author(self, token: str) -> str:
+        author = self.store.author_of(token) if token else None
+        if author is None:
+            raise HTTPException(401, "a valid token is required (ask the organiser: arena ladder token add LADDER NAME)")
+        return author
+
     # -- JSON -----------------------------------------------------------------------------------
 
     async def api_submit(self, request: Request) -> Response:
-        number, entrant = await self.accept(request, _bearer(request))
+        number, entrant = await self.accept(request, _bearer(request) or "")
         return JSONResponse({"id": number, "entrant": entrant, "status": "pending",
                              "url": f"/submissions/{number}"}, status_code=202)
 
@@ -132,11 +142,7 @@ class Ladder:
         return HTMLResponse(_pages.submit_page())
 
     async def submit(self, request: Request) -> Response:
-        # The token is a form field here: read it from the form only once the size is known.
-        await _read_body(request, self.config.max_upload_bytes + _FORM_SLACK)
-        async with request.form(max_files=1, max_fields=4) as form:
-            token = form.get("token")
-        number, _ = await self.accept(request, token if isinstance(token, str) else None)
+        number, _ = await self.accept(request, None)  # the token is a field of the form
         return RedirectResponse(f"/submissions/{number}", status_code=303)
 
     async def submission(self, request: Request) -> Response:

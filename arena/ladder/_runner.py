@@ -112,9 +112,9 @@ class LadderRunner:
 
     def enter_house_bots(self) -> None:
         """Enter the ladder file's ``[[bots]]`` not entered before (each once, ever)."""
-        known = self.store.house_manifests()
+        known = self.store.house_bots()
         for bot in self.config.bots:
-            if str(bot.manifest) not in known:
+            if (bot.author, str(bot.manifest)) not in known:
                 self.store.add_submission(bot.author, None, bot.manifest)
         self.store.activate(self.config.active_versions)
 

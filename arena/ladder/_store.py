@@ -189,9 +189,10 @@ class LadderStore:
             raise StoreError(f"{self.path}: cannot store a submission ({error})") from None
         return cursor.lastrowid, entrant
 
-    def house_manifests(self) -> set[str]:
-        """Manifest paths of the house bots entered so far (so a restart enters none twice)."""
-        return {row[0] for row in self._db.execute("SELECT manifest FROM submissions WHERE archive IS NULL")}
+    def house_bots(self) -> set[tuple[str, str]]:
+        """``(author, manifest path)`` of the house bots entered so far (so a restart enters
+        none twice)."""
+        return set(self._db.execute("SELECT author, manifest FROM submissions WHERE archive IS NULL"))
 
     def pending(self) -> list[tuple[int, str, bytes]]:
         """``(id, entrant, archive)`` of every submission not vetted yet, oldest first."""
