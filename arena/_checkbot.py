@@ -92,22 +92,25 @@ def _kinds_of(replay: Replay, seat: int) -> set[str]:
     return kinds
 
 
-def _tables(game_id: str) -> list[tuple[int, dict[str, Any]]]:
+def _tables(game_id: str, players: int | None = None) -> list[tuple[int, dict[str, Any]]]:
     """``(players, options)`` of every table check-bot plays: every player count with the
     defaults (for Dead Man's Draw 5-8 are the Pirate Party, which those counts imply), then
-    each on/off option flipped at the smallest table, so variants' decisions get asked too."""
+    each on/off option flipped at the smallest table, so variants' decisions get asked too.
+    With ``players`` (a ladder's table size), only that count, with and without each option."""
     game = get_game(game_id)
-    tables: list[tuple[int, dict[str, Any]]] = [
-        (players, {}) for players in range(game.min_players, game.max_players + 1)]
-    tables += [(game.min_players, {option.name: not option.default})
+    counts = [players] if players is not None else list(range(game.min_players, game.max_players + 1))
+    tables: list[tuple[int, dict[str, Any]]] = [(count, {}) for count in counts]
+    tables += [(counts[0], {option.name: not option.default})
                for option in game.options if option.type is bool]
     return tables
 
 
 async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, settings: MatchSettings,
-                      sandbox: Sandbox | None, log_dir: Path | None) -> None:
+                      sandbox: Sandbox | None, log_dir: Path | None, players: int | None) -> None:
     game = get_game(game_id)
-    tables = _tables(game_id)
+    tables = _tables(game_id, players)
+    most = max(count for count, _ in tables)
+    counts = f"{players}" if players is not None else f"{game.min_players}-{game.max_players}"
     asked: set[str] = set()
     played = 0
     # Every table once, then more games (to `games`, or until every kind was asked, up to 4 rounds).
@@ -116,7 +119,7 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
         bot = await stack.enter_async_context(
             open_player(spec, settings.time_control.startup_ms / 1000, sandbox=sandbox, log_dir=log_dir))
         others = [await stack.enter_async_context(open_player(REFERENCE, 10, sandbox=sandbox))
-                  for _ in range(game.max_players - 1)]
+                  for _ in range(most - 1)]
         if not bot.usable:
             report.add(Verdict.FAIL, f"{game_id}: the bot did not start again", "§6", bot.failure.detail)
             return
@@ -143,7 +146,7 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
                            f"the bot's fault; please report it)", "",
                            next(f.detail for f in result.faults if f.kind is FaultKind.ARENA_ERROR))
             asked |= _kinds_of(result.replay, seat)
-    report.add(Verdict.PASS, f"{game_id}: {played} games in a row, {game.min_players}-{game.max_players} "
+    report.add(Verdict.PASS, f"{game_id}: {played} games in a row, {counts} "
                f"players, every variant, no fault; kinds answered: {', '.join(sorted(asked))}", "§7, §8, §9")
     missing = sorted(set(game.decisions) - asked)
     if missing:
@@ -171,9 +174,12 @@ def _static_hint(bot: Player, game: Any) -> list[str]:
 
 async def check_bot(spec: BotSpec, games: Sequence[str] = (), games_per: int = 4,
                     time_control: TimeControl = TimeControl(1000, 5000, 10_000),
-                    sandbox: Sandbox | None = None, log_dir: Path | None = None) -> Report:
+                    sandbox: Sandbox | None = None, log_dir: Path | None = None,
+                    players: int | None = None) -> Report:
     """Run every check on the bot ``spec``; never raises for the bot's faults. With
-    ``log_dir``, each process of the checked bot saves its stderr there (``NAME.PID.log``)."""
+    ``log_dir``, each process of the checked bot saves its stderr there (``NAME.PID.log``).
+    With ``players``, games are played at that table size only (a ladder's); it must be
+    within every checked game's player counts."""
     report = Report(spec.name)
     settings = MatchSettings(time_control)
     async with open_player(spec, time_control.startup_ms / 1000, sandbox=sandbox, log_dir=log_dir) as player:
@@ -200,7 +206,7 @@ async def check_bot(spec: BotSpec, games: Sequence[str] = (), games_per: int = 4
                        f"bye: exited with code {exit_code}", "§5.7")
     for game_id in claimed:
         if game_id in game_ids():
-            await _check_game(report, spec, game_id, games_per, settings, sandbox, log_dir)
+            await _check_game(report, spec, game_id, games_per, settings, sandbox, log_dir, players)
     return report
 
 

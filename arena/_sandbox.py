@@ -220,8 +220,9 @@ class Sandbox:
         return confinement
 
     def command(self, argv: Sequence[str], cwd: Path | None, uid: int | None = None,
-                plan: MountPlan = MountPlan()) -> list[str]:
-        """``argv`` wrapped in bubblewrap when available (run as ``uid`` inside ``plan``'s view)."""
+                plan: MountPlan = MountPlan(), writable: Sequence[Path] = ()) -> list[str]:
+        """``argv`` wrapped in bubblewrap when available (run as ``uid`` inside ``plan``'s view);
+        ``writable`` folders stay writable inside (a ladder's build step writes its bot folder)."""
         if self.bwrap is None:
             return list(argv)
         # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
@@ -247,6 +248,8 @@ class Sandbox:
                 wrapped += ["--tmpfs", str(path)]
             else:
                 wrapped += ["--ro-bind", "/dev/null", str(path)]
+        for path in writable:
+            wrapped += ["--bind", str(path), str(path)]
         wrapped += ["--chdir", str(inside), "--"]
         return wrapped + list(argv)
 

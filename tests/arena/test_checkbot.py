@@ -41,6 +41,10 @@ def test_tables_cover_every_player_count_and_each_variant():
         (2, {"characters": False}), (2, {"strange_waters": True}), (2, {"mermaid_effect": True}),
         (2, {"party": True})]
     assert _tables("opito-bay") == [(2, {}), (3, {}), (4, {})]
+    # a ladder's table size: only that count, each variant at it
+    assert _tables("dead-mans-draw", 5) == [(5, {}), (5, {"characters": False}), (5, {"strange_waters": True}),
+                                            (5, {"mermaid_effect": True}), (5, {"party": True})]
+    assert _tables("opito-bay", 3) == [(3, {})]
 
 
 async def test_illegal_action_fails_with_request_and_reply():

@@ -1,0 +1,184 @@
+"""Admitting submissions with real processes: a good bot passes check-bot; a broken one is refused
+with the report; a build step that phones home, forks forever or writes outside its folder is
+stopped; the author reads why in plain words."""
+
+import io
+import os
+import shutil
+import socket
+import stat
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from arena._sandbox import detect_sandbox
+from arena.ladder._intake import admit
+
+ROOT = Path(__file__).resolve().parents[3]
+GOOD_BOT = (ROOT / "examples" / "bots" / "python-random" / "bot.py").read_bytes()
+BWRAP = detect_sandbox("auto").bwrap is not None
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="a build gets its own uid and cgroup only when the arena runs as root")
+needs_bwrap = pytest.mark.skipif(not BWRAP, reason="needs bubblewrap (apt-get install bubblewrap): it takes the network away")
+#: sandbox modes: "auto" (bubblewrap where it works) and "none" (uid, cgroup and limits only, as root)
+MODES = ["auto", pytest.param("none", marks=as_root)]
+#: the modes that keep a build inside its folder: bubblewrap's read-only view, or its own uid (root)
+CONTAINED = [pytest.param("auto", marks=pytest.mark.skipif(
+    not BWRAP and os.geteuid() != 0, reason="needs bubblewrap or root: otherwise a build runs as the arena's uid")),
+    pytest.param("none", marks=as_root)]
+
+
+def archive(manifest: str, **files: bytes | str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as out:
+        out.writestr("my-bot/bot.toml", manifest)
+        for name, content in files.items():
+            out.writestr(f"my-bot/{name.replace('__', '.')}", content)
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def workdir():
+    """An empty folder other users can reach (pytest's tmp_path cannot be entered by bot uids)."""
+    top = Path(tempfile.mkdtemp(prefix="pirate-arena-intake-"))
+    top.chmod(0o755)
+    yield top / "submission"
+    shutil.rmtree(top)
+
+
+def processes_below(folder: Path) -> list[int]:
+    """Processes whose working folder lies in ``folder`` (a build's leftovers)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and Path(os.readlink(f"/proc/{entry}/cwd")).is_relative_to(folder):
+                found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+# -- what the author sees for each kind of refusal (no bot process needed) --------------------------
+
+async def test_a_refused_archive_says_why(workdir):
+    admission = await admit(b"not an archive", workdir, "karibik", 2)
+    assert not admission.passed and admission.bot_dir is None
+    assert admission.report.startswith("archive refused: the archive is damaged or not a zip or tar archive")
+
+
+async def test_a_bad_manifest_is_reported_without_the_servers_paths(workdir):
+    admission = await admit(archive('command = ["python", "bot.py"]\nport = 1\n'), workdir, "karibik", 2)
+    assert not admission.passed and admission.bot_dir == workdir / "my-bot"
+    assert admission.report == ("bot.toml: unknown key 'port'; known keys: "
+                                "['build', 'command', 'cwd', 'env', 'games', 'limits', 'name']")
+
+
+@pytest.mark.parametrize("manifest, problem", [
+    ('command = ["python", "bot.py"]\ncwd = ".."\n', "bot.toml: 'cwd' must name a folder inside the archive"),
+    ('command = ["../../bin/sh"]\n', "bot.toml: the program '../../bin/sh' must lie inside the archive"),
+])
+async def test_a_bot_that_would_start_outside_its_folder_is_refused(workdir, manifest, problem):
+    admission = await admit(archive(manifest), workdir, "karibik", 2)
+    assert (admission.passed, admission.report) == (False, problem)
+
+
+async def test_a_missing_build_program_is_reported(workdir):
+    admission = await admit(archive('command = "python bot.py"\nbuild = ["no-such-compiler", "-O2"]\n'),
+                            workdir, "karibik", 2)
+    assert (admission.passed, admission.report) == (
+        False, "build: 'no-such-compiler': no such program on the ladder's machine")
+
+
+# -- real processes ----------------------------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sandbox", MODES)
+async def test_a_good_bot_with_a_build_step_passes_and_its_output_stays(workdir, sandbox):
+    build = "open('built.txt', 'w').write('ok')\nprint('compiled')\n"
+    admission = await admit(archive('name = "good"\ncommand = ["python", "bot.py"]\nbuild = "python build.py"\n',
+                                    bot__py=GOOD_BOT, build__py=build), workdir, "karibik", 2, sandbox=sandbox)
+    assert admission.passed, admission.report
+    lines = admission.report.splitlines()
+    assert lines[:3] == ["build: python build.py", "last 40 lines of its output:", "compiled"]
+    assert lines[-1] == "result: PASS" and any(line.startswith("PASS  karibik: ") and ", 2 players," in line
+                                                for line in lines)
+    built = admission.bot_dir / "built.txt"
+    assert built.read_text() == "ok"
+    info = built.stat()
+    assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (os.getuid(), 0o644)  # back to the arena, read-only to bots
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+async def test_a_bot_that_fails_check_bot_is_refused_with_the_report(workdir, sandbox):
+    admission = await admit(archive('name = "mute"\ncommand = ["python", "bot.py"]\n',
+                                    bot__py="import sys\nsys.stderr.write('I have nothing to say')\n"),
+                            workdir, "karibik", 2, sandbox=sandbox)
+    assert not admission.passed
+    lines = admission.report.splitlines()
+    assert lines[0].startswith("check-bot mute: protocol ")
+    assert lines[1].startswith("FAIL  start and handshake: ")
+    assert "I have nothing to say" in admission.report
+    assert lines[-1] == "result: FAIL (1 failure(s))"
+
+
+@needs_bwrap
+async def test_a_build_that_phones_home_cannot_reach_the_network(workdir):
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        port = listener.getsockname()[1]
+        phone = f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=5).sendall(b'secrets')\n"
+        admission = await admit(archive('command = "python bot.py"\nbuild = ["python", "phone.py"]\n',
+                                        phone__py=phone, bot__py=GOOD_BOT), workdir, "karibik", 2)
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody called
+    lines = admission.report.splitlines()
+    assert not admission.passed
+    assert lines[:3] == ["build failed: it exited with code 1", "build: python phone.py", "last 40 lines of its output:"]
+    assert lines[-1] in ("OSError: [Errno 101] Network is unreachable",
+                         "ConnectionRefusedError: [Errno 111] Connection refused")
+
+
+@pytest.mark.slow
+@as_root
+@pytest.mark.parametrize("sandbox", ["auto", "none"])
+async def test_a_fork_bomb_build_is_capped_and_killed_at_the_time_limit(workdir, sandbox):
+    # bash, not sh: dash exits when a fork fails, bash retries, so the bomb lasts
+    bomb = 'while :; do bash bomb.sh & sleep 0.05; done\n'
+    admission = await admit(archive('command = "python bot.py"\nbuild = ["bash", "bomb.sh"]\n', bomb__sh=bomb),
+                            workdir, "karibik", 2, build_timeout_s=3, sandbox=sandbox)
+    assert not admission.passed
+    assert admission.report.splitlines()[0] == (
+        "build stopped: still running after 3 s (the time limit); every process it started was killed")
+    assert processes_below(workdir) == []
+
+
+@pytest.mark.parametrize("sandbox", CONTAINED)
+async def test_a_build_cannot_write_outside_its_folder(workdir, sandbox):
+    outside = Path(tempfile.mkdtemp(prefix="pirate-arena-outside-"))
+    outside.chmod(0o755)
+    try:
+        build = (f"echo planted > {outside}/planted; echo planted > {workdir}/planted; echo built > built.txt; "
+                 f"chmod 4777 built.txt; exit 3")
+        admission = await admit(archive(f'command = "python bot.py"\nbuild = ["sh", "-c", "{build}"]\n'),
+                                workdir, "karibik", 2, sandbox=sandbox)
+        lines = admission.report.splitlines()
+        assert (admission.passed, lines[0]) == (False, "build failed: it exited with code 3")
+        assert len([line for line in lines if "planted: " in line]) == 2  # both writes were refused
+        assert list(outside.iterdir()) == [] and not (workdir / "planted").exists()
+        built = workdir / "my-bot" / "built.txt"
+        assert built.read_text() == "built\n" and stat.S_IMODE(built.stat().st_mode) == 0o755  # no setuid left
+    finally:
+        shutil.rmtree(outside)
+
+
+async def test_a_build_that_replaces_the_manifest_is_refused(workdir):
+    build = "rm bot.toml && ln -s /etc/passwd bot.toml"
+    admission = await admit(archive(f'command = "python bot.py"\nbuild = ["sh", "-c", "{build}"]\n'),
+                            workdir, "karibik", 2)
+    assert admission.report.splitlines()[0] == (
+        "build: it changed or replaced bot.toml; the build must leave the manifest as submitted")
+    assert not admission.passed
