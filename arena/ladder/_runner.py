@@ -42,14 +42,16 @@ from .._workers import GameSource
 from ._config import LadderConfig
 from ._store import Entrant, LadderStore
 
-try:
-    from ._matchmaking import LadderGame, choose_tables
-except ImportError:  # h19-match's module not landed yet: fewest games first
-    from ._standin import LadderGame, choose_tables  # type: ignore[assignment]
+from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
+
 try:
     from ._intake import admit
 except ImportError:  # h19-sub's module not landed yet
     from ._standin import admit  # type: ignore[assignment]
+
+#: Below this many games matchmaking refits before every table; above, a task refits in a
+#: thread (the fit of 100,000 games takes a fraction of a second: not in the web's loop).
+INLINE_FIT_GAMES = 5000
 
 #: Refit once this share of the stored games is new (and at least one game is), or after
 #: :data:`FIT_EVERY_S` with anything new.
@@ -100,6 +102,10 @@ class LadderRunner:
     blocks: list[str] = field(default_factory=list)
     _changed: trio.Event = field(default_factory=trio.Event)
     _generation: int = 0
+    #: matchmaking's fit of the games (refreshed as games finish) and the blocks in flight,
+    #: block -> (table, rotations not stored yet)
+    _fit: LadderFit | None = None
+    _pending: dict[str, list] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for _, seats, ranks, block in self.store.results():
@@ -124,6 +130,7 @@ class LadderRunner:
             nursery.start_soon(self._vet_forever)
             nursery.start_soon(self._play_forever)
             nursery.start_soon(self._fit_forever)
+            nursery.start_soon(self._matchmaking_fit_forever)
 
     # -- vetting --------------------------------------------------------------------------------
 
@@ -184,9 +191,14 @@ class LadderRunner:
     def _stretch(self, names: tuple[str, ...], generation: int) -> Iterator[ScheduledGame]:
         """Games among ``names``, a duplicate block at a time, until the active set changes."""
         players = self.config.players
+        self._pending.clear()  # the last stretch's blocks are finished (or given up)
         while generation == self._generation:
-            (table,) = choose_tables(names, self.games, players, 1, self._rng)
+            if self._fit is None or (len(self.games) < INLINE_FIT_GAMES and self._fit.n_games < len(self.games)):
+                self._fit = fit_ladder(self.games)
+            (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit,
+                                     pending=[table for table, _ in self._pending.values()])
             block = f"b{self._block}"
+            self._pending[block] = [table, players]
             seed = keyed_seed(self._key, "deal", block, bits=GAME_SEED_BITS)
             self._block += 1
             for rotation in range(players):
@@ -197,6 +209,11 @@ class LadderRunner:
                                                                  for seat, name in enumerate(seats)))
 
     def _stored(self, scheduled: ScheduledGame, result: MatchResult) -> None:
+        pending = self._pending.get(scheduled.block)
+        if pending is not None:
+            pending[1] -= 1
+            if pending[1] == 0:
+                del self._pending[scheduled.block]
         if self.store.record(scheduled.key, scheduled.block, scheduled.rotation, scheduled.seats, result) \
                 and result.reason is not EndReason.ARENA_ERROR:
             self.games.append(LadderGame(scheduled.seats, result.ranks))
@@ -204,6 +221,13 @@ class LadderRunner:
 
     def _death(self, name: str, detail: str) -> None:
         self.store.record_event(name, "died-between-games", detail)
+
+    async def _matchmaking_fit_forever(self) -> None:
+        """Keep matchmaking's fit current once the ladder is too big to refit per table."""
+        while True:
+            await trio.sleep(0.5)
+            if len(self.games) >= INLINE_FIT_GAMES and (self._fit is None or self._fit.n_games < len(self.games)):
+                self._fit = await trio.to_thread.run_sync(fit_ladder, list(self.games))
 
     # -- rating fits ----------------------------------------------------------------------------
 

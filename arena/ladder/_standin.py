@@ -1,37 +1,10 @@
-"""Stand-ins for the ladder's matchmaking and intake until their own modules land
-(``_matchmaking.py``, ``_intake.py``): same signatures, simplest behaviour. Delete this
-module once both are on main."""
+"""A stand-in for the ladder's intake until its own module lands (``_intake.py``): the same
+signature, the simplest behaviour. Delete this module once it is on main."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-
-@dataclass(frozen=True)
-class LadderGame:
-    seats: tuple[str, ...]
-    ranks: tuple[int, ...]
-
-
-def choose_tables(active: Sequence[str], games: Sequence[LadderGame], players: int, count: int,
-                  rng: random.Random) -> list[tuple[str, ...]]:
-    """Fewest games first, ties broken at random."""
-    played = {name: 0 for name in active}
-    for game in games:
-        for name in game.seats:
-            if name in played:
-                played[name] += 1
-    tables = []
-    for _ in range(count):
-        order = sorted(active, key=lambda name: (played[name], rng.random()))
-        table = tuple(order[:players])
-        for name in table:
-            played[name] += players
-        tables.append(table)
-    return tables
 
 
 @dataclass(frozen=True)
