@@ -3,7 +3,9 @@
 Python bot can do. ``SLEEP_MS``: sleep that long first; ``REPORT_USED``: answer with the
 nanoseconds it spent on the request instead (for the fairness benchmark); ``PROBE_LOG``: play
 legally, and write ``BOT_SEED USED_NS`` to stderr for every request (the fairness benchmark in a
-real tournament pairs these lines with what the arena charged, by the game's bot seed)."""
+real tournament pairs these lines with what the arena charged, by the game's bot seed);
+``PROTOCOL``: the version its hello says (default 1.0; at 1.1 a game's static observation
+fields come once, in ``start.static``, which it ignores like the rest of the observation)."""
 
 import os
 import struct
@@ -15,6 +17,7 @@ import msgpack
 SLEEP = float(os.environ.get("SLEEP_MS", "0")) / 1000
 REPORT_USED = bool(os.environ.get("REPORT_USED"))
 PROBE_LOG = bool(os.environ.get("PROBE_LOG"))
+PROTOCOL = os.environ.get("PROTOCOL", "1.0")
 bot_seed = 0
 inp, out = sys.stdin.buffer, sys.stdout.buffer
 pack = msgpack.Packer()
@@ -37,7 +40,7 @@ while True:
         bot_seed = message["bot_seed"]
         continue
     elif kind == "hello":
-        payload = pack.pack({"type": "hello", "protocol": "1.0", "name": "echo", "version": "1", "games": []})
+        payload = pack.pack({"type": "hello", "protocol": PROTOCOL, "name": "echo", "version": "1", "games": []})
     elif kind == "bye":
         break
     else:

@@ -16,7 +16,9 @@
 5. ratings: fitting 10^4..10^6 games among 100 entrants, and the bootstrap;
 6. timing fairness under load: what a bot is charged minus what it used, at 2x cores;
 7. throughput scaling on 1..cores worker processes, and their memory (bench_workers.py);
-8. timing fairness in a real tournament on worker processes, the store writing (bench_workers.py).
+8. timing fairness in a real tournament on worker processes, the store writing (bench_workers.py);
+9. per-move round trip in real matches, protocol 1.0 against 1.1, against raw Python + msgpack
+   ping-pong of the same frames (bench_match_rtt.py).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from arena._player import open_player  # noqa: E402
 from arena._store import ResultsStore  # noqa: E402
 from arena._timecontrol import GameClock  # noqa: E402
 from arena._tournament import TournamentRunner  # noqa: E402
+from bench_match_rtt import bench_match_round_trip, report_match_round_trip  # noqa: E402
 from bench_workers import bench_scaling, bench_tournament_fairness, report_workers  # noqa: E402
 
 ECHO = BotSpec("echo", (sys.executable, str(HERE / "echo_bot.py")))
@@ -388,6 +391,8 @@ def report(results: dict) -> str:
                f"max {f['max_ms']:.2f} ms")
     if "scaling" in results:
         out += report_workers(results["scaling"], results["tournament_fairness"])
+    if "match_round_trip" in results:
+        out += report_match_round_trip(results["match_round_trip"])
     return "\n".join(out)
 
 
@@ -431,6 +436,8 @@ def main() -> None:
         results["fairness"] = bench_fairness(10 if smoke else 100)
         results["scaling"] = bench_scaling(8 if smoke else 400, folder)
         results["tournament_fairness"] = bench_tournament_fairness(12 if smoke else 1000, folder)
+        results["match_round_trip"] = bench_match_round_trip(1 if smoke else 6, 50 if smoke else 2000,
+                                                             1 if smoke else 5, folder)
     if not smoke:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     print(report(results))
