@@ -38,6 +38,8 @@ from ._archive import MANIFEST, ArchiveError, unpack
 
 #: What a build step may use besides time: address space, processes, open files, file size.
 BUILD_LIMITS = Limits(memory_mb=2048, cpu_s=None, processes=128, open_files=1024, file_size_mb=64)
+#: What the bot's folder may hold once built (the archive itself may unpack to 50 MiB).
+BUILD_MAX_BYTES = 200 * 2**20
 #: How many lines of the build's output (stdout and stderr together) the report keeps.
 LOG_LINES = 40
 
@@ -65,10 +67,17 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
 
     ``workdir`` is made ``0755``; the folders above it must let other users through (``o+x``),
     since the build and the bot run under their own uids. Never raises for anything the archive
-    contains; only for arena-side failures (a bad ``sandbox`` mode, a full disk, no free uid).
+    contains; only for arena-side failures (a bad ``sandbox`` mode, a full disk, no free uid,
+    ``ValueError`` for a ``workdir`` other users cannot reach).
     """
     workdir.mkdir(parents=True, exist_ok=True)
     workdir.chmod(0o755)
+    closed = [folder for folder in workdir.resolve().parents if not folder.stat().st_mode & 0o001]
+    if closed and os.geteuid() == 0:
+        # The bot's folder would be shown read-only or empty to a build and bot running under
+        # their own uids (arena/_mounts.py): every submission would fail, for no fault of its author.
+        raise ValueError(f"{workdir}: {closed[0]} is closed to other users, so bots running under their own "
+                         f"uids cannot reach their folders; keep the ladder's files below folders with o+x")
     try:
         bot_dir = unpack(data, workdir)
     except ArchiveError as error:
@@ -123,12 +132,22 @@ def _outside(spec: BotSpec, bot_dir: Path) -> str | None:
 
 
 def _changed(spec: BotSpec, bot_dir: Path, submitted: bytes) -> str | None:
-    """Why the built folder may not be used (the manifest replaced, paths led out), or None."""
+    """Why the built folder may not be used (the manifest replaced, paths led out, too big),
+    or None."""
     manifest = bot_dir / MANIFEST
-    if not stat.S_ISREG(manifest.lstat().st_mode) or manifest.read_bytes() != submitted:
+    try:
+        same = stat.S_ISREG(manifest.lstat().st_mode) and manifest.read_bytes() == submitted
+    except OSError:  # removed
+        same = False
+    if not same:
         return f"build: it changed or replaced {MANIFEST}; the build must leave the manifest as submitted"
     problem = _outside(spec, bot_dir)
-    return f"build: afterwards, {problem}" if problem else None
+    if problem:
+        return f"build: afterwards, {problem}"
+    size = sum(os.lstat(os.path.join(root, name)).st_size for root, _, files in os.walk(bot_dir) for name in files)
+    if size > BUILD_MAX_BYTES:
+        return f"build: the bot's folder holds {size} bytes afterwards, over the limit of {BUILD_MAX_BYTES}"
+    return None
 
 
 async def _build(spec: BotSpec, bot_dir: Path, box: Sandbox, timeout: float) -> tuple[str | None, list[str]]:

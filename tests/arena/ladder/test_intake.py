@@ -13,9 +13,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import trio
 
 from arena._sandbox import detect_sandbox
-from arena.ladder._intake import admit
+from arena.ladder._intake import BUILD_LIMITS, BUILD_MAX_BYTES, admit
 
 ROOT = Path(__file__).resolve().parents[3]
 GOOD_BOT = (ROOT / "examples" / "bots" / "python-random" / "bot.py").read_bytes()
@@ -66,6 +67,13 @@ async def test_a_refused_archive_says_why(workdir):
     admission = await admit(b"not an archive", workdir, "karibik", 2)
     assert not admission.passed and admission.bot_dir is None
     assert admission.report.startswith("archive refused: the archive is damaged or not a zip or tar archive")
+
+
+@as_root
+async def test_a_workdir_other_users_cannot_reach_is_the_arenas_error(tmp_path):
+    tmp_path.chmod(0o700)
+    with pytest.raises(ValueError, match=f"^{tmp_path}/sub: {tmp_path} is closed to other users, so bots "):
+        await admit(archive('command = "python bot.py"\n'), tmp_path / "sub", "karibik", 2)
 
 
 async def test_a_bad_manifest_is_reported_without_the_servers_paths(workdir):
@@ -145,14 +153,24 @@ async def test_a_build_that_phones_home_cannot_reach_the_network(workdir):
 @pytest.mark.slow
 @as_root
 @pytest.mark.parametrize("sandbox", ["auto", "none"])
-async def test_a_fork_bomb_build_is_capped_and_killed_at_the_time_limit(workdir, sandbox):
+async def test_a_fork_bomb_build_is_capped_and_killed_at_the_time_limit(workdir, sandbox, nursery):
     # bash, not sh: dash exits when a fork fails, bash retries, so the bomb lasts
     bomb = 'while :; do bash bomb.sh & sleep 0.05; done\n'
+    counts = []
+
+    async def watch():
+        while True:
+            counts.append(len(processes_below(workdir)))
+            await trio.sleep(0.2)
+
+    nursery.start_soon(watch)
     admission = await admit(archive('command = "python bot.py"\nbuild = ["bash", "bomb.sh"]\n', bomb__sh=bomb),
                             workdir, "karibik", 2, build_timeout_s=3, sandbox=sandbox)
+    nursery.cancel_scope.cancel()
     assert not admission.passed
     assert admission.report.splitlines()[0] == (
         "build stopped: still running after 3 s (the time limit); every process it started was killed")
+    assert 10 < max(counts) <= BUILD_LIMITS.processes  # it did fork, up to the cap (bwrap's own count too)
     assert processes_below(workdir) == []
 
 
@@ -182,3 +200,25 @@ async def test_a_build_that_replaces_the_manifest_is_refused(workdir):
     assert admission.report.splitlines()[0] == (
         "build: it changed or replaced bot.toml; the build must leave the manifest as submitted")
     assert not admission.passed
+
+
+async def test_a_build_that_removes_the_manifest_is_refused(workdir):
+    admission = await admit(archive('command = "python bot.py"\nbuild = "rm bot.toml"\n'), workdir, "karibik", 2)
+    assert (admission.passed, admission.report.splitlines()[0]) == (
+        False, "build: it changed or replaced bot.toml; the build must leave the manifest as submitted")
+
+
+async def test_a_build_that_leaves_too_much_is_refused(workdir):
+    # sparse files (cheap to write), each under the 64 MiB per-file limit, 240 MiB in all
+    manifest = 'command = "python bot.py"\nbuild = ["sh", "-c", "for f in a b c d; do truncate -s 60M $f; done"]\n'
+    admission = await admit(archive(manifest), workdir, "karibik", 2)
+    assert (admission.passed, admission.report.splitlines()[0]) == (
+        False, f"build: the bot's folder holds {4 * 60 * 2**20 + len(manifest)} bytes afterwards, "
+               f"over the limit of {BUILD_MAX_BYTES}")
+
+
+async def test_a_bot_whose_program_is_missing_fails_check_bot(workdir):
+    admission = await admit(archive('command = ["./my-bot"]\n'), workdir, "karibik", 2)
+    assert not admission.passed
+    assert "FAIL  start and handshake: crash" in admission.report
+    assert "no such program" in admission.report
