@@ -11,16 +11,12 @@ The engine re-plays the game (``Replay.states`` semantics); for every state the 
   ``e``: the events they emitted as ``[data, audience]`` (``None`` = everyone).
 
 ``p``, ``h`` and each ``s[seat]`` are stored as deltas against the previous frame (see
-:func:`delta`), and the whole game as gzip + base64 of compact JSON, which the browser
-decodes with its built-in ``DecompressionStream``. Only what a viewer needs travels: a
-10,000-game report stays small (``BENCHMARKS.md``).
+:func:`delta`); :mod:`._chunks` packs many games' frames together for the page. Only what
+a viewer needs travels: a 10,000-game report stays small (``BENCHMARKS.md``).
 """
 
 from __future__ import annotations
 
-import base64
-import gzip
-import json
 from typing import Any
 
 import engines
@@ -115,7 +111,7 @@ def game_frames(replay: Replay) -> list[dict[str, Any]]:
     actions: list[list[Any]] = []
     for number in range(len(replay.steps) + 1):
         # Values go out as they are (no copy): observations and omniscient views are fresh
-        # data by contract, and json.dumps in pack() treats tuples as the lists they become.
+        # data by contract, and json.dumps treats tuples as the lists they become.
         observations = [state.observation(seat) for seat in seats]
         public, private = _split(observations)
         hidden = omniscient(state)
@@ -155,8 +151,3 @@ def views_at(frames: list[dict[str, Any]], index: int) -> tuple[dict[str, Any], 
         private = [patch(mine, change) for mine, change in zip(private, frame["s"])]
     return public, hidden, private
 
-
-def pack(value: Any) -> str:
-    """Compact JSON, gzip, base64: the form a page embeds and ``DecompressionStream`` reads."""
-    raw = json.dumps(value, separators=(",", ":")).encode()
-    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")

@@ -2,16 +2,17 @@
 
 A page is one self-contained HTML file: CSS, the viewer, the game's renderer (the
 engine package's ``viewer.js``) and the data are inlined, nothing is fetched, so it
-works offline from a file. Replays travel as gzip + base64 frames (:mod:`._frames`),
-one ``<script type="application/x-frames">`` element per game, decoded only when the
-game is opened; the page stays quick to open however many games it holds.
+works offline from a file. Replays travel in chunks of many games (:mod:`._chunks`), one
+``<script type="application/x-frames">`` element each, after everything else; a chunk is
+decoded only when one of its games is opened, so the page stays quick to open however many
+games it holds.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,16 @@ from engines import Replay
 
 from .._store import ResultsStore, StoredGame
 from ._data import faults_data, games_data, progress_data, standings_data
-from ._frames import ViewError, game_frames, pack
+from ._chunks import pack_chunk
+from ._frames import ViewError, game_frames
 from ._sections import faults_section, head_to_head_section, progress_section, standings_section
 
 #: default bytes of embedded replays in a report (keeps a 10,000-game report under 20 MB)
 REPLAY_BUDGET = 16_000_000
+#: most games in one chunk, and the frames after which a chunk is closed: a chunk is what
+#: the browser decodes to open one of its games (see :mod:`._chunks`)
+CHUNK_GAMES = 64
+CHUNK_FRAMES = 4000
 
 
 def _asset(name: str) -> str:
@@ -44,10 +50,15 @@ def _json_script(element_id: str, value: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
-def game_payload(replay: Replay, meta: dict[str, Any]) -> str:
-    """One game, packed: replay header, ``meta`` (bots, ranks, scores, faults...) and frames."""
-    return pack({"game": replay.game, "players": replay.num_players, "seed": replay.seed,
-                 "options": dict(replay.options), "meta": meta, "frames": game_frames(replay)})
+def game_payload(replay: Replay, meta: dict[str, Any]) -> dict[str, Any]:
+    """One game for the viewer: replay header, ``meta`` (bots, ranks, scores, faults...) and
+    its frames (:func:`game_frames`)."""
+    return {"game": replay.game, "players": replay.num_players, "seed": replay.seed,
+            "options": dict(replay.options), "meta": meta, "frames": game_frames(replay)}
+
+
+def _chunk_element(number: int, games: list[dict[str, Any]]) -> str:
+    return f'<script type="application/x-frames" id="c{number}">{pack_chunk(games)}</script>'
 
 
 def _page(title: str, body: str, scripts: Sequence[str], replays: Sequence[str]) -> str:
@@ -67,21 +78,50 @@ def _meta(game: StoredGame) -> dict[str, Any]:
                                               for fault in game.faults]}
 
 
-def _embed_order(games: Sequence[StoredGame]) -> list[int]:
-    """Which games' replays to embed first: every game with a fault, then the rest spread
-    evenly over the schedule (so a cut by the budget still covers every pairing)."""
-    faulty = [i for i, game in enumerate(games) if game.faults]
-    rest = [i for i, game in enumerate(games) if not game.faults]
-    spread: list[int] = []
-    stride = len(rest)
+def _spread(count: int) -> list[int]:
+    """0 .. count-1 in an order that covers the range evenly early: 0, then halves, quarters..."""
+    order: list[int] = []
     seen: set[int] = set()
-    while stride >= 1 and len(spread) < len(rest):
-        for position in range(0, len(rest), stride):
+    stride = count
+    while stride >= 1 and len(order) < count:
+        for position in range(0, count, stride):
             if position not in seen:
                 seen.add(position)
-                spread.append(rest[position])
+                order.append(position)
         stride //= 2
-    return faulty + spread
+    return order
+
+
+def _embed_groups(games: Sequence[StoredGame]) -> list[list[int]]:
+    """Which games' replays to embed, in the order the budget takes them: every game with a
+    fault first, then the others in runs of :data:`CHUNK_GAMES` consecutive games (the games
+    of a duplicate-deal block compress well together), the runs spread evenly over the
+    schedule (so a cut by the budget still covers every pairing)."""
+    faulty = [i for i, game in enumerate(games) if game.faults]
+    rest = [i for i, game in enumerate(games) if not game.faults]
+    runs = [rest[start:start + CHUNK_GAMES] for start in range(0, len(rest), CHUNK_GAMES)]
+    return ([faulty[start:start + CHUNK_GAMES] for start in range(0, len(faulty), CHUNK_GAMES)]
+            + [runs[position] for position in _spread(len(runs))])
+
+
+def _chunked(groups: list[list[int]], payload_of: Callable[[int], dict[str, Any] | None],
+             ) -> Iterator[list[tuple[int, dict[str, Any]]]]:
+    """The chunks to embed, in order, as ``(game index, payload)`` lists: each group cut
+    after :data:`CHUNK_FRAMES` frames. A game without a payload (``None``) is left out."""
+    for group in groups:
+        members: list[tuple[int, dict[str, Any]]] = []
+        frames = 0
+        for index in group:
+            payload = payload_of(index)
+            if payload is None:
+                continue
+            members.append((index, payload))
+            frames += len(payload["frames"])
+            if frames >= CHUNK_FRAMES:
+                yield members
+                members, frames = [], 0
+        if members:
+            yield members
 
 
 def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot: int = 200,
@@ -102,31 +142,38 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
     progress = progress_data(games, names, progress_points, max(20, n_boot // 4))
     listed = games_data(games, names)
     faults = faults_data(games)
-    blobs: list[str] = []
-    used = diverged = 0
-    for index in _embed_order(games):
+    diverged: list[int] = []
+
+    def payload_of(index: int) -> dict[str, Any] | None:
         try:
-            blob = game_payload(Replay.from_dict(store.replay(games[index].key)), _meta(games[index]))
+            return game_payload(Replay.from_dict(store.replay(games[index].key)), _meta(games[index]))
         except ViewError:
-            diverged += 1  # recorded under other rules (an older engine): nothing to show
-            continue
-        if used + len(blob) > replay_budget:
-            break
-        used += len(blob)
-        listed[index].append(len(blobs))
-        blobs.append(f'<script type="application/x-frames" id="r{len(blobs)}">{blob}</script>')
+            diverged.append(index)  # recorded under other rules (an older engine): nothing to show
+            return None
+
+    chunks: list[str] = []
+    used = embedded = 0
+    for members in _chunked(_embed_groups(games), payload_of):
+        element = _chunk_element(len(chunks), [payload for _, payload in members])
+        if used + len(element) > replay_budget:
+            break  # the budget is spent
+        used += len(element)
+        for position, (index, _) in enumerate(members):
+            listed[index] += [len(chunks), position]
+        embedded += len(members)
+        chunks.append(element)
     title = f"{config.get('name') or store.path.stem}: {engines.get_game(game_id).name}"
     summary = (f"{len(games)} games of {engines.get_game(game_id).name}, {len(names)} entrants, "
-               f"{standings['players']} players a game; replays of {len(blobs)} games embedded"
-               + (f"; {diverged} replays do not follow this version's rules." if diverged else "."))
+               f"{standings['players']} players a game; replays of {embedded} games embedded"
+               + (f"; {len(diverged)} replays do not follow this version's rules." if diverged else "."))
     body = (f'<header><h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>'
             '<a href="#standings">Standings</a> <a href="#head-to-head">Head to head</a> '
             '<a href="#progress">Progress</a> <a href="#faults">Faults</a> <a href="#games">Games</a></nav></header>'
             f'{standings_section(standings)}{head_to_head_section(standings)}{progress_section(progress, names)}'
             f'{faults_section(faults, listed)}<section id="games"><h2>Games</h2><div id="game-list"></div></section>'
             + _json_script("report-data", {"game": game_id, "names": names, "games": listed}))
-    page = _page(title, body, [_asset("viewer.js"), renderer_script(game_id), _asset("report.js")], blobs)
-    return page, {"games": len(games), "embedded": len(blobs), "replay_bytes": used, "diverged": diverged}
+    page = _page(title, body, [_asset("viewer.js"), renderer_script(game_id), _asset("report.js")], chunks)
+    return page, {"games": len(games), "embedded": embedded, "replay_bytes": used, "diverged": len(diverged)}
 
 
 def viewer_html(replay: Replay, meta: dict[str, Any]) -> str:
@@ -135,9 +182,9 @@ def viewer_html(replay: Replay, meta: dict[str, Any]) -> str:
     Raises :class:`ViewError` if the replay does not follow the engine's rules.
     """
     title = f"{engines.get_game(replay.game).name}, seed {replay.seed}"
-    blob = '<script type="application/x-frames" id="r0">' + game_payload(replay, meta) + "</script>"
     body = _json_script("viewer-data", {"game": replay.game, "title": title})
-    return _page(title, body, [_asset("viewer.js"), renderer_script(replay.game), _asset("single.js")], [blob])
+    return _page(title, body, [_asset("viewer.js"), renderer_script(replay.game), _asset("single.js")],
+                 [_chunk_element(0, [game_payload(replay, meta)])])
 
 
 def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGET,

@@ -2,13 +2,16 @@
 seat's observation, the page holds the tournament's numbers, the commands' errors."""
 
 import json
+import random
 import re
 
 import pytest
 
 import engines
 from arena.report import REPLAY_BUDGET, ViewError, game_frames, report_html, viewer_html
+from arena.report._chunks import from_text, pack_chunk, to_text, unpack_chunk
 from arena.report._frames import delta, patch, views_at
+from arena.report._page import _meta, game_payload
 from arena._store import ResultsStore
 from engines import Replay
 
@@ -86,10 +89,17 @@ def test_report_holds_standings_matrix_progress_faults_and_every_game(tmp_path, 
     assert figures == {"games": games, "embedded": games, "replay_bytes": figures["replay_bytes"], "diverged": 0}
     for section in ("standings", "head-to-head", "progress", "faults", "games"):
         assert f'<section id="{section}">' in page
-    assert page.count('<script type="application/x-frames"') == games
+    assert page.count('<script type="application/x-frames"') == 2  # the games with faults, the others
     data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page).group(1))
     assert [row[0] for row in data["games"]] == [game.key for game in stored]
-    assert sorted(row[7] for row in data["games"]) == list(range(games))
+    # every game's replay is in a chunk, at its position there, exactly as game_payload makes it
+    chunks = {int(number): unpack_chunk(text) for number, text in
+              re.findall(r'<script type="application/x-frames" id="c(\d+)">([^<]*)</script>', page)}
+    assert sorted((row[7], row[8]) for row in data["games"]) == sorted(
+        (number, position) for number, members in chunks.items() for position in range(len(members)))
+    for row, game in zip(data["games"], stored):
+        payload = game_payload(Replay.from_dict(_replay(database, game.key)), _meta(game))
+        assert chunks[row[7]][row[8]] == _plain(payload)
     assert f"<h2>Faults ({games // 3})</h2>" in page
     assert ("PL Elo" in page) == (players > 2)
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing fetched
@@ -99,15 +109,19 @@ def test_report_embeds_faulty_games_first_within_the_budget(tmp_path):
     database = make_database(tmp_path / "t.db", "dead-mans-draw", fault_every=2)
     store = ResultsStore.open(database)
     try:
-        _, all_in = report_html(store, n_boot=5)
-        page, cut = report_html(store, replay_budget=all_in["replay_bytes"] // 2, n_boot=5)
+        full, all_in = report_html(store, n_boot=5)
+        first = re.search(r'<script type="application/x-frames" id="c0">[^<]*</script>', full).group(0)
+        page, cut = report_html(store, replay_budget=len(first) + 1, n_boot=5)
+        _, nothing = report_html(store, replay_budget=len(first) - 1, n_boot=5)
     finally:
         store.close()
+    assert all_in["embedded"] == 6
     data = json.loads(re.search(r'id="report-data">(.*?)</script>', page).group(1))
-    embedded = [row for row in data["games"] if len(row) > 7]
-    assert 0 < cut["embedded"] == len(embedded) < all_in["embedded"]
-    assert cut["replay_bytes"] <= all_in["replay_bytes"] // 2
-    assert all(row[5] == ["timeout"] for row in embedded[:3])  # games 2, 4, 6 hold the faults
+    # the first chunk holds the games with a fault (the 2nd, 4th and 6th), the budget no more
+    assert [len(row) > 7 for row in data["games"]] == [False, True] * 3
+    assert all(row[5] == ["timeout"] for row in data["games"][1::2])
+    assert (cut["embedded"], cut["replay_bytes"]) == (3, len(first))
+    assert (nothing["embedded"], nothing["replay_bytes"]) == (0, 0)
     assert REPLAY_BUDGET == 16_000_000
 
 
@@ -130,12 +144,16 @@ def test_report_and_view_commands(tmp_path):
     assert 'ArenaRenderers["opito-bay"]' in (tmp_path / "m.html").read_text()
 
 
-def _steps(database, key):
+def _replay(database, key):
     store = ResultsStore.open(database)
     try:
-        return len(store.replay(key)["steps"])
+        return store.replay(key)
     finally:
         store.close()
+
+
+def _steps(database, key):
+    return len(_replay(database, key)["steps"])
 
 
 @pytest.mark.parametrize("args,message", [
@@ -161,3 +179,25 @@ def test_empty_database_is_a_one_line_error(tmp_path):
     ResultsStore.create(database, "f", {"game": "karibik"}, database, [("a", {}), ("b", {})]).close()
     result = arena("report", str(database), "-o", str(tmp_path / "r.html"), check=False)
     assert (result.returncode, result.stderr) == (2, f"error: {database}: no finished games yet\n")
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00", b"\x00\x00", bytes(7), b"<" * 9, b"\x0d" * 8, b"\xff" * 15,
+                                  bytes(range(256)) * 3, b"\x01\xe0\x3c"])
+def test_text_holds_any_bytes_and_no_character_a_script_element_would_change(data):
+    text = to_text(data)
+    assert from_text(text) == data
+    assert not set(text) & {"\x00", "\r", "<"}
+    assert max(map(ord, text), default=0) < 0x800  # at most two bytes in UTF-8
+
+
+def test_text_takes_about_eight_sevenths_of_a_character_a_byte():
+    data = random.Random(1).randbytes(70_000)
+    text = to_text(data)
+    assert from_text(text) == data
+    assert len(text.encode()) == 80_000  # 7 bits a character, 14 in a two-byte escape
+
+
+def test_a_chunk_holds_games_of_any_game_and_seat_count_exactly():
+    games = [game_payload(play_random(game_id, seed), {"key": f"{game_id}-{seed}"})
+             for game_id in GAMES for seed in (1, 2)]
+    assert unpack_chunk(pack_chunk(games)) == _plain(games)

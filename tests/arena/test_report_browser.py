@@ -7,6 +7,7 @@ what it saw into the DOM, which ``--dump-dom`` returns. Uncaught errors and reje
 land in the page's ``#js-errors`` box (set up by viewer.js), which must stay empty.
 """
 
+import html
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import pytest
 
 from arena._store import ResultsStore
 from arena.report import viewer_html, write_report
+from arena.report._chunks import to_text, unpack_chunk
 
 from ._report_fixtures import make_database, play_random
 
@@ -168,3 +170,64 @@ def test_report_lists_and_filters_games_without_errors(tmp_path):
     dom = run_chromium(tmp_path, filtering.as_uri(), "--dump-dom")
     assert re.search(r'<pre id="js-errors"[^>]*></pre>', dom)
     assert json.loads(re.search(r'<pre id="harness">(.*?)</pre>', dom).group(1)) == [6, 2, 4]
+
+
+def test_browser_decodes_every_chunk_exactly_as_python(tmp_path):
+    """The viewer's decoder (text -> bytes -> gzip -> JSON -> unshred) against _chunks.py's,
+    on a report of games with faults in one chunk and the others in another, plus texts whose
+    escapes fall at the very end."""
+    database = make_database(tmp_path / "t.db", "karibik")
+    report = tmp_path / "report.html"
+    write_report(database, report, n_boot=10)
+    page = report.read_text(encoding="utf-8")
+    texts = dict(re.findall(r'<script type="application/x-frames" id="(c\d+)">([^<]*)</script>', page))
+    assert len(texts) == 2
+    crafted = [b"", b"\x00", b"<<<<<<<", bytes(8), bytes(range(256))]
+    script = """<script>
+      (async () => {
+        const out = {chunks: {}, bytes: []};
+        for (const id of IDS) out.chunks[id] = await ArenaView.loadChunk(id);
+        for (const text of TEXTS) out.bytes.push(Array.from(ArenaView.fromText(text)));
+        const pre = document.createElement("pre"); pre.id = "harness"; pre.textContent = JSON.stringify(out);
+        document.body.appendChild(pre);
+      })().catch((e) => recordError("harness: " + (e && e.stack || e)));
+    </script>""".replace("IDS", json.dumps(sorted(texts))).replace(
+        "TEXTS", json.dumps([to_text(data) for data in crafted]).replace("<", "\\u003c"))
+    decoding = tmp_path / "decode.html"
+    decoding.write_text(page.replace("</body>", script + "</body>"), encoding="utf-8")
+    dom = run_chromium(tmp_path, decoding.as_uri(), "--dump-dom")
+    assert re.search(r'<pre id="js-errors"[^>]*></pre>', dom)
+    found = json.loads(html.unescape(re.search(r'<pre id="harness">(.*?)</pre>', dom, re.S).group(1)))
+    assert found["chunks"] == {name: unpack_chunk(text) for name, text in texts.items()}
+    assert found["bytes"] == [list(data) for data in crafted]
+
+
+def test_report_opens_games_from_several_chunks(tmp_path):
+    """A game in the middle of a chunk, then one from another chunk, then back (the cache)."""
+    database = make_database(tmp_path / "t.db", "dead-mans-draw")
+    report = tmp_path / "report.html"
+    write_report(database, report, n_boot=10)
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', report.read_text()).group(1))
+    keys = [row[0] for row in data["games"]]
+    assert [row[7:] for row in data["games"]] == [[1, 0], [1, 1], [0, 0], [1, 2], [1, 3], [0, 1]]
+    script = """<script>
+      window.addEventListener("load", async () => {
+        const out = [];
+        for (const key of KEYS) {
+          location.hash = "#game=" + key;
+          for (let i = 0; i < 200 && !(window.arenaViewer && window.arenaViewer.game.meta.key === key); i++) {
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          out.push([window.arenaViewer.game.meta.key, window.arenaViewer.states.length]);
+        }
+        const pre = document.createElement("pre"); pre.id = "harness"; pre.textContent = JSON.stringify(out);
+        document.body.appendChild(pre);
+      });
+    </script>""".replace("KEYS", json.dumps([keys[4], keys[5], keys[1]]))
+    opening = tmp_path / "open.html"
+    opening.write_text(report.read_text().replace("</body>", script + "</body>"))
+    dom = run_chromium(tmp_path, opening.as_uri(), "--dump-dom")
+    assert re.search(r'<pre id="js-errors"[^>]*></pre>', dom)
+    steps = {row[0]: row[6] for row in data["games"]}
+    assert json.loads(html.unescape(re.search(r'<pre id="harness">(.*?)</pre>', dom).group(1))) == [
+        [key, steps[key] + 1] for key in (keys[4], keys[5], keys[1])]

@@ -1,6 +1,7 @@
 /* The tournament report's games list (filters, pages) and the viewer it opens.
    Data: #report-data = {game, names, games: [[key, seats, ranks, scores, reason,
-   faultKinds, steps, replayIndex?], ...]}; replay i is element #r{i}. */
+   faultKinds, steps, chunk?, position?], ...]}: an embedded replay is game `position`
+   of chunk element #c{chunk}. */
 "use strict";
 (() => {
   const data = JSON.parse(document.getElementById("report-data").textContent);
@@ -83,7 +84,7 @@
       return;
     }
     root.innerHTML = "<p>loading…</p>";
-    const game = await ArenaView.load("r" + data.games[index][7]);
+    const game = await ArenaView.load("c" + data.games[index][7], data.games[index][8]);
     viewer = new Viewer(root, game, {onClose: close});
     window.arenaViewer = viewer;
     if (params.has("seat")) viewer.setSeat(params.get("seat") === "" ? null : Number(params.get("seat")));

@@ -7,7 +7,7 @@
   const heading = document.createElement("h1");
   heading.textContent = info.title;
   document.body.insertBefore(heading, root);
-  const viewer = new Viewer(root, await ArenaView.load("r0"), {});
+  const viewer = new Viewer(root, await ArenaView.load("c0", 0), {});
   window.arenaViewer = viewer;
   document.addEventListener("keydown", (e) => viewer.handleKey(e));
   document.body.dataset.ready = "1";

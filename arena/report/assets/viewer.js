@@ -18,17 +18,71 @@ const ArenaView = {
   json(value) { return JSON.stringify(value); },
   seatColours: ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d1f", "#444444"],
 
-  /* The packed game in element `id`: base64 of gzip of JSON (see arena/report/_frames.py). */
-  async load(id) {
-    if (document.readyState === "loading") {  // the replays follow the scripts in the page
-      await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, {once: true}));
+  /* Bytes of a chunk's text: 7 bits a character, U+0100 + ... for the unsafe values
+     (the inverse of arena/report/_chunks.py to_text). */
+  UNSAFE: [0x00, 0x0D, 0x3C],
+  fromText(text) {
+    const out = new Uint8Array(Math.ceil(text.length * 14 / 8));
+    let acc = 0, bits = 0, n = 0;
+    const put = (value) => {
+      acc = (acc << 7) | value;
+      bits += 7;
+      if (bits >= 8) { bits -= 8; out[n++] = (acc >> bits) & 255; acc &= (1 << bits) - 1; }
+    };
+    const lone = ArenaView.UNSAFE.length << 7;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i) - 0x100;
+      if (code < 0) put(code + 0x100);
+      else if (code >= lone) put(ArenaView.UNSAFE[code - lone]);
+      else { put(ArenaView.UNSAFE[code >> 7]); put(code & 127); }
     }
-    const text = document.getElementById(id).textContent.trim();
-    const binary = atob(text);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return JSON.parse(await new Response(stream).text());
+    return out.subarray(0, n);
+  },
+
+  /* The games of a chunk (see _chunks.py): each frame takes, for each slot it names, the
+     next value of that slot's column; w and a are in every frame. */
+  unshred(chunk) {
+    const cursor = {};
+    const next = (name) => { const i = cursor[name] || 0; cursor[name] = i + 1; return chunk.c[name][i]; };
+    let row = 0;
+    return chunk.g.map((header) => {
+      const game = Object.assign({}, header, {frames: []});
+      delete game.n;
+      for (let f = 0; f < header.n; f++) {
+        const frame = {p: {}, h: {}, s: Array.from({length: header.players}, () => ({})), w: next("w"), a: next("a"), e: []};
+        for (const number of chunk.r[row++]) {
+          const [part, seat, key] = chunk.k[number];
+          const value = next(part + ":" + (key === null ? "" : key));
+          if (part === "e") frame.e.push(value);
+          else if (part === "s") frame.s[seat][key] = value;
+          else frame[part][key] = value;
+        }
+        game.frames.push(frame);
+      }
+      return game;
+    });
+  },
+
+  /* The games in chunk element `id`, decoded once (the last chunks opened are kept). */
+  chunks: new Map(),
+  loadChunk(id) {
+    if (!ArenaView.chunks.has(id)) {
+      if (ArenaView.chunks.size >= 4) ArenaView.chunks.delete(ArenaView.chunks.keys().next().value);
+      ArenaView.chunks.set(id, (async () => {
+        if (document.readyState === "loading") {  // the chunks follow the scripts in the page
+          await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, {once: true}));
+        }
+        const bytes = ArenaView.fromText(document.getElementById(id).textContent);
+        const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+        return ArenaView.unshred(JSON.parse(await new Response(stream).text()));
+      })());
+    }
+    return ArenaView.chunks.get(id);
+  },
+
+  /* Game `position` of chunk element `id`. */
+  async load(id, position) {
+    return (await ArenaView.loadChunk(id))[position];
   },
 
   /* Inverse of _frames.delta: [v] sets, [] deletes, an object patches a dict or a list
