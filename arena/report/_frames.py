@@ -17,6 +17,9 @@ a viewer needs travels: a 10,000-game report stays small (``BENCHMARKS.md``).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from difflib import SequenceMatcher
 from typing import Any
 
 import engines
@@ -32,10 +35,13 @@ def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The patch that turns dict ``old`` into dict ``new``.
 
     Per changed key: ``[value]`` sets it, ``[]`` deletes it, and a dict patches a nested
-    dict by key, or a nested list by decimal index, with ``"#": [length]`` when the list's
-    length changes (it is cut or padded before the indices apply). Unchanged keys are
-    absent, so an unchanged value costs nothing and a pile that grows or shrinks at its end
-    costs one entry. Inverse: :func:`patch` (and the viewer's ``applyDelta``).
+    dict by key, or a nested list either by decimal index, with ``"#": [length]`` when the
+    list's length changes (it is cut or padded before the indices apply), or by splices,
+    ``"~": [[start, removed, *inserted], ...]`` in ascending order of the old list's indices
+    (so applied last first): whichever is shorter. Unchanged keys are absent, so an unchanged
+    value costs nothing, a pile that grows or shrinks at its end costs one entry, and a card
+    put into the middle of a sorted pile costs one splice. Inverse: :func:`patch` (and the
+    viewer's ``ArenaView.patch``).
     """
     out: dict[str, Any] = {}
     for key in old.keys() - new.keys():
@@ -59,13 +65,31 @@ def _change(before: Any, value: Any) -> Any:
             change = [item] if index >= len(before) else _change(before[index], item)
             if change is not None:
                 out[str(index)] = change
-        # A list whose items mostly changed is cheaper sent whole.
-        return out if len(out) <= len(value) // 2 + 1 else [value]
+        if len(out) <= 1 + (len(before) != len(value)):
+            return out  # one item changed, or a pile grew or shrank at its end: nothing is shorter
+        return min((out, _splices(before, value), [value]), key=lambda form: len(_dumps(form)))
     return [value]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _splices(before: Sequence[Any], value: Sequence[Any]) -> dict[str, Any]:
+    """The list patch ``{"~": [[start, removed, *inserted], ...]}`` from ``before`` to ``value``."""
+    matcher = SequenceMatcher(None, [_dumps(item) for item in before], [_dumps(item) for item in value],
+                              autojunk=False)
+    return {"~": [[start, stop - start, *value[first:last]]
+                  for tag, start, stop, first, last in matcher.get_opcodes() if tag != "equal"]}
 
 
 def patch(old: Any, change: dict[str, Any]) -> Any:
     """Apply a :func:`delta` patch to ``old`` (a dict or a list), returning a new value."""
+    if isinstance(old, (list, tuple)) and "~" in change:
+        spliced = list(old)
+        for start, removed, *inserted in reversed(change["~"]):
+            spliced[start:start + removed] = inserted
+        return spliced
     if isinstance(old, (list, tuple)):
         length = change["#"][0] if "#" in change else len(old)
         new: Any = list(old[:length]) + [None] * (length - len(old))

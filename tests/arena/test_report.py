@@ -6,6 +6,8 @@ import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engines
 from arena.report import REPLAY_BUDGET, ViewError, game_frames, report_html, viewer_html
@@ -34,6 +36,27 @@ def test_patch_undoes_delta(old, new):
     change = delta(old, new)
     assert patch(old, change) == new
     assert json.loads(json.dumps(change)) == change  # JSON-safe: the browser applies the same patch
+
+
+@pytest.mark.parametrize("old,new,splices", [
+    (["A2", "C2", "K4", "M2"], ["A2", "C2", "H5", "K4", "M2"], [[2, 0, "H5"]]),
+    (list("abcdefgh"), list("xabcdfgyh"), [[0, 0, "x"], [4, 1], [7, 0, "y"]]),
+])
+def test_a_card_put_into_a_pile_is_one_splice(old, new, splices):
+    change = delta({"pile": old}, {"pile": new})
+    assert change == {"pile": {"~": splices}}
+    assert patch({"pile": old}, change) == {"pile": new}
+
+
+_items = st.one_of(st.integers(0, 5), st.sampled_from(["A2", "H5", "K4"]), st.lists(st.integers(0, 3), max_size=3))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_items, max_size=12), st.lists(_items, max_size=12))
+def test_patch_undoes_delta_of_any_lists(old, new):
+    change = delta({"x": old}, {"x": new})
+    assert patch({"x": old}, change) == {"x": new}
+    assert json.loads(json.dumps(change)) == change
 
 
 def test_delta_of_a_pile_that_shrinks_at_its_end_is_one_entry():

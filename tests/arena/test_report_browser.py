@@ -21,6 +21,7 @@ import pytest
 from arena._store import ResultsStore
 from arena.report import viewer_html, write_report
 from arena.report._chunks import to_text, unpack_chunk
+from arena.report._frames import views_at
 
 from ._report_fixtures import make_database, play_random
 
@@ -186,7 +187,14 @@ def test_browser_decodes_every_chunk_exactly_as_python(tmp_path):
     script = """<script>
       (async () => {
         const out = {chunks: {}, bytes: []};
-        for (const id of IDS) out.chunks[id] = await ArenaView.loadChunk(id);
+        out.views = [];
+        for (const id of IDS) {
+          out.chunks[id] = await ArenaView.loadChunk(id);
+          for (const game of out.chunks[id]) {  // the patches applied: a middle state and the last
+            const states = ArenaView.decode(game);
+            for (const st of [states[states.length >> 1], states[states.length - 1]]) out.views.push([st.pub, st.hid, st.priv]);
+          }
+        }
         for (const text of TEXTS) out.bytes.push(Array.from(ArenaView.fromText(text)));
         const pre = document.createElement("pre"); pre.id = "harness"; pre.textContent = JSON.stringify(out);
         document.body.appendChild(pre);
@@ -198,7 +206,10 @@ def test_browser_decodes_every_chunk_exactly_as_python(tmp_path):
     dom = run_chromium(tmp_path, decoding.as_uri(), "--dump-dom")
     assert re.search(r'<pre id="js-errors"[^>]*></pre>', dom)
     found = json.loads(html.unescape(re.search(r'<pre id="harness">(.*?)</pre>', dom, re.S).group(1)))
-    assert found["chunks"] == {name: unpack_chunk(text) for name, text in texts.items()}
+    chunks = {name: unpack_chunk(text) for name, text in texts.items()}
+    assert found["chunks"] == chunks
+    assert found["views"] == [list(views_at(game["frames"], index)) for name in sorted(chunks) for game in chunks[name]
+                              for index in (len(game["frames"]) >> 1, len(game["frames"]) - 1)]
     assert found["bytes"] == [list(data) for data in crafted]
 
 

@@ -86,9 +86,17 @@ const ArenaView = {
   },
 
   /* Inverse of _frames.delta: [v] sets, [] deletes, an object patches a dict or a list
-     ("#": [length] first for a list whose length changed). Returns a new value. */
+     ("#": [length] first for a list whose length changed; or "~": splices). Returns a new value. */
   patch(old, change) {
     let out;
+    if (Array.isArray(old) && "~" in change) {  // splices, in ascending order: applied last first
+      out = old.slice();
+      for (let i = change["~"].length - 1; i >= 0; i--) {
+        const [start, removed, ...inserted] = change["~"][i];
+        out.splice(start, removed, ...inserted);
+      }
+      return out;
+    }
     if (Array.isArray(old)) {
       out = old.slice();
       if ("#" in change) out.length = change["#"][0];
