@@ -6,7 +6,7 @@ The rule, in order:
    finished games (twice the gap it would see if every table were drawn uniformly:
    with n entrants at k-player tables of k rotations, uniform drawing seats each entrant
    once every n games on average) is seated before anything else, the longest waiting
-   first. So nobody starves: each entrant gets at least about half of the uniform share,
+   first, as many at one table as it seats. So nobody starves: each entrant gets at least about half of the uniform share,
    whatever the ratings say. Games of the tables chosen in the same call (and of
    ``pending`` ones) count as played.
 2. **Then the most informative table.** The ratings are modelled as a Gaussian around
@@ -191,11 +191,15 @@ def choose_tables(
         players: seats per table (2 to 8; the ratings model is Plackett-Luce above 2).
         count: tables wanted (0 gives ``[]``).
         rng: the only source of randomness (ties, seat order).
-        fit: :func:`fit_ladder` of exactly ``games``, for a runner that asks several
-            times between finished games; None: computed here.
-        pending: tables chosen earlier and not finished yet; they count as played (for
-            the fair share and the information), so the same table is not chosen twice
-            while the first is still in flight.
+        fit: :func:`fit_ladder` of ``games``, or of an earlier part of them with the
+            tables played since passed as ``pending``; None: computed here. Fitting
+            100,000 games takes about a second (BENCHMARKS.md), so a runner that asks
+            for a table at a time keeps a fit (refitted in a thread now and then) and
+            passes it with the tables chosen since.
+        pending: tables chosen earlier whose games ``fit`` does not hold (still in
+            flight, or finished after the fit); they count as played, with the
+            information they are expected to bring, so the same table is not chosen
+            again while the first is in flight, and the fair share stays right.
 
     Pure: no I/O, no clock; same inputs and rng state, same tables.
 
@@ -286,11 +290,14 @@ class _Field:
         capped = self.games > MAX_LEAD * np.median(self.games) + STARVE_FACTOR * len(self.names)
         if (~capped).sum() < self.players:
             capped[:] = False
-        waiting = [(s, i) for i, s in enumerate(self.since) if s is not None and s >= self.starve_after]
-        if waiting:
-            longest = max(s for s, _ in waiting)
-            seats = [_draw(rng, [i for s, i in waiting if s == longest])]
-        else:
+        waiting = [i for i, s in enumerate(self.since) if s is not None and s >= self.starve_after]
+        rng.shuffle(waiting)  # ties in waiting time: drawn
+        waiting.sort(key=lambda i: -self.since[i])
+        seats = waiting[: self.players]
+        for a, i in enumerate(seats):
+            for j in seats[a + 1:]:
+                cov = _update(cov, self._pair_weight(i, j), i, j)
+        if not seats:
             gains = self._pair_gains(cov)
             gains[capped, :] = gains[:, capped] = -np.inf
             best = gains.max()
