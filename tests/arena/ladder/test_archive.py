@@ -67,7 +67,7 @@ def test_zip_with_manifest_at_top_unpacks_with_safe_modes(tmp_path):
     assert stat.S_IMODE((tmp_path / "out" / "src").stat().st_mode) == 0o755
 
 
-@pytest.mark.parametrize("mode", ["w", "w:gz"])
+@pytest.mark.parametrize("mode", ["w", "w:gz", "w:xz"])
 def test_tar_with_manifest_in_a_single_top_folder_returns_that_folder(tmp_path, mode):
     data = make_tar((member("./", tarfile.DIRTYPE), None), (member("./my-bot", tarfile.DIRTYPE), None),
                     (member("./my-bot/bot.toml"), MANIFEST), (member("./my-bot/bot.py", mode=0o700), b"x"), mode=mode)
@@ -105,12 +105,19 @@ def test_zip_bomb_is_refused_before_its_data_is_written(tmp_path):
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         archive.writestr("bot.toml", MANIFEST)
         with archive.open("zeros", "w") as out:
-            for _ in range(64):
-                out.write(bytes(2**20))  # 64 MiB of zeros
+            for _ in range(24):
+                out.write(bytes(2**20))  # 24 MiB of zeros, over the 20 MiB limit per file
     data = buffer.getvalue()
-    assert len(data) < 200_000
-    assert refused(data, tmp_path / "out") == f"zeros: {64 * 2**20} bytes, over the limit of {20 * 2**20} per file"
+    assert len(data) < 100_000
+    assert refused(data, tmp_path / "out") == f"zeros: {24 * 2**20} bytes, over the limit of {20 * 2**20} per file"
     assert not (tmp_path / "out" / "zeros").exists()
+
+
+def test_tar_gz_bomb_is_refused_by_its_declared_size_before_reading(tmp_path):
+    # only the header of a 10 GiB member: refused from the header, its data is never read
+    data = make_tar((member("bot.toml"), MANIFEST), (member("huge", size=10 * 2**30), None))
+    assert refused(data, tmp_path / "out") == f"huge: {10 * 2**30} bytes, over the limit of {20 * 2**20} per file"
+    assert sorted(files_under(tmp_path / "out")) == ["bot.toml"]
 
 
 def test_zip_entry_that_lies_about_its_size_is_stopped_at_the_limit(tmp_path):
