@@ -17,6 +17,7 @@ from ._ranges import RANGES, parse_option
 
 if TYPE_CHECKING:
     from ._config import TournamentConfig
+    from ._manifest import BotSpec
     from ._store import ResultsStore
 
 tournament_app = typer.Typer(help="Run and resume tournaments.", no_args_is_help=True)
@@ -41,8 +42,13 @@ WorkersOption = Annotated[Optional[str], typer.Option(
 def open_store(config: TournamentConfig) -> ResultsStore:
     from ._store import ResultsStore
 
-    entrants = [(spec.name, {"command": list(spec.command), "cwd": str(spec.cwd)}) for spec in config.entrants]
+    entrants = [_entrant_row(spec) for spec in config.entrants]
     return ResultsStore.create(config.database, config.fingerprint(), config.raw, config.path, entrants)
+
+
+def _entrant_row(spec: BotSpec) -> tuple[str, dict[str, object]]:
+    """An entrant as the store lists it."""
+    return spec.name, {"command": list(spec.command), "cwd": str(spec.cwd)}
 
 
 def config_of_store(store: ResultsStore) -> TournamentConfig:
@@ -169,6 +175,48 @@ def resume_command(
         _play(_with_concurrency(config_of_store(store), games_at_once, processes), store, quiet, sandbox, allow_root_bots, skip_broken)
     finally:
         store.close()
+
+
+#: (no square brackets: the help is rich markup)
+EntrantFilesHelp = ("a bot manifest, or a TOML file with an 'entrants' array of tables written like the "
+                    "tournament file's (optional 'game' and 'players' must match); repeatable")
+
+
+@tournament_app.command("extend")
+@reports_errors
+def extend_command(
+    database: Annotated[Path, typer.Argument(metavar="DB", help="The tournament's results database.")],
+    rounds: Annotated[Optional[str], typer.Option(
+        "--rounds", metavar="N", help=f"Add N rounds, {RANGES['rounds']} (the new entrants play every round).")] = None,
+    entrant: Annotated[Optional[list[Path]], typer.Option(
+        "--entrant", metavar="FILE", help=f"New entrants (a gauntlet's field): {EntrantFilesHelp}.")] = None,
+    candidate: Annotated[Optional[list[Path]], typer.Option(
+        "--candidate", metavar="FILE", help=f"New gauntlet candidates: {EntrantFilesHelp}.")] = None,
+) -> None:
+    """Grow a tournament without replaying a game: add rounds, entrants or gauntlet candidates.
+
+    Every stored game keeps its key, seed and result. Nothing is played here: run
+    `arena tournament resume DB` next. A new version of a bot is a new entrant (a new name).
+    A database made before tournaments could grow (schedule version 1) takes rounds only."""
+    from ._extend import extend_config
+    from ._store import ResultsStore
+
+    added_rounds = 0 if rounds is None else parse_option("--rounds", rounds)
+    store = ResultsStore.open(database)
+    try:
+        done = len(store.completed_keys())
+        extension = extend_config(config_of_store(store), store.schedule_version(), added_rounds,
+                                  entrant or [], candidate or [])
+        store.extend(extension.config.fingerprint(), extension.config.raw,
+                     [_entrant_row(spec) for spec in extension.added])
+    finally:
+        store.close()
+    grown = [f"{len(extension.added)} entrant{'s' * (len(extension.added) != 1)} "
+             f"({', '.join(spec.name for spec in extension.added)})"] if extension.added else []
+    if extension.rounds:
+        grown.append(f"{extension.rounds} round{'s' * (extension.rounds != 1)}")
+    typer.echo(f"{database}: added {' and '.join(grown)}: {extension.new_games} new games, {extension.total - done} "
+               f"of {extension.total} to play; play them with: arena tournament resume {database}")
 
 
 def crosstable_command(database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")]) -> None:

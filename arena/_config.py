@@ -175,12 +175,22 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         duplicate=reader.get(data, "duplicate", bool, True),
         max_tables=reader.number(data, "max_tables", 0),
         candidates=candidates,
+        variant=_variant(game, game_id, options),
     )
     concurrency = reader.number(data, "concurrency", 0) or (os.cpu_count() or 1)
     database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
                             concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path),
                             workers=reader.number(data, "workers", 0))
+
+
+def _variant(game: engines.Game, game_id: str, options: dict[str, Any]) -> str:
+    """The game and its options that differ from their defaults, as canonical JSON: an option
+    written at its default, or one a later version of the game adds, leaves it unchanged (it
+    is part of every game key: a tournament's keys must not move under it)."""
+    defaults = game.resolve_options({})
+    changed = {key: value for key, value in options.items() if key not in defaults or defaults[key] != value}
+    return json.dumps([game_id, changed], sort_keys=True, default=str)
 
 
 def _sprt(data: dict[str, Any], fmt: Format, candidates: tuple[str, ...], names: list[str],
@@ -201,22 +211,24 @@ def _entrants(reader: _Reader, base: Path) -> list[BotSpec]:
     items = reader.data.get("entrants")
     if not isinstance(items, list) or not items:
         raise ConfigError(f"{reader.path}: 'entrants' must be a non-empty array of tables ([[entrants]])")
-    specs = []
-    for number, item in enumerate(items, 1):
-        where = f"{reader.path}: entrant {number}"
-        if not isinstance(item, dict):
-            raise ConfigError(f"{where} must be a table with 'manifest' or 'command'")
-        try:
-            if "manifest" in item:
-                extra = sorted(set(item) - {"manifest", "name"})
-                if extra:
-                    raise ConfigError(f"{where}: key {extra[0]!r} is not allowed beside 'manifest'")
-                spec = load_manifest(base / item["manifest"])
-                if "name" in item:
-                    spec = dataclasses.replace(spec, name=check_name(item["name"], where))
-            else:
-                spec = manifest_from_dict(item, base, where)
-        except ManifestError as error:
-            raise ConfigError(str(error)) from None
-        specs.append(spec)
-    return specs
+    return [entrant_from_item(item, base, f"{reader.path}: entrant {number}") for number, item in enumerate(items, 1)]
+
+
+def entrant_from_item(item: object, base: Path, where: str) -> BotSpec:
+    """One ``[[entrants]]`` table (``manifest`` with an optional ``name``, or a manifest's keys
+    inline); ``base`` resolves relative paths. Raises :class:`ConfigError` naming ``where``."""
+    if not isinstance(item, dict):
+        raise ConfigError(f"{where} must be a table with 'manifest' or 'command'")
+    try:
+        if "manifest" in item:
+            extra = sorted(set(item) - {"manifest", "name"})
+            if extra:
+                raise ConfigError(f"{where}: key {extra[0]!r} is not allowed beside 'manifest'")
+            spec = load_manifest(base / item["manifest"])
+            if "name" in item:
+                spec = dataclasses.replace(spec, name=check_name(item["name"], where))
+        else:
+            spec = manifest_from_dict(item, base, where)
+    except ManifestError as error:
+        raise ConfigError(str(error)) from None
+    return spec

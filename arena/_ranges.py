@@ -45,6 +45,7 @@ RANGES: dict[str, Range] = {
 #: Command-line options and the key of :data:`RANGES` they share.
 OPTIONS: dict[str, str] = {
     "--seed": "seed",
+    "--rounds": "rounds",
     "--move-ms": "move_ms",
     "--reserve-ms": "reserve_ms",
     "--margin-ms": "margin_ms",

@@ -6,7 +6,10 @@ tournament resumes from this file alone. A game key is stored at most once.
 
 The store also keeps the tournament's secret key (``meta.seed_key``, see
 :func:`arena._schedule.new_key`), from which every game and bot seed derives: it is readable
-only through :meth:`ResultsStore.seed_key` and the file is mode 0600. A database appears under
+only through :meth:`ResultsStore.seed_key` and the file is mode 0600. ``meta.schedule`` is the
+version of the schedule its games are keyed by (:data:`arena._schedule.SCHEDULE_VERSION`; 1 when
+absent: a database made before there were versions). :meth:`ResultsStore.extend` grows the
+tournament a database holds, keeping every stored game. A database appears under
 its name only once it is complete (built in a temporary file beside it, then linked into
 place), so a run killed while creating it leaves no half-made database behind.
 """
@@ -28,11 +31,11 @@ from typing import Any
 import msgpack
 
 from ._match import MatchResult
-from ._schedule import ScheduledGame, new_key
+from ._schedule import SCHEDULE_VERSION, ScheduledGame, new_key
 
 FORMAT = "pirate-arena-results"
-#: 2: ``meta.seed_key`` holds the tournament's secret key
-SCHEMA_VERSION = 2
+#: 2: ``meta.seed_key`` holds the tournament's secret key; 3: ``meta.schedule`` its schedule version
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -127,6 +130,7 @@ class ResultsStore:
                 "format": FORMAT, "schema": str(SCHEMA_VERSION), "fingerprint": fingerprint,
                 "config": json.dumps(raw_config, default=str), "config_path": str(config_path.resolve()),
                 "created_at": str(time.time()), "seed_key": new_key().hex(),
+                "schedule": str(SCHEDULE_VERSION),
             }
             _remove_leftovers(path)
             _create_atomically(path, meta, list(entrants))
@@ -171,6 +175,32 @@ class ResultsStore:
                              f"its standings and exports still work, but play the tournament again "
                              f"into a new database to continue it")
         return bytes.fromhex(value)
+
+    def schedule_version(self) -> int:
+        """The version of the schedule the stored games are keyed by (1: made before versions)."""
+        return int(self.meta("schedule") or 1)
+
+    def extend(self, fingerprint: str, raw_config: dict[str, Any],
+               entrants: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Make the database hold a grown tournament: its file as now configured (more rounds,
+        entrants appended) and the new ``entrants``, in one transaction. Stored games are not
+        touched; the caller checks that the new schedule keeps them
+        (:func:`arena._schedule.extension_problem`). Raises :class:`StoreError`."""
+        updates = {"fingerprint": fingerprint, "config": json.dumps(raw_config, default=str),
+                   "extended_at": str(time.time())}
+        try:
+            # Autocommit connection: ``with self._db`` alone would commit statement by statement.
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", updates.items())
+                self._db.executemany("INSERT INTO entrants VALUES (?, ?)",
+                                     [(name, json.dumps(spec, default=str)) for name, spec in entrants])
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot extend the tournament ({error})") from None
 
     def entrants(self) -> list[str]:
         return [row[0] for row in self._db.execute("SELECT name FROM entrants ORDER BY rowid")]

@@ -12,6 +12,7 @@ the store.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,7 +106,9 @@ class TournamentRunner:
     def pending(self) -> tuple[Iterator[ScheduledGame], int, int]:
         """The games still to play (made as they are consumed), the schedule's total, and how
         many are already stored. Raises :class:`StoreError` if the store has no seed key."""
-        schedule = build_schedule(self.config.schedule, self.store.seed_key())
+        # Keyed the way the store's games are (a database of schedule version 1 stays so).
+        spec = dataclasses.replace(self.config.schedule, version=self.store.schedule_version())
+        schedule = build_schedule(spec, self.store.seed_key())
         done = self.store.completed_keys()
         return schedule.pending(done), schedule.total, len(done)
 

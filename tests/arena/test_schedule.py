@@ -1,16 +1,19 @@
 """Schedules: counts, seat balance, duplicate deals, gauntlets, sampling, determinism under the
-tournament key, laziness, and seeds that say nothing without the key."""
+tournament key, laziness, seeds that say nothing without the key, and growing a schedule
+(more rounds, entrants, candidates) with every old game unchanged, in both schedule versions."""
 
 import hashlib
 import hmac
 import itertools
+import json
 import math
 import tracemalloc
 from collections import Counter
 
 import pytest
 
-from arena._schedule import GAME_SEED_BITS, Format, ScheduleSpec, _nth_combination, build_schedule, new_key
+from arena._schedule import (GAME_SEED_BITS, Format, ScheduleSpec, _colex, _nth_colex, _nth_combination, build_schedule,
+                              extension_problem, new_key)
 
 NAMES = tuple("abcdef")
 KEY = bytes(range(32))
@@ -69,13 +72,26 @@ def test_bot_seeds_differ_by_seat_and_rotation_and_game_seeds_fit_json():
     assert all(0 <= g.seed < 2**GAME_SEED_BITS for g in games)
 
 
+def hmac_seed(*parts, bits=64):
+    digest = hmac.new(KEY, "\x1f".join(str(part) for part in parts).encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - bits)
+
+
 def test_seeds_are_hmac_of_the_key_not_of_the_file_seed():
-    """The derivation as documented: without the key, the file's seed predicts nothing."""
-    [first, *_] = games_of(ScheduleSpec(NAMES, 2, seed=1))
-    deal = hmac.new(KEY, "\x1f".join(["deal", "1", "0", "0", "0"]).encode(), hashlib.sha256).digest()
-    assert first.seed == int.from_bytes(deal[:8], "big") >> (64 - GAME_SEED_BITS)
-    bot = hmac.new(KEY, "\x1f".join(["bot", "r0t0s0", "0", first.seats[0]]).encode(), hashlib.sha256).digest()
-    assert first.bot_seeds[0] == int.from_bytes(bot[:8], "big")
+    """The derivation as documented (version 2): of the table's content, under the key."""
+    [first, *_] = games_of(ScheduleSpec(NAMES, 2, seed=1, variant="v"))
+    content = json.dumps(["v", sorted(first.seats)])
+    assert first.key == f"r0-{hashlib.sha256(content.encode()).hexdigest()[:16]}s0"
+    assert first.seed == hmac_seed("deal", 1, 0, content, 0, bits=GAME_SEED_BITS)
+    assert first.bot_seeds[0] == hmac_seed("bot", first.key, 0, first.seats[0])
+
+
+def test_version_1_seeds_are_hmac_of_the_table_number():
+    """Databases made before version 2 keep their derivation, so they resume unchanged."""
+    [first, *_] = games_of(ScheduleSpec(NAMES, 2, seed=1, version=1))
+    assert first.key == "r0t0s0" and first.block == "r0t0"
+    assert first.seed == hmac_seed("deal", 1, 0, 0, 0, bits=GAME_SEED_BITS)
+    assert first.bot_seeds[0] == hmac_seed("bot", "r0t0s0", 0, first.seats[0])
 
 
 def test_a_short_key_is_refused():
@@ -87,6 +103,14 @@ def test_sampled_tables_are_distinct_and_limited():
     games = games_of(ScheduleSpec(tuple("abcdefghij"), 4, max_tables=7))
     tables = {frozenset(g.seats) for g in games}
     assert len(tables) == 7 and len(games) == 7 * 4
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_colex_puts_the_subsets_of_the_first_entrants_first_and_nth_colex_finds_them(k):
+    subsets = list(_colex(8, k))
+    assert subsets == sorted(itertools.combinations(range(8), k), key=lambda subset: subset[::-1])
+    assert list(_colex(6, k)) == subsets[:math.comb(6, k)]
+    assert [_nth_colex(k, i) for i in range(len(subsets))] == subsets
 
 
 def test_nth_combination_matches_itertools():
@@ -127,25 +151,115 @@ def test_pending_is_the_schedule_minus_stored_keys_in_order():
     assert list(schedule.pending(done)) == [g for g in games if g.key not in done]
 
 
-def test_a_huge_schedule_is_counted_and_resumed_without_being_made():
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_huge_schedule_is_counted_and_resumed_without_being_made(version):
     """rounds = 10^6 of every 8-subset of 30 entrants: ~4.7e12 games, made one at a time."""
-    spec = ScheduleSpec(tuple(f"bot{i}" for i in range(30)), 8, rounds=10**6)
+    spec = ScheduleSpec(tuple(f"bot{i}" for i in range(30)), 8, rounds=10**6, version=version)
     schedule = build_schedule(spec, KEY)
     tracemalloc.start()
     try:
         assert schedule.total == 10**6 * math.comb(30, 8) * 8
-        first = list(itertools.islice(schedule.pending({"r0t0s0", "r0t0s1"}), 1000))
+        first_three = list(itertools.islice(schedule, 3))
+        first = list(itertools.islice(schedule.pending({first_three[0].key, first_three[1].key}), 1000))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert first[0].key == "r0t0s2" and len(first) == 1000
+    assert first[0] == first_three[2] and len(first) == 1000
+    assert first[0].key == ("r0t0s2" if version == 1 else first[0].block + "s2")
     assert peak < 5 * 2**20
 
 
-def test_sampled_rounds_are_made_one_at_a_time_and_the_key_is_not_shown():
-    spec = ScheduleSpec(tuple(f"bot{i}" for i in range(60)), 4, rounds=10**6, max_tables=10**5)
+@pytest.mark.parametrize("version", [1, 2])
+def test_sampled_rounds_are_made_one_at_a_time_and_the_key_is_not_shown(version):
+    spec = ScheduleSpec(tuple(f"bot{i}" for i in range(60)), 4, rounds=10**6, max_tables=10**5, version=version)
     schedule = build_schedule(spec, KEY)
     assert schedule.total == 10**6 * 10**5 * 4
     games = schedule.pending(set())
-    assert [next(games).table for _ in range(8)] == [0, 0, 0, 0, 1, 1, 1, 1]
+    tables = [next(games).table for _ in range(8)]
+    assert tables[:4] == [tables[0]] * 4 and tables[4:] == [tables[4]] * 4 and tables[0] < tables[4]
+    if version == 1:
+        assert tables == [0, 0, 0, 0, 1, 1, 1, 1]
     assert KEY.hex() not in repr(schedule) and repr(KEY) not in repr(schedule)
+
+
+# -- growing a schedule ------------------------------------------------------------------------
+
+GAUNTLET = dict(format=Format.GAUNTLET, candidates=("a",))
+
+GROWTHS = [  # (old spec, grown spec)
+    (ScheduleSpec(NAMES, 2, rounds=2), ScheduleSpec(NAMES, 2, rounds=5)),
+    (ScheduleSpec(NAMES, 2, rounds=2), ScheduleSpec((*NAMES, "g"), 2, rounds=2)),
+    (ScheduleSpec(NAMES[:4], 3), ScheduleSpec((*NAMES[:4], "x", "y"), 3, rounds=3)),
+    (ScheduleSpec(NAMES, 3, duplicate=False), ScheduleSpec((*NAMES, "g"), 3, duplicate=False)),
+    (ScheduleSpec(NAMES, 3, max_tables=4, rounds=2), ScheduleSpec(NAMES, 3, max_tables=4, rounds=4)),
+    (ScheduleSpec(NAMES, 3, max_tables=40), ScheduleSpec((*NAMES, "g"), 3, max_tables=40)),
+    (ScheduleSpec(NAMES, 3, **GAUNTLET), ScheduleSpec((*NAMES, "a2"), 3, format=Format.GAUNTLET, candidates=("a", "a2"))),
+    (ScheduleSpec(NAMES, 3, **GAUNTLET), ScheduleSpec((*NAMES, "g"), 3, **GAUNTLET, rounds=2)),
+    (ScheduleSpec(NAMES, 3, max_tables=3, **GAUNTLET),
+     ScheduleSpec((*NAMES, "a2"), 3, max_tables=3, format=Format.GAUNTLET, candidates=("a", "a2"))),
+    (ScheduleSpec(NAMES, 2, rounds=2, version=1), ScheduleSpec(NAMES, 2, rounds=3, version=1)),
+]
+
+
+@pytest.mark.parametrize("old,new", GROWTHS)
+def test_a_grown_schedule_keeps_every_game_and_adds_the_missing_ones(old, new):
+    assert extension_problem(old, new) is None
+    before, after = games_of(old), games_of(new)
+    by_key = {game.key: game for game in after}
+    assert len(by_key) == len(after) == build_schedule(new, KEY).total
+    assert all(by_key[game.key] == game for game in before)  # same seats, seeds, bot seeds, table
+    added = [game for game in after if game.key not in {g.key for g in before}]
+    assert len(added) == len(after) - len(before)
+    blocks = {}
+    for game in after:
+        blocks.setdefault(game.block, set()).add(game.seed)
+    assert all(len(seeds) == (1 if new.duplicate else new.players) for seeds in blocks.values())
+
+
+def pair_counts(games):
+    return Counter(frozenset(pair) for game in games for pair in itertools.combinations(game.seats, 2))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_grown_round_robin_stays_fair(players):
+    """An added entrant meets each old one as often as two old ones meet each other."""
+    grown = games_of(ScheduleSpec((*NAMES, "new1", "new2"), players, rounds=2))
+    counts = pair_counts(grown)
+    assert len(counts) == math.comb(8, 2) and len(set(counts.values())) == 1
+    seats = Counter((name, seat) for game in grown for seat, name in enumerate(game.seats))
+    assert len(set(seats.values())) == 1
+
+
+def test_a_grown_gauntlet_gives_the_new_candidate_the_old_ones_field():
+    old = ScheduleSpec(NAMES, 3, **GAUNTLET)
+    new = ScheduleSpec((*NAMES, "a2"), 3, format=Format.GAUNTLET, candidates=("a", "a2"))
+    added = [g for g in games_of(new) if g.key not in {game.key for game in games_of(old)}]
+    assert {frozenset(g.seats) - {"a2"} for g in added} == {frozenset(g.seats) - {"a"} for g in games_of(old)}
+    assert all("a" not in g.seats for g in added)
+
+
+@pytest.mark.parametrize("old,new,problem", [
+    (ScheduleSpec(NAMES, 2, version=1), ScheduleSpec((*NAMES, "g"), 2, version=1), "schedule version 1"),
+    (ScheduleSpec(NAMES, 2, rounds=3), ScheduleSpec(NAMES, 2, rounds=2), "'rounds' can only grow"),
+    (ScheduleSpec(NAMES, 2), ScheduleSpec(("g", *NAMES), 2), "'entrants' can only be appended to"),
+    (ScheduleSpec(NAMES, 2), ScheduleSpec(NAMES, 3), "'players' cannot change"),
+    (ScheduleSpec(NAMES, 2, variant="x"), ScheduleSpec(NAMES, 2, variant="y"), "'variant' cannot change"),
+    (ScheduleSpec(NAMES, 3, max_tables=5), ScheduleSpec((*NAMES, "g"), 3, max_tables=5), "max_tables = 5"),
+    (ScheduleSpec(NAMES, 3, max_tables=3, **GAUNTLET), ScheduleSpec((*NAMES, "g"), 3, max_tables=3, **GAUNTLET),
+     "max_tables = 3"),
+    (ScheduleSpec(NAMES, 3, **GAUNTLET), ScheduleSpec(NAMES, 3, format=Format.GAUNTLET, candidates=("a", "b")),
+     "cannot become a candidate"),
+])
+def test_a_growth_that_would_change_stored_games_is_refused(old, new, problem):
+    assert problem in extension_problem(old, new)
+    if "version 1" in problem:  # indeed: table numbers shift
+        assert not {g.key: g for g in games_of(new)}.items() >= {g.key: g for g in games_of(old)}.items()
+
+
+def test_version_2_tables_are_numbered_by_their_members_places():
+    games = games_of(ScheduleSpec(NAMES, 3))
+    place = {name: index for index, name in enumerate(NAMES)}
+    for game in games:
+        members = sorted(place[name] for name in game.seats)
+        assert game.table == sum(math.comb(index, j + 1) for j, index in enumerate(members))
+    assert [g.table for g in games] == sorted(g.table for g in games)

@@ -1,5 +1,6 @@
 """The results store's creation: atomic (a kill at any step leaves no half-made database), mode
-0600, and a fresh secret key per database that only :meth:`ResultsStore.seed_key` reads."""
+0600, a fresh secret key per database that only :meth:`ResultsStore.seed_key` reads, its
+schedule version, and growing the tournament it holds."""
 
 import fcntl
 import os
@@ -33,7 +34,7 @@ def test_a_new_store_is_0600_with_a_fresh_256_bit_key(tmp_path):
         assert stat.S_IMODE((tmp_path / "a.db").stat().st_mode) == 0o600
         assert len(first.seed_key()) == 32 and first.seed_key() != second.seed_key()
         assert first.entrants() == ["a", "b"] and first.meta("fingerprint") == "fp"
-        assert first.meta("schema") == "2"
+        assert first.meta("schema") == "3" and first.schedule_version() == 2
         assert leftovers(tmp_path) == []
     finally:
         first.close()
@@ -57,6 +58,27 @@ def test_an_older_database_without_a_key_cannot_be_continued(tmp_path):
     with pytest.raises(StoreError, match="without a secret seed key; .* into a new database"):
         store.seed_key()
     store.close()
+
+
+def test_a_database_without_a_schedule_version_is_of_version_1(tmp_path):
+    store = create(tmp_path / "t.db")
+    store._db.execute("DELETE FROM meta WHERE key = 'schedule'")
+    assert store.schedule_version() == 1
+    store.close()
+
+
+def test_extend_replaces_the_tournament_and_adds_entrants_in_one_step(tmp_path):
+    store = create(tmp_path / "t.db")
+    key = store.seed_key()
+    store.extend("fp2", {"game": "g", "rounds": 2}, [("c", {"command": ["c"]})])
+    store.close()
+    again = ResultsStore.open(tmp_path / "t.db")
+    assert again.entrants() == ["a", "b", "c"] and again.meta("fingerprint") == "fp2"
+    assert again.meta("config") == '{"game": "g", "rounds": 2}' and again.seed_key() == key
+    with pytest.raises(StoreError, match="cannot extend the tournament .*UNIQUE"):
+        again.extend("fp3", {}, [("c", {"command": ["c"]})])
+    assert again.meta("fingerprint") == "fp2" and again.entrants() == ["a", "b", "c"]  # all or nothing
+    again.close()
 
 
 def test_an_empty_file_is_replaced(tmp_path):
