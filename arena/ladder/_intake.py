@@ -211,13 +211,15 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
     async with trio.open_nursery() as nursery:
         drained = trio.Event()
         nursery.start_soon(_pump, trio.lowlevel.FdStream(read_fd), log, drained)
-        with trio.move_on_after(timeout):
-            returncode = await process.wait()
-        with trio.CancelScope(shield=True):
-            await running.terminate(grace=0.5)  # its group, its cgroup, its uid: nothing survives
-            with trio.move_on_after(0.5):  # what it wrote last
-                await drained.wait()
-        nursery.cancel_scope.cancel()
+        try:
+            with trio.move_on_after(timeout):
+                returncode = await process.wait()
+        finally:  # also when the ladder is cancelled: the uid is handed back only once all is dead
+            with trio.CancelScope(shield=True):
+                await running.terminate(grace=0.5)  # its group, its cgroup, its uid: nothing survives
+                with trio.move_on_after(0.5):  # what it wrote last
+                    await drained.wait()
+            nursery.cancel_scope.cancel()
     return returncode, log
 
 

@@ -174,6 +174,17 @@ async def test_a_fork_bomb_build_is_capped_and_killed_at_the_time_limit(workdir,
     assert processes_below(workdir) == []
 
 
+@pytest.mark.parametrize("sandbox", MODES)
+async def test_a_cancelled_admission_leaves_no_build_process(workdir, sandbox):
+    build = "sleep 60 & sleep 60"
+    with trio.move_on_after(1.5) as scope:  # the ladder shutting down mid-build
+        await admit(archive(f'command = "python bot.py"\nbuild = ["sh", "-c", "{build}"]\n'), workdir, "karibik", 2,
+                    sandbox=sandbox)
+    assert scope.cancelled_caught
+    assert processes_below(workdir) == []
+    assert (workdir / "my-bot").stat().st_uid == os.getuid()  # the folder went back to the arena
+
+
 @pytest.mark.parametrize("sandbox", CONTAINED)
 async def test_a_build_cannot_write_outside_its_folder(workdir, sandbox):
     outside = Path(tempfile.mkdtemp(prefix="pirate-arena-outside-"))
