@@ -24,7 +24,7 @@ import secrets
 import shlex
 import stat
 import subprocess
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import trio
@@ -90,7 +90,7 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
     box = _own_sandbox(detect_sandbox(sandbox))
     try:
         lines = []
-        problem = _outside(spec, bot_dir)
+        problem = _outside(spec, bot_dir) or _raised_limits(spec)
         if problem is None and spec.build is not None:
             problem, log = await _build(spec, bot_dir, box, build_timeout_s)
             lines += log
@@ -128,6 +128,18 @@ def _outside(spec: BotSpec, bot_dir: Path) -> str | None:
     program = spec.command[0]
     if "/" in program and not os.path.isabs(program) and not _inside(cwd / program, bot_dir):
         return f"{MANIFEST}: the program {program!r} must lie inside the archive"
+    return None
+
+
+def _raised_limits(spec: BotSpec) -> str | None:
+    """Why the manifest's ``[limits]`` are refused: a ladder's bots may lower the arena's
+    default limits, never raise or lift them (they would play every game with them)."""
+    defaults = Limits()
+    for field in fields(Limits):
+        ceiling, asked = getattr(defaults, field.name), getattr(spec.limits, field.name)
+        if ceiling is not None and (asked is None or asked > ceiling):
+            return (f"{MANIFEST}: 'limits.{field.name}' may not be above the ladder's {ceiling} "
+                    f"(0, no limit, is not allowed either)")
     return None
 
 

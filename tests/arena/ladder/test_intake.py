@@ -92,6 +92,15 @@ async def test_a_bot_that_would_start_outside_its_folder_is_refused(workdir, man
     assert (admission.passed, admission.report) == (False, problem)
 
 
+@pytest.mark.parametrize("limits, problem", [
+    ("memory_mb = 0", "'limits.memory_mb' may not be above the ladder's 2048 (0, no limit, is not allowed either)"),
+    ("processes = 129", "'limits.processes' may not be above the ladder's 128 (0, no limit, is not allowed either)"),
+])
+async def test_a_bot_may_not_raise_its_limits(workdir, limits, problem):
+    admission = await admit(archive(f'command = "python bot.py"\n[limits]\n{limits}\n'), workdir, "karibik", 2)
+    assert (admission.passed, admission.report) == (False, f"bot.toml: {problem}")
+
+
 async def test_a_missing_build_program_is_reported(workdir):
     admission = await admit(archive('command = "python bot.py"\nbuild = ["no-such-compiler", "-O2"]\n'),
                             workdir, "karibik", 2)
@@ -183,6 +192,13 @@ async def test_a_cancelled_admission_leaves_no_build_process(workdir, sandbox):
     assert scope.cancelled_caught
     assert processes_below(workdir) == []
     assert (workdir / "my-bot").stat().st_uid == os.getuid()  # the folder went back to the arena
+
+
+async def test_a_build_that_takes_too_much_memory_fails(workdir):
+    hog = "python -c 'bytearray(3 * 2**30)'"  # 3 GiB, over the 2 GiB of address space a build gets
+    admission = await admit(archive(f'command = "python bot.py"\nbuild = "{hog}"\n'), workdir, "karibik", 2)
+    lines = admission.report.splitlines()
+    assert (admission.passed, lines[0], lines[-1]) == (False, "build failed: it exited with code 1", "MemoryError")
 
 
 @pytest.mark.parametrize("sandbox", CONTAINED)
