@@ -40,18 +40,16 @@ from .._sandbox import Sandbox
 from .._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, keyed_seed
 from .._workers import GameSource
 from ._config import LadderConfig
-from ._store import Entrant, LadderStore
-
+from ._intake import admit
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
-
-try:
-    from ._intake import admit
-except ImportError:  # h19-sub's module not landed yet
-    from ._standin import admit  # type: ignore[assignment]
+from ._store import Entrant, LadderStore
 
 #: Below this many games matchmaking refits before every table; above, a task refits in a
 #: thread (the fit of 100,000 games takes a fraction of a second: not in the web's loop).
 INLINE_FIT_GAMES = 5000
+
+#: A vetting that failed on the arena's side (not the submission's) is tried again after this.
+RETRY_VETTING_S = 10.0
 
 #: Refit once this share of the stored games is new (and at least one game is), or after
 #: :data:`FIT_EVERY_S` with anything new.
@@ -145,16 +143,25 @@ class LadderRunner:
                 await self._submitted.wait()
                 self._submitted = trio.Event()
                 continue
+            admitted = False
             for submission, entrant, archive in pending:
                 folder = self.workdir / str(submission)
                 await trio.to_thread.run_sync(_empty_folder, folder)
-                admission = await admit(archive, folder, self.config.game, self.config.players,
-                                        build_timeout_s=self.config.build_timeout_s, sandbox=self.sandbox_mode)
+                try:
+                    admission = await admit(archive, folder, self.config.game, self.config.players,
+                                            build_timeout_s=self.config.build_timeout_s, sandbox=self.sandbox_mode)
+                except Exception as error:  # noqa: BLE001 - the arena's side (no free uid, full disk): later
+                    print(f"warning: vetting {entrant} failed on the arena's side ({error}); trying again "
+                          f"in {RETRY_VETTING_S:.0f} s", file=sys.stderr)
+                    await trio.sleep(RETRY_VETTING_S)
+                    break
                 manifest = admission.bot_dir / "bot.toml" if admission.passed and admission.bot_dir else None
                 self.store.decide(submission, manifest is not None, admission.report, manifest)
-                if manifest is not None:
-                    self.store.activate(self.config.active_versions)
-                    self._active_changed()
+                admitted = admitted or manifest is not None
+            if admitted:
+                # Once per batch: each change of the active set restarts the workers' bot pools.
+                self.store.activate(self.config.active_versions)
+                self._active_changed()
 
     def _active_changed(self) -> None:
         self._generation += 1

@@ -113,10 +113,11 @@ class LadderStore:
             db.close()
             raise StoreError(f"{path}: not a pirate-arena ladder database")
         store = cls(path, db)
-        if game is not None and (store.meta("game"), store.meta("players")) != (game, str(players)):
+        held = (store.meta("game"), store.meta("players"))
+        if game is not None and held != (game, str(players)):
             store.close()
-            raise StoreError(f"{path}: holds a ladder of {store.meta('game')} at {store.meta('players')} "
-                             f"players, not {game} at {players}; use another 'database'")
+            raise StoreError(f"{path}: holds a ladder of {held[0]} at {held[1]} players, not {game} at "
+                             f"{players}; use another 'database'")
         return store
 
     def close(self) -> None:
@@ -270,7 +271,7 @@ class LadderStore:
                 self._db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
                                      [(name, game, seat, rank) for seat, (name, rank) in enumerate(zip(seats, result.ranks))])
                 self._db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", [
-                    (seats[f.seat] if f.seat is not None else "", game, f.kind.value, f.step, f.detail, f.stderr_tail)
+                    (game, seats[f.seat] if f.seat is not None else "", f.kind.value, f.step, f.detail, f.stderr_tail)
                     for f in result.faults])
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot store game {key} ({error})") from None

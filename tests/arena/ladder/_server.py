@@ -59,11 +59,13 @@ def archive(name: str) -> bytes:
 
 
 def arena(*args: str) -> str:
-    """Run ``arena ARGS`` (this checkout's); its stdout."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-m", "arena._cli", *args], capture_output=True, text=True,
-                            env=env, timeout=120)
-    assert result.returncode == 0, result.stderr
+    """Run ``arena ARGS`` in this process (the quick commands: tokens); its stdout."""
+    from typer.testing import CliRunner
+
+    from arena._cli import app
+
+    result = CliRunner().invoke(app, list(args), prog_name="arena")
+    assert result.exit_code == 0, result.output
     return result.stdout
 
 

@@ -1,0 +1,100 @@
+"""The ladder's database and file: tokens, versions and which stay active, games stored once,
+and the ladder file's checks (the server's own tests run it for real)."""
+
+from pathlib import Path
+
+import pytest
+
+from arena._config import ConfigError
+from arena._faults import Fault, FaultKind
+from arena._match import EndReason, MatchResult
+from arena._store import StoreError
+from arena.ladder._config import load_ladder
+from arena.ladder._store import LadderStore, Status
+from engines import Replay
+
+ROOT = Path(__file__).parents[3]
+
+
+@pytest.fixture
+def store(tmp_path):
+    opened = LadderStore.open(tmp_path / "ladder.db", "dead-mans-draw", 2)
+    yield opened
+    opened.close()
+
+
+def _result(seats, ranks, faults=()):
+    return MatchResult("dead-mans-draw", 7, seats, ranks, ranks, (10, 5), tuple(faults), EndReason.NORMAL,
+                       Replay("dead-mans-draw", 2, 7), (), 0.1)
+
+
+def test_tokens_are_stored_as_hashes(store, tmp_path):
+    token = store.add_token("alice")
+    assert store.author_of(token) == "alice" and store.author_of(token + "x") is None
+    assert token.encode() not in (tmp_path / "ladder.db").read_bytes() + (tmp_path / "ladder.db-wal").read_bytes()
+    with pytest.raises(StoreError, match="already has a token"):
+        store.add_token("alice")
+    assert store.revoke_token("alice") and not store.revoke_token("alice")
+    assert store.author_of(token) is None
+    again = store.add_token("alice")
+    assert again != token and store.author_of(again) == "alice"
+    assert [row[0] for row in store.tokens()] == ["alice"]
+
+
+def test_versions_and_active(store):
+    ids = [store.add_submission("alice", b"archive")[0] for _ in range(3)]
+    assert [store.submission(i)["entrant"] for i in ids] == ["alice-v1", "alice-v2", "alice-v3"]
+    assert [p[0] for p in store.pending()] == ids
+    store.decide(ids[0], True, "ok", Path("/x/bot.toml"))
+    store.decide(ids[1], True, "ok", Path("/y/bot.toml"))
+    store.decide(ids[2], False, "FAIL crash", None)
+    store.add_submission("bob", None, Path("/z/bot.toml"))  # a house bot: passed at once
+    store.activate(1)
+    assert [e.name for e in store.active()] == ["alice-v2", "bob-v1"]  # the newest passed one stays
+    store.activate(2)
+    assert [e.name for e in store.active()] == ["alice-v1", "alice-v2", "bob-v1"]
+    assert store.pending() == []
+    failed = store.submission(ids[2])
+    assert (failed["status"], failed["report"], failed["active"]) == (Status.FAILED, "FAIL crash", False)
+    assert store.house_bots() == {("bob", "/z/bot.toml")}
+
+
+def test_a_game_is_stored_once_with_its_seats_and_faults(store):
+    fault = Fault(1, "b-v1", FaultKind.TIMEOUT, "no reply", 3, "last words")
+    assert store.record("b1s0", "b1", 0, ("a-v1", "b-v1"), _result(("a-v1", "b-v1"), (1, 2), [fault]))
+    assert not store.record("b1s0", "b1", 0, ("a-v1", "b-v1"), _result(("a-v1", "b-v1"), (1, 2), [fault]))
+    assert store.record("b1s1", "b1", 1, ("b-v1", "a-v1"), _result(("b-v1", "a-v1"), (2, 1)))
+    assert store.game_count() == 2 and store.next_block() == 2
+    assert [g["key"] for g in store.games("b-v1")] == ["b1s1", "b1s0"]
+    assert store.faults("b-v1") == [{"game": 1, "kind": "timeout", "step": 3, "detail": "no reply",
+                                     "stderr_tail": "last words"}]
+    assert store.faults("a-v1") == []
+    meta, replay = store.game(1)
+    assert meta["seats"] == ["a-v1", "b-v1"] and replay["game"] == "dead-mans-draw"
+    assert [r[1:] for r in store.results()] == [(("a-v1", "b-v1"), (1, 2), "b1"), (("b-v1", "a-v1"), (2, 1), "b1")]
+
+
+def test_another_game_or_file_is_refused(tmp_path, store):
+    with pytest.raises(StoreError, match="holds a ladder of dead-mans-draw at 2 players, not karibik at 3"):
+        LadderStore.open(tmp_path / "ladder.db", "karibik", 3)
+    (tmp_path / "other.db").write_bytes(b"SQLite format 3\0" + bytes(200))
+    with pytest.raises(StoreError, match="not a pirate-arena ladder database"):
+        LadderStore.open(tmp_path / "other.db")
+    with pytest.raises(StoreError, match="no such ladder database"):
+        LadderStore.open(tmp_path / "missing.db")
+
+
+def test_the_example_ladder_file():
+    config = load_ladder(ROOT / "examples" / "ladder.toml")
+    assert (config.game, config.players, config.port, config.active_versions) == ("dead-mans-draw", 2, 8000, 1)
+    assert [(b.author, b.manifest.name) for b in config.bots] == [("random", "py-random.toml"),
+                                                                 ("heuristic", "py-heuristic.toml")]
+    assert config.database == ROOT / "examples" / "ladder.db"
+    assert config.play.settings.time_control.move_ms == 100
+
+
+def test_a_bad_ladder_file_names_the_key(tmp_path):
+    path = tmp_path / "l.toml"
+    path.write_text('game = "dead-mans-draw"\nactive_versions = 0\n')
+    with pytest.raises(ConfigError, match=r"l.toml: key 'active_versions' must be an integer in 1..100, got 0"):
+        load_ladder(path)
