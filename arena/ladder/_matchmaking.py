@@ -285,8 +285,8 @@ class _Field:
     def best_table(self, rng: random.Random) -> tuple[str, ...]:
         """The table of the module docstring's rule, seat order shuffled by ``rng``."""
         cov = self.cov
-        # Past the cap an entrant is seated only for its fair share (or to fill a table):
-        # one whose games teach little (it loses every game) would otherwise absorb them all.
+        # Past the cap an entrant is seated only for its fair share (or to fill a table): a
+        # backstop, so that no one absorbs the ladder whatever the model makes of its games.
         capped = self.games > MAX_LEAD * np.median(self.games) + STARVE_FACTOR * len(self.names)
         if (~capped).sum() < self.players:
             capped[:] = False
@@ -334,7 +334,7 @@ class _Field:
         own = d[:, None] - cov  # cov(R_i, R_i - R_j)
         with np.errstate(divide="ignore", invalid="ignore"):
             drop_i = np.clip(shrink * own**2 / d[:, None], 0.0, 1.0 - 1e-12)
-        gains = -np.log1p(-drop_i) - np.log1p(-drop_i.T)
+        gains = np.nan_to_num(-np.log1p(-drop_i) - np.log1p(-drop_i.T), nan=0.0)
         np.fill_diagonal(gains, -np.inf)
         return gains
 
