@@ -38,6 +38,14 @@ WorkersOption = Annotated[Optional[str], typer.Option(
     "--workers", metavar="N",
     help=f"Worker processes the games are spread over, {RANGES['workers']} (0: one per CPU core); default: the file's.")]
 
+ExecutorOption = Annotated[Optional[str], typer.Option(
+    "--executor", metavar="local|dask",
+    help="Where games run: worker processes here, or a Dask cluster; default: the file's.")]
+SchedulerOption = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="Dask scheduler, e.g. tcp://host:8786 (implies --executor dask); default: the file's, "
+         "else a local cluster of --workers processes.")]
+
 
 def open_store(config: TournamentConfig) -> ResultsStore:
     from ._store import ResultsStore
@@ -64,14 +72,31 @@ def _concurrency(text: str | None) -> int | None:
     return None if text is None else parse_option("--concurrency", text) or (os.cpu_count() or 1)
 
 
-def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers: int | None = None) -> TournamentConfig:
-    """``config`` with ``--concurrency`` and ``--workers`` applied (they do not change which
-    games are played)."""
+def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers: int | None = None,
+                      executor: str | None = None, scheduler: str | None = None) -> TournamentConfig:
+    """``config`` with ``--concurrency``, ``--workers``, ``--executor`` and ``--scheduler``
+    applied (they do not change which games are played)."""
     if concurrency is not None:
         config = dataclasses.replace(config, concurrency=concurrency)
     if workers is not None:
         config = dataclasses.replace(config, workers=workers)
+    if executor is not None:
+        from ._config import EXECUTORS
+
+        if executor not in EXECUTORS:
+            raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+        config = dataclasses.replace(config, executor=executor, scheduler="" if executor == "local" else config.scheduler)
+    if scheduler is not None:
+        if executor == "local":
+            raise UsageError("--scheduler is for --executor dask")
+        config = dataclasses.replace(config, executor="dask", scheduler=scheduler)
     return config
+
+
+def _where(config: TournamentConfig, processes: int) -> str:
+    if config.executor == "local":
+        return f"{processes} worker processes"
+    return f"Dask cluster at {config.scheduler}" if config.scheduler else f"local Dask cluster of {processes} workers"
 
 
 SkipBrokenOption = Annotated[bool, typer.Option(
@@ -101,7 +126,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         if not quiet:
             typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
                        f"({done} already played), concurrency {config.concurrency}, "
-                       f"{min(config.workers or default_workers(), config.concurrency)} worker processes, "
+                       f"{_where(config, min(config.workers or default_workers(), config.concurrency))}, "
                        f"results in {store.path}", err=True)
 
         def interrupted() -> str:
@@ -137,6 +162,8 @@ def run_command(
     allow_root_bots: AllowRootOption = False,
     skip_broken: SkipBrokenOption = False,
     workers: WorkersOption = None,
+    executor: ExecutorOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Play a tournament, storing every game as it ends; print the standings.
 
@@ -146,7 +173,7 @@ def run_command(
 
     games_at_once = _concurrency(concurrency)
     processes = None if workers is None else parse_option("--workers", workers)
-    config = _with_concurrency(load_config(file), games_at_once, processes)
+    config = _with_concurrency(load_config(file), games_at_once, processes, executor, scheduler)
     store = open_store(config)
     try:
         _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
@@ -164,6 +191,8 @@ def resume_command(
     allow_root_bots: AllowRootOption = False,
     skip_broken: SkipBrokenOption = False,
     workers: WorkersOption = None,
+    executor: ExecutorOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Play only the games an interrupted tournament is missing; print the standings."""
     from ._store import ResultsStore
@@ -172,7 +201,8 @@ def resume_command(
     processes = None if workers is None else parse_option("--workers", workers)
     store = ResultsStore.open(database)
     try:
-        _play(_with_concurrency(config_of_store(store), games_at_once, processes), store, quiet, sandbox, allow_root_bots, skip_broken)
+        config = _with_concurrency(config_of_store(store), games_at_once, processes, executor, scheduler)
+        _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
     finally:
         store.close()
 

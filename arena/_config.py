@@ -51,15 +51,22 @@ class TournamentConfig:
     sprt: SprtStop | None = None
     #: worker processes the games are spread over; 0: one per core (arena._workers)
     workers: int = 0
+    #: "local": worker processes on this machine; "dask": on a Dask cluster (arena._dask)
+    executor: str = "local"
+    #: the Dask scheduler's address; "": a LocalCluster of ``workers`` processes for the run
+    scheduler: str = ""
 
     def fingerprint(self) -> str:
         """Canonical JSON of what determines the games (not where the database lives)."""
-        raw = {key: value for key, value in self.raw.items() if key not in ("database", "concurrency", "workers")}
+        raw = {key: value for key, value in self.raw.items() if key not in _WHERE}
         return json.dumps(raw, sort_keys=True, default=str)
 
 
+#: keys that say where and how fast games are played, not which: not in the fingerprint
+_WHERE = ("database", "concurrency", "workers", "executor", "scheduler")
+EXECUTORS = ("local", "dask")
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
-        "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
+        "executor", "scheduler", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
 _TIME = {"move_ms", "reserve_ms", "startup_ms", "margin_ms"}
 _FAULTS = {"policy", "max_substitutions"}
 
@@ -181,7 +188,17 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
     database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
                             concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path),
-                            workers=reader.number(data, "workers", 0))
+                            workers=reader.number(data, "workers", 0), **_executor(reader))
+
+
+def _executor(reader: _Reader) -> dict[str, str]:
+    executor = reader.get(reader.data, "executor", str, "local")
+    if executor not in EXECUTORS:
+        raise reader.error("executor", f"must be one of {list(EXECUTORS)}, got {executor!r}")
+    scheduler = reader.get(reader.data, "scheduler", str, "")
+    if scheduler and executor != "dask":
+        raise reader.error("scheduler", 'is for executor = "dask"')
+    return {"executor": executor, "scheduler": scheduler}
 
 
 def _variant(game: engines.Game, game_id: str, options: dict[str, Any]) -> str:

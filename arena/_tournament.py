@@ -138,7 +138,7 @@ class TournamentRunner:
         send, receive = trio.open_memory_channel(0)
         slots = min(self.config.concurrency, total - done)
         processes = min(self.config.workers or default_workers(), slots)
-        if processes > 1:
+        if processes > 1 or (self.config.executor == "dask" and slots > 0):
             await self._play_on_workers(pending, processes, slots)
         elif slots > 0:
             await self._play(send, receive, pending, slots)
@@ -178,15 +178,20 @@ class TournamentRunner:
                 return
 
     async def _play_on_workers(self, pending: Iterator[ScheduledGame], processes: int, slots: int) -> None:
-        """Play on ``processes`` worker processes (:mod:`arena._workers`), ``slots`` games at
-        once in all; this process stores each result as it comes back."""
+        """Play on ``processes`` worker processes (:mod:`arena._workers`), or on a Dask
+        cluster (:mod:`arena._dask`), ``slots`` games at once in all; this process stores each
+        result as it comes back."""
         from ._workers import GameSource, Setup, Workers, sandbox_fields
 
-        # Each worker's pool keeps enough processes per entrant, as in `_play`, for its share.
-        share = -(-slots // processes)
-        setup = Setup(self.config, share, self.config.schedule.players + share - 1, log_dir_of(self.store.path),
-                      self.skip_broken, sandbox_fields(self.sandbox))
-        workers = Workers(setup, processes, GameSource(pending), self._stored, self._death, self.lost_workers.append)
+        setup = Setup(self.config, log_dir_of(self.store.path), self.skip_broken,
+                      sandbox_fields(self.sandbox)).spread(slots, processes)
+        arguments = (setup, processes, GameSource(pending), self._stored, self._death, self.lost_workers.append)
+        if self.config.executor == "dask":
+            from ._dask import DaskWorkers
+
+            workers = DaskWorkers(*arguments, scheduler=self.config.scheduler, slots=slots)
+        else:
+            workers = Workers(*arguments)
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery

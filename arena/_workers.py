@@ -60,12 +60,20 @@ class Setup:
     """What a worker needs to play games: the tournament, how to confine bots, its share."""
 
     config: TournamentConfig
-    slots: int
-    keep: int
     log_dir: Path
     skip_broken: bool
     #: the coordinator's sandbox, without its per-process parts (cgroup folder, uid counter)
     sandbox: dict[str, Any] | None
+    #: games at once on this worker, and bot processes its pool keeps per entrant
+    slots: int = 1
+    keep: int = 1
+
+    def spread(self, slots: int, processes: int) -> Setup:
+        """This setup for each of ``processes`` workers sharing ``slots`` games at once. Each
+        worker's pool keeps enough processes per entrant that no new one is needed in steady
+        state, as in one process (TournamentRunner._play)."""
+        share = -(-slots // processes)
+        return dataclasses.replace(self, slots=share, keep=self.config.schedule.players + share - 1)
 
 
 def sandbox_fields(sandbox: Sandbox | None) -> dict[str, Any] | None:
@@ -212,33 +220,9 @@ class Workers:
         process = await trio.lowlevel.open_process([sys.executable, "-m", "arena._workers"],
                                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.pids.add(process.pid)
-        # Twice its slots in flight: a slot that finishes finds its next game already there
-        # instead of waiting for the result's round trip through this process.
-        served = _Served(process, FrameReader(process.stdout), trio.Semaphore(2 * self.setup.slots))
+        served = self.served(process.stdin, process.stdout)
         try:
-            try:
-                await process.stdin.send_all(frame(("setup", self.setup)))
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                pass  # it died at once: the read below says so
-            ready = await served.reader.receive()
-            if ready is None:
-                served.died = True
-                return True
-            if ready[0] == "fatal":
-                self._stop(ready[1])
-                return False
-            _, broken, error, root_bots = ready
-            self.broken.update(broken)
-            self.root_bots.update(root_bots)
-            if error is not None:
-                from ._pool import StartupError
-
-                self._stop(StartupError(error))
-                return False
-            async with trio.open_nursery() as nursery:
-                served.nursery = nursery
-                nursery.start_soon(self._feed, served)
-                nursery.start_soon(self._read, served)
+            await self.serve(served)
             return served.died
         finally:
             with trio.CancelScope(shield=True):
@@ -251,14 +235,57 @@ class Workers:
                     await process.wait()
                 await process.stdout.aclose()
                 self.pids.discard(process.pid)
-                games = list(served.outstanding.values())
-                served.outstanding.clear()
-                self.source.give_back(games)  # none unless it died or the run was stopped
+                games = self.give_back(served)
                 if served.died:
                     code = process.returncode
                     how = f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
                     self.on_lost(f"worker process {process.pid} {how}; "
-                                 f"its {len(games)} unfinished games are played again")
+                                 f"its {games} unfinished games are played again")
+
+    def served(self, send: trio.abc.SendStream, receive: trio.abc.ReceiveStream) -> _Served:
+        # Twice its slots in flight: a slot that finishes finds its next game already there
+        # instead of waiting for the result's round trip through this process.
+        return _Served(send, FrameReader(receive), trio.Semaphore(2 * self.setup.slots))
+
+    def give_back(self, served: _Served) -> int:
+        """Put the games ``served`` did not finish back in the source; how many there were
+        (none unless it died or the run was stopped)."""
+        games = list(served.outstanding.values())
+        served.outstanding.clear()
+        self.source.give_back(games)
+        return len(games)
+
+    async def serve(self, served: _Served, where: str = "") -> None:
+        """Set up one worker and play games on it until the source is empty or it dies
+        (then ``served.died``). ``where`` is added to a pre-flight error (which worker)."""
+        try:
+            await served.send.send_all(frame(("setup", self.setup)))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # it died at once: the read below says so
+        ready = await served.reader.receive()
+        if ready is None:
+            served.died = True
+            return
+        if ready[0] == "fatal":
+            self._stop(ready[1])
+            return
+        _, broken, error, root_bots = ready
+        self.broken.update(broken)
+        self.root_bots.update(root_bots)
+        if error is not None:
+            from ._pool import StartupError
+
+            self._stop(StartupError(error + where))
+            return
+        await self.preflight_done()
+        async with trio.open_nursery() as nursery:
+            served.nursery = nursery
+            nursery.start_soon(self._feed, served)
+            nursery.start_soon(self._read, served)
+
+    async def preflight_done(self) -> None:
+        """Called when a worker's pre-flight passed, before its first game (a Dask run waits
+        here for every worker's)."""
 
     async def _feed(self, served: _Served) -> None:
         while True:
@@ -270,7 +297,7 @@ class Workers:
                 return
             served.outstanding[scheduled.key] = scheduled
             try:
-                await served.process.stdin.send_all(frame(("game", scheduled)))
+                await served.send.send_all(frame(("game", scheduled)))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return  # it died: the reader finds its pipe closed
 
@@ -296,10 +323,10 @@ class Workers:
 
 @dataclass(eq=False)
 class _Served:
-    """One worker process as the coordinator sees it: the games it was sent and not yet
+    """One worker as the coordinator sees it: the games it was sent and not yet
     answered, and whether it has died."""
 
-    process: trio.Process
+    send: trio.abc.SendStream
     reader: FrameReader
     capacity: trio.Semaphore
     outstanding: dict[str, ScheduledGame] = dataclasses.field(default_factory=dict)
@@ -355,6 +382,8 @@ async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
     from ._tournament import play_scheduled
 
     config = setup.config
+    # On a Dask worker of another machine the coordinator's log folder may not exist yet.
+    setup.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     sandbox = _worker_sandbox(setup.sandbox)
     specs = {spec.name: spec for spec in config.entrants}
     deaths: list[tuple[str, str]] = []

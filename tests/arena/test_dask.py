@@ -1,0 +1,123 @@
+"""Tournaments on a Dask cluster, with a real LocalCluster of worker processes (no mocks): the
+standings equal a local run's, a Dask worker killed with SIGKILL mid-tournament loses nothing
+and stores nothing twice, a broken entrant fails pre-flight naming the worker."""
+
+import logging
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from arena._config import TournamentConfig, load_config
+
+from .test_tournament import arena, write_tournament
+from .test_workers import stored
+
+distributed = pytest.importorskip("distributed", reason="Dask is not installed: pip install 'pirate-arena[cluster]'")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two Dask worker processes (with nannies, which restart a killed worker), shared by the
+    tests that pass --scheduler: starting a cluster costs seconds on a loaded machine."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=logging.CRITICAL) as local, distributed.Client(local) as client:
+        yield client
+
+
+def outcomes(db: Path) -> list[tuple]:
+    """What happened in each game (seats, ranks, scores, every action), by schedule key."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT key, seats, ranks, scores, faults, replay FROM games ORDER BY key").fetchall()
+
+
+def same_tournament_on_one_process(db: Path, folder: Path) -> Path:
+    """A copy of ``db`` without its games (same secret key), played with the local executor."""
+    reference = folder / "ref.db"
+    with sqlite3.connect(db) as source, sqlite3.connect(reference) as copy:
+        source.backup(copy)
+        copy.execute("DELETE FROM games")
+    arena("tournament", "resume", str(reference), "-q", "--executor", "local", "--workers", "1", "--sandbox", "none")
+    return reference
+
+
+def test_executor_keys_defaults_and_reference_file(tmp_path):
+    config = load_config(write_tournament(tmp_path, extra='executor = "dask"\nscheduler = "tcp://h:8786"'))
+    assert (config.executor, config.scheduler) == ("dask", "tcp://h:8786")
+    # where games run does not change which games are played
+    assert config.fingerprint() == load_config(write_tournament(tmp_path, "u.toml")).fingerprint()
+    reference = tomllib.loads((Path(__file__).parents[2] / "examples" / "tournament-reference.toml").read_text())
+    assert reference["executor"] == TournamentConfig.executor == "local"
+    assert reference["scheduler"] == TournamentConfig.scheduler == ""
+
+
+@pytest.mark.parametrize("extra,message", [
+    ('executor = "ray"', "key 'executor' must be one of ['local', 'dask'], got 'ray'"),
+    ('scheduler = "tcp://h:8786"', """key 'scheduler' is for executor = "dask\""""),
+])
+def test_bad_executor_keys_are_one_line(tmp_path, extra, message):
+    result = arena("tournament", "run", str(write_tournament(tmp_path, extra=extra)), check=False)
+    assert (result.returncode, result.stderr) == (2, f"error: {tmp_path / 't.toml'}: {message}\n")
+
+
+def test_without_dask_the_error_says_what_to_install(tmp_path):
+    path = write_tournament(tmp_path, extra='executor = "dask"')
+    blocked = "import sys; sys.modules['distributed'] = None; from arena._cli import main; main()"
+    result = subprocess.run([sys.executable, "-c", blocked, "tournament", "run", str(path), "-q", "--sandbox", "none"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines()[-1] == ("""error: executor = "dask" needs Dask distributed: """
+                                              "pip install 'pirate-arena[cluster]'")
+
+
+def test_games_and_standings_equal_the_local_executors(tmp_path):
+    # no scheduler: the run starts (and closes) a LocalCluster of `workers` processes
+    path = write_tournament(tmp_path, rounds=2, extra='workers = 2\nexecutor = "dask"')  # 12 games
+    result = arena("tournament", "run", str(path), "--sandbox", "none")
+    db = tmp_path / "t.db"
+    assert "local Dask cluster of 2 workers" in result.stderr
+    assert "warning" not in result.stderr and "INFO" not in result.stderr  # nothing from Dask's logs
+    keys = [row[0] for row in outcomes(db)]
+    assert len(keys) == len(set(keys)) == 12
+    reference = same_tournament_on_one_process(db, tmp_path)
+    # every game the same, so the standings too (deterministic bots, same secret key)
+    assert outcomes(db) == outcomes(reference)
+    assert result.stdout == arena("standings", str(reference), "--format", "table").stdout
+
+
+# The sandbox matters on a Dask worker too; the test above runs without it.
+def test_dask_worker_killed_mid_tournament_loses_nothing(tmp_path, cluster):
+    path = write_tournament(tmp_path, rounds=2)  # 12 games, 2 at once: one on each worker
+    db = tmp_path / "t.db"
+    process = subprocess.Popen(["arena", "tournament", "run", str(path), "-q", "--sandbox", "auto",
+                                "--scheduler", cluster.scheduler.address],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while stored(db) < 2 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    victim, pid = sorted(cluster.run(os.getpid).items())[0]
+    assert process.poll() is None, process.communicate()
+    os.kill(pid, signal.SIGKILL)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert f"warning: the arena worker on Dask worker {victim} was lost; its " in err
+    keys = [row[0] for row in outcomes(db)]
+    assert len(keys) == len(set(keys)) == 12
+    cluster.wait_for_workers(2, timeout=60)  # the nanny restarts the killed worker for the next test
+
+
+def test_broken_entrant_fails_preflight_naming_the_worker(tmp_path, cluster):
+    path = write_tournament(tmp_path, extra='[[entrants]]\nname = "gone"\ncommand = "/nonexistent/bot"\n')
+    result = arena("tournament", "run", str(path), "-q", "--sandbox", "none", "--scheduler",
+                   cluster.scheduler.address, check=False)
+    assert result.returncode == 2
+    error = result.stderr.splitlines()[-1]
+    assert error.startswith("error: ") and "'gone'" in error
+    assert any(f"(on Dask worker {address})" in error for address in cluster.scheduler_info()["workers"]), error
+    assert stored(tmp_path / "t.db") == 0
