@@ -269,9 +269,10 @@ def _restore_tree(folder: Path) -> list[str]:
             if stat.S_ISLNK(info.st_mode):
                 os.lchown(path, me, group)  # a link's own mode means nothing; what it names is checked above
             elif stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
-                os.unlink(path)
-                removed.append(os.path.relpath(path, folder))
+                removed.append(path)  # unlinked after the walk: each name of a pair counts
             else:
                 os.lchown(path, me, group)
                 os.chmod(path, 0o755 if info.st_mode & 0o111 else 0o644)
-    return removed
+    for path in removed:
+        os.unlink(path)
+    return sorted(os.path.relpath(path, folder) for path in removed)

@@ -249,3 +249,11 @@ async def test_a_bot_whose_program_is_missing_fails_check_bot(workdir):
     assert not admission.passed
     assert "FAIL  start and handshake: crash" in admission.report
     assert "no such program" in admission.report
+
+
+async def test_a_build_that_makes_hardlinks_is_refused_and_the_links_removed(workdir):
+    admission = await admit(archive('command = "python bot.py"\nbuild = "ln bot.py copy.py"\n', bot__py=GOOD_BOT),
+                            workdir, "karibik", 2)
+    assert (admission.passed, admission.report.splitlines()[0]) == (
+        False, "build: it made hardlinks (bot.py, copy.py); they were removed and the build refused")
+    assert sorted(path.name for path in (workdir / "my-bot").iterdir()) == ["bot.toml"]
