@@ -9,8 +9,9 @@ runs with the sandbox the arena gives bots (``arena/_sandbox.py``), plus:
   chooses (files ``0644``/``0755``, no setuid), so no later bot uid can change the built bot;
 - with bubblewrap: no network, a read-only filesystem but for the bot's folder, a private
   ``/tmp`` and its own PID namespace;
-- a cgroup capping its processes (a fork bomb stops there) and :data:`BUILD_LIMITS`;
-- a time limit, after which every process it started is killed (process group, cgroup, uid).
+- a cgroup capping its processes (a fork bomb stops there; root only) and :data:`BUILD_LIMITS`;
+- a time limit, after which every process it started is killed (process group, cgroup, uid;
+  without root, only its process group and what dies with it).
 
 After the build, the manifest must be the one submitted, and the bot's folder and a relative
 program must still lie inside the archive's folder: a build that swaps them for links out of it

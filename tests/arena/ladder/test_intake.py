@@ -183,7 +183,8 @@ async def test_a_fork_bomb_build_is_capped_and_killed_at_the_time_limit(workdir,
     assert processes_below(workdir) == []
 
 
-@pytest.mark.parametrize("sandbox", MODES)
+@as_root  # without root, a process that outlives bubblewrap's own is out of the arena's reach
+@pytest.mark.parametrize("sandbox", ["auto", "none"])
 async def test_a_cancelled_admission_leaves_no_build_process(workdir, sandbox):
     build = "sleep 60 & sleep 60"
     with trio.move_on_after(1.5) as scope:  # the ladder shutting down mid-build
