@@ -202,7 +202,7 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     from hypercorn.trio import serve
 
     from .._cli_common import open_sandbox
-    from ._runner import LadderRunner, local_executor
+    from ._runner import LadderRunner, worker_executor
 
     database = config.database.resolve()
     logs = database.with_name(database.name + ".logs")
@@ -214,7 +214,7 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), logs]
     try:
         with open_sandbox(sandbox_mode, allow_root) as sandbox:
-            executor = local_executor(config.play.workers, sandbox.with_hidden(hidden), logs)
+            executor = worker_executor(config.play.workers, sandbox.with_hidden(hidden), logs)
             runner = LadderRunner(config, writer, executor, workdir, sandbox_mode, fit_every_s)
             runner.enter_house_bots()
             web = Config()

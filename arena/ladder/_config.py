@@ -1,7 +1,8 @@
 """Ladder files (``LADDER.toml``): read and validate.
 
 A ladder file shares the tournament file's keys for what is played and how (``game``,
-``players``, ``[options]``, ``[time]``, ``[faults]``, ``concurrency``, ``workers``): they are
+``players``, ``[options]``, ``[time]``, ``[faults]``, ``concurrency``, ``workers``, ``executor``,
+``scheduler``): they are
 checked by :func:`arena._config.config_from_dict`, so the errors read the same. Its own keys::
 
     database = "ladder.db"       # relative to the file (default: the file's name, .db)
@@ -31,7 +32,7 @@ from .._toml import read_toml
 #: Keys that only a ladder file has.
 _OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "bots"}
 #: Tournament keys a ladder shares (the rest, e.g. ``rounds`` or ``format``, mean nothing here).
-_SHARED = {"game", "players", "options", "time", "faults", "concurrency", "workers"}
+_SHARED = {"game", "players", "options", "time", "faults", "concurrency", "workers", "executor", "scheduler"}
 #: An author's name becomes the prefix of its entrants' names (``AUTHOR-vN``).
 AUTHOR_MAX = 40
 

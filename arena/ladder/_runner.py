@@ -67,19 +67,28 @@ class Executor(Protocol):
                        on_death: Callable[[str, str], None]) -> None: ...
 
 
-def local_executor(workers: int, sandbox: Sandbox | None, log_dir: Path) -> Executor:
-    """The tournaments' local worker processes (:class:`arena._workers.Workers`)."""
+def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path) -> Executor:
+    """The tournaments' executor: local worker processes (:class:`arena._workers.Workers`),
+    or with ``executor = "dask"`` in the ladder file, one arena worker on each worker of a Dask
+    cluster (:class:`arena._dask.DaskWorkers`; a LocalCluster without ``scheduler``)."""
     from .._workers import Setup, Workers, default_workers, sandbox_fields
+
+    def lost(line: str) -> None:
+        print(f"warning: {line}", file=sys.stderr)
 
     async def play(config: TournamentConfig, source: GameSource, on_result, on_death) -> None:
         processes = max(1, min(workers or default_workers(), config.concurrency))
-        share = -(-config.concurrency // processes)
-        setup = Setup(config, share, config.schedule.players + share - 1, log_dir, True, sandbox_fields(sandbox))
-        lost = Workers(setup, processes, source, on_result, on_death,
-                       lambda line: print(f"warning: {line}", file=sys.stderr))
-        await lost.run()
-        if lost.error is not None:
-            print(f"warning: ladder workers stopped ({lost.error}); starting new ones", file=sys.stderr)
+        setup = Setup(config, log_dir, True, sandbox_fields(sandbox)).spread(config.concurrency, processes)
+        arguments = (setup, processes, source, on_result, on_death, lost)
+        if config.executor == "dask":
+            from .._dask import DaskWorkers
+
+            runner = DaskWorkers(*arguments, scheduler=config.scheduler, slots=config.concurrency)
+        else:
+            runner = Workers(*arguments)
+        await runner.run()
+        if runner.error is not None:
+            print(f"warning: ladder workers stopped ({runner.error}); starting new ones", file=sys.stderr)
             await trio.sleep(1)
 
     return play

@@ -77,7 +77,7 @@ def test_bot_games_and_replay(ladder):
     game = server.json(f"/api/games/{listed['games'][0]['id']}")
     assert game["replay"]["game"] == "dead-mans-draw" and game["seats"] == listed["games"][0]["seats"]
     status, page = server.get(f"/games/{game['id']}")
-    assert status == 200 and b'id="r0"' in page
+    assert status == 200 and b'id="viewer-data"' in page
 
 
 def test_faults_with_stderr_tails(ladder):
