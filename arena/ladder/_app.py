@@ -220,7 +220,7 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
             web = Config()
             web.bind = [f"{config.host}:{config.port}"]
             web.accesslog = None
-            web.errorlog = "-"
+            web.loglevel = "WARNING"  # our own line says where it listens
             async with trio.open_nursery() as nursery:
                 app = build_app(reader, config, runner.submitted)
                 urls = await nursery.start(partial(serve, app, web, shutdown_trigger=trio.sleep_forever))

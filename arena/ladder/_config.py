@@ -21,6 +21,7 @@ Every error is a :class:`arena._config.ConfigError` naming the file and the key.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,8 @@ def check_author(name: object, where: str) -> str:
         raise ConfigError(str(error).replace("'name'", "an author name")) from None
     if len(name) > AUTHOR_MAX:
         raise ConfigError(f"{where}: an author name has at most {AUTHOR_MAX} characters, got {len(name)}")
+    if re.search(r"-v[0-9]+$", name):
+        raise ConfigError(f"{where}: an author name must not end like a version ('-v1'), got {name!r}")
     return name
 
 

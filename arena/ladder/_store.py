@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import sqlite3
 import time
@@ -93,6 +94,14 @@ class LadderStore:
         check that it is a ladder of that game. Raises :class:`StoreError`."""
         if game is None and not path.is_file():
             raise StoreError(f"{path}: no such ladder database")
+        if game is not None and not path.exists():
+            # Mode 0600 from the start: the file holds the key of every deal (and the tokens' hashes).
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                pass
+            except OSError as error:
+                raise StoreError(f"{path}: cannot create the ladder database ({error.strerror or error})") from None
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")

@@ -239,6 +239,7 @@ CASES = [
     (["ladder", "token", "list"], "missing argument 'LADDER'"),
     (["ladder", "token", "add", "{l_ok.toml}", "../x"], "token: an author name must be"),
     (["ladder", "token", "add", "{l_ok.toml}", "a" * 41], "an author name has at most 40 characters"),
+    (["ladder", "token", "add", "{l_ok.toml}", "bob-v2"], "an author name must not end like a version"),
     (["ladder", "token", "revoke", "{l_ok.toml}", "nobody"], "'nobody' has no live token"),
     (["ladder", "submit", "ftp://x", "{unknown_key.toml}"], "URL must start with http:// or https://"),
     (["ladder", "submit", "http://127.0.0.1:9", "{missing}.toml", "--token", "x"], "no such manifest file"),

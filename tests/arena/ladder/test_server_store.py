@@ -29,6 +29,7 @@ def _result(seats, ranks, faults=()):
 
 
 def test_tokens_are_stored_as_hashes(store, tmp_path):
+    assert (tmp_path / "ladder.db").stat().st_mode & 0o777 == 0o600  # it holds the deals' key
     token = store.add_token("alice")
     assert store.author_of(token) == "alice" and store.author_of(token + "x") is None
     assert token.encode() not in (tmp_path / "ladder.db").read_bytes() + (tmp_path / "ladder.db-wal").read_bytes()
