@@ -13,7 +13,7 @@ better than whole frames one after another (figures in ``BENCHMARKS.md``). A chu
   a frame's delta, ``seat`` for ``s``), or ``e`` (an event, ``key`` its ``type``);
 - ``r``: per frame (every game's frames in order), the slot numbers it fills, in order;
 - ``c``: the columns by name (part + ``:`` + key; seats share a column), plus ``w`` and
-  ``a``, which every frame has.
+  ``a``, which every frame has; each made columnar inside too (:func:`transpose`).
 
 Decoding takes each frame's slots in order and the next value of each slot's column:
 :func:`unshred` here, ``ArenaView.unshred`` in the browser. The deflated bytes become text
@@ -75,12 +75,13 @@ def shred(games: list[dict[str, Any]]) -> dict[str, Any]:
             columns["w"].append(frame["w"])
             columns["a"].append(frame["a"])
             rows.append(row)
-    return {"g": headers, "k": [list(slot) for slot in slots], "r": rows, "c": columns}
+    return {"g": headers, "k": [list(slot) for slot in slots], "r": rows,
+            "c": {name: transpose(values) for name, values in columns.items()}}
 
 
 def unshred(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     """The inverse of :func:`shred` (after a JSON round trip): the games with their frames."""
-    cursors = {name: iter(values) for name, values in chunk["c"].items()}
+    cursors = {name: iter(untranspose(column)) for name, column in chunk["c"].items()}
     rows = iter(chunk["r"])
     games = []
     for header in chunk["g"]:
@@ -102,6 +103,34 @@ def unshred(chunk: dict[str, Any]) -> list[dict[str, Any]]:
         game["frames"] = frames
         games.append(game)
     return games
+
+
+def transpose(values: list[Any]) -> Any:
+    """A column made columnar inside: if every value is a list of one length, or a dict with
+    the same keys in the same order, the column becomes ``{"L": [column per index]}`` or
+    ``{"D": [keys, [column per key]]}``, each transposed again (an event column becomes its
+    fields' columns: every ``card`` next to the other cards). Otherwise the plain list.
+    (Lists of varying lengths, as lengths + items, made Dead Man's Draw and Karibik no smaller.)
+    Inverse: :func:`untranspose` (``ArenaView.untranspose``)."""
+    first = values[0] if values else None
+    if isinstance(first, (list, tuple)) and first and all(
+            isinstance(value, (list, tuple)) and len(value) == len(first) for value in values):
+        return {"L": [transpose([value[index] for value in values]) for index in range(len(first))]}
+    if isinstance(first, dict) and first:
+        keys = list(first)
+        if all(isinstance(value, dict) and list(value) == keys for value in values):
+            return {"D": [keys, [transpose([value[key] for value in values]) for key in keys]]}
+    return values
+
+
+def untranspose(column: Any) -> list[Any]:
+    """The values of a column that :func:`transpose` made (after a JSON round trip)."""
+    if isinstance(column, list):
+        return column
+    if "L" in column:
+        return [list(items) for items in zip(*map(untranspose, column["L"]))]
+    keys, parts = column["D"]
+    return [dict(zip(keys, items)) for items in zip(*map(untranspose, parts))]
 
 
 def deflate(chunk: dict[str, Any]) -> bytes:

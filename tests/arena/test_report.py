@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import engines
 from arena.report import REPLAY_BUDGET, ViewError, game_frames, report_html, viewer_html
-from arena.report._chunks import from_text, pack_chunk, to_text, unpack_chunk
+from arena.report._chunks import from_text, pack_chunk, to_text, transpose, unpack_chunk, untranspose
 from arena.report._frames import delta, patch, views_at
 from arena.report._page import _meta, game_payload
 from arena._store import ResultsStore
@@ -224,3 +224,14 @@ def test_a_chunk_holds_games_of_any_game_and_seat_count_exactly():
     games = [game_payload(play_random(game_id, seed), {"key": f"{game_id}-{seed}"})
              for game_id in GAMES for seed in (1, 2)]
     assert unpack_chunk(pack_chunk(games)) == _plain(games)
+
+
+@pytest.mark.parametrize("values,form", [
+    ([], []), ([1, 2], [1, 2]), ([[1, "a"], [2, "b"]], {"L": [[1, 2], ["a", "b"]]}),
+    ([{"t": "draw", "card": "A2"}, {"t": "draw", "card": "K4"}], {"D": [["t", "card"], [["draw", "draw"], ["A2", "K4"]]]}),
+    ([[{"x": 1}, None], [{"x": 2}, [0]]], {"L": [{"D": [["x"], [[1, 2]]]}, [None, [0]]]}),
+    ([{"a": 1}, {"b": 1}], [{"a": 1}, {"b": 1}]), ([[1], [1, 2]], [[1], [1, 2]]), ([[], []], [[], []]),
+])
+def test_columns_are_columnar_inside_when_their_values_have_one_shape(values, form):
+    assert transpose(values) == form
+    assert untranspose(json.loads(json.dumps(form))) == values

@@ -39,11 +39,27 @@ const ArenaView = {
     return out.subarray(0, n);
   },
 
+  /* A column's values (the inverse of _chunks.py transpose): {L: [column per index]},
+     {D: [keys, [column per key]]} or the plain list. */
+  untranspose(column) {
+    if (Array.isArray(column)) return column;
+    const parts = column.L ? column.L.map(ArenaView.untranspose) : column.D[1].map(ArenaView.untranspose);
+    const keys = column.L ? null : column.D[0];
+    return parts[0].map((_, i) => {
+      if (keys === null) return parts.map((part) => part[i]);
+      const value = {};
+      keys.forEach((key, k) => { value[key] = parts[k][i]; });
+      return value;
+    });
+  },
+
   /* The games of a chunk (see _chunks.py): each frame takes, for each slot it names, the
      next value of that slot's column; w and a are in every frame. */
   unshred(chunk) {
+    const columns = {};
+    for (const name of Object.keys(chunk.c)) columns[name] = ArenaView.untranspose(chunk.c[name]);
     const cursor = {};
-    const next = (name) => { const i = cursor[name] || 0; cursor[name] = i + 1; return chunk.c[name][i]; };
+    const next = (name) => { const i = cursor[name] || 0; cursor[name] = i + 1; return columns[name][i]; };
     let row = 0;
     return chunk.g.map((header) => {
       const game = Object.assign({}, header, {frames: []});
