@@ -9,13 +9,16 @@ packs the request and unpacks the reply) of that protocol's request frames. Per 
 - charged: what the clock measured, request written to reply read (``MatchResult.moves``);
 - cycle: the game's duration over its bot moves, everything the arena does per move;
 - bytes: what the arena wrote to one bot per game over its requests (``Connection.written``),
-  and the median request frame of the sampled decisions.
+  and the median request frame of the sampled decisions;
+- CPU: the arena process's CPU time per bot move over the games, against the raw asker's CPU per
+  round (less dependent on how loaded the machine is than every time above).
 """
 
 from __future__ import annotations
 
 import statistics
 import sys
+import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -48,6 +51,7 @@ async def _games(game_id: str, version: str, count: int, seed: int) -> dict:
     charged, cycles, written = [], [], []
     async with AsyncExitStack() as stack:
         bots = [await stack.enter_async_context(open_player(echo(version), 20)) for _ in range(2)]
+        cpu = time.process_time_ns()
         for number in range(count):
             before = [bot.connection.written for bot in bots]
             result = await play_match(game, bots, seed + number, options, SETTINGS)
@@ -56,7 +60,8 @@ async def _games(game_id: str, version: str, count: int, seed: int) -> dict:
             charged += moves
             cycles.append(result.duration_s / len(moves))
             written += [bot.connection.written - start for bot, start in zip(bots, before)]
-    return {"charged_ms": charged, "cycle_s": cycles, "written": written}
+        cpu = time.process_time_ns() - cpu
+    return {"charged_ms": charged, "cycle_s": cycles, "written": written, "cpu_ns": [cpu]}
 
 
 def bench_match_round_trip(games: int, rounds: int, blocks: int, folder: Path) -> dict:
@@ -72,13 +77,16 @@ def bench_match_round_trip(games: int, rounds: int, blocks: int, folder: Path) -
             lean = [(k, o if version == "1.0" else without_static(game_id, o), l, e) for k, o, l, e in samples]
             (folder / version).mkdir(exist_ok=True)
             frames[version] = frames_file(lean, folder / version)
-        found = {version: {"charged_ms": [], "cycle_s": [], "written": [], "raw_ns": []} for version in VERSIONS}
+        found = {version: {"charged_ms": [], "cycle_s": [], "written": [], "raw_ns": [], "cpu_ns": [],
+                           "raw_cpu_ns": []} for version in VERSIONS}
         for block in range(blocks):
             for version in VERSIONS:
                 played = trio.run(_games, game_id, version, games, 100 * block)
                 for key, values in played.items():
                     found[version][key] += values
-                found[version]["raw_ns"] += raw_round_trips(frames[version], rounds, codec=True)[0][rounds // 10:]
+                raw_ns, raw_cpu = raw_round_trips(frames[version], rounds, codec=True)
+                found[version]["raw_ns"] += raw_ns[rounds // 10:]
+                found[version]["raw_cpu_ns"].append(raw_cpu / rounds)
         row = {}
         for version, data in found.items():
             raw_us = quantiles(data["raw_ns"])
@@ -90,7 +98,9 @@ def bench_match_round_trip(games: int, rounds: int, blocks: int, folder: Path) -
                             "bytes_per_game": statistics.median(data["written"]),
                             "moves": len(data["charged_ms"]), "charged_us": charged_us, "cycle_us": cycle_us,
                             "raw_codec_us": raw_us, "charged_ratio": charged_us[0] / raw_us[0],
-                            "cycle_ratio": cycle_us / raw_us[0]}
+                            "cycle_ratio": cycle_us / raw_us[0],
+                            "arena_cpu_us": sum(data["cpu_ns"]) / len(data["charged_ms"]) / 1000,
+                            "raw_cpu_us": statistics.median(data["raw_cpu_ns"]) / 1000}
         results[game_id] = row
     return results
 
@@ -99,13 +109,16 @@ def report_match_round_trip(results: dict) -> list[str]:
     from tabulate import tabulate
     out = ["\n9. per-move round trip in real matches of two echo bots, protocol 1.0 against 1.1 (microseconds;"
            "\n   charged: request written to reply read, median / p99; cycle: game duration per bot move,"
-           "\n   median of games; raw: Python + msgpack ping-pong of the same version's frames, median / p99)"]
+           "\n   median of games; raw: Python + msgpack ping-pong of the same version's frames, median / p99;"
+           "\n   CPU: the arena process's per bot move, the raw asker's per round)"]
     out.append(tabulate([[game_id, version, f"{r['request_bytes']:.0f}", f"{r['bytes_per_game']:.0f}", r["moves"],
                           "%.1f / %.1f" % tuple(r["charged_us"]), f"{r['cycle_us']:.1f}",
                           "%.1f / %.1f" % tuple(r["raw_codec_us"]),
-                          f"{r['charged_ratio']:.2f}x", f"{r['cycle_ratio']:.2f}x"]
+                          f"{r['charged_ratio']:.2f}x", f"{r['cycle_ratio']:.2f}x",
+                          f"{r['arena_cpu_us']:.1f}", f"{r['raw_cpu_us']:.1f}"]
                          for game_id, rows in results.items() for version, r in rows.items()],
                         headers=["game", "protocol", "request bytes", "bytes/game/bot", "moves", "charged",
-                                 "cycle", "raw py + msgpack", "charged/raw", "cycle/raw"],
+                                 "cycle", "raw py + msgpack", "charged/raw", "cycle/raw", "arena CPU/move",
+                                 "raw CPU/round"],
                         disable_numparse=True))
     return out
