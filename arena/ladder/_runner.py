@@ -211,18 +211,29 @@ class LadderRunner:
         while generation == self._generation:
             if self._fit is None or (len(self.games) < INLINE_FIT_GAMES and self._fit.n_games < len(self.games)):
                 self._fit = fit_ladder(self.games)
-            (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit,
-                                     pending=[table for table, _ in self._pending.values()])
-            block = f"b{self._block}"
+            pending = [table for table, _ in self._pending.values()] + self._unfitted(names)
+            (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit, pending=pending)
+            number = self._block
+            self._block += 1
+            block = f"b{number}"
             self._pending[block] = [table, players]
             seed = keyed_seed(self._key, "deal", block, bits=GAME_SEED_BITS)
-            self._block += 1
             for rotation in range(players):
                 seats = tuple(table[rotation:] + table[:rotation])
                 key = f"{block}s{rotation}"
-                yield ScheduledGame(key=key, round=0, table=self._block, rotation=rotation, seats=seats, seed=seed,
+                yield ScheduledGame(key=key, round=0, table=number, rotation=rotation, seats=seats, seed=seed,
                                     block=block, bot_seeds=tuple(keyed_seed(self._key, "bot", key, seat, name)
                                                                  for seat, name in enumerate(seats)))
+
+    def _unfitted(self, names: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """The tables finished since matchmaking's fit (one per block; blocks still in flight
+        are pending already), among ``names`` only: the fit does not hold them."""
+        active, tables = set(names), {}
+        start = self._fit.n_games
+        for game, block in zip(self.games[start:], self.blocks[start:]):
+            if block not in tables and block not in self._pending and active.issuperset(game.seats):
+                tables[block] = game.seats
+        return list(tables.values())
 
     def _stored(self, scheduled: ScheduledGame, result: MatchResult) -> None:
         pending = self._pending.get(scheduled.block)

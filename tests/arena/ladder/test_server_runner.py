@@ -1,0 +1,64 @@
+"""The runner's stretch of play, without processes: duplicate blocks from choose_tables with
+fresh keys after the stored ones, the tables in flight and those finished since matchmaking's
+fit passed as pending, and the stretch ending when the active set changes."""
+
+import importlib.util
+
+import pytest
+
+from arena._match import EndReason, MatchResult
+from arena.ladder import _runner
+from arena.ladder._config import load_ladder
+from arena.ladder._matchmaking import LadderGame
+from arena.ladder._runner import LadderRunner
+from arena.ladder._store import LadderStore
+from engines import Replay
+
+from ._server import ROOT
+
+
+@pytest.fixture
+def runner(tmp_path):
+    spec = importlib.util.spec_from_file_location("ladder_load", ROOT / "benchmarks" / "ladder_load.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.build(tmp_path / "ladder.db", bots=4, games=40, fits=1)
+    (tmp_path / "ladder.toml").write_text('game = "dead-mans-draw"\n')
+    store = LadderStore.open(tmp_path / "ladder.db", "dead-mans-draw", 2)
+    yield LadderRunner(load_ladder(tmp_path / "ladder.toml"), store, None, tmp_path)
+    store.close()
+
+
+def test_a_stretch_plays_duplicate_blocks_until_the_active_set_changes(runner, monkeypatch):
+    monkeypatch.setattr(_runner, "INLINE_FIT_GAMES", 10)  # a "big" ladder: the fit is kept, not redone
+    names = tuple(entrant.name for entrant in runner.store.active())
+    assert len(runner.games) == 40 and runner.store.next_block() == 21
+    stretch = runner._stretch(names, runner._generation)
+    first = [next(stretch) for _ in range(2)]
+    assert [g.key for g in first] == ["b21s0", "b21s1"]
+    assert first[0].seats == first[1].seats[::-1] and first[0].seed == first[1].seed
+    assert first[0].bot_seeds != first[1].bot_seeds
+    assert runner._fit.n_games == 40 and list(runner._pending) == ["b21"]
+    # Games finish after the fit: the kept fit is not redone, they are passed as pending.
+    calls = []
+    real = _runner.choose_tables
+    monkeypatch.setattr(_runner, "choose_tables", lambda *a, **k: calls.append(k["pending"]) or real(*a, **k))
+    runner.games.append(LadderGame(names[:2], (1, 2)))
+    runner.blocks.append("b99")
+    second = next(stretch)
+    assert second.key == "b22s0" and runner._fit.n_games == 40
+    assert calls == [[first[0].seats, names[:2]]]
+    # The active set changes: the stretch ends after its current block.
+    runner._active_changed()
+    assert [g.key for g in stretch] == ["b22s1"]
+
+
+def test_stored_games_leave_pending(runner):
+    names = tuple(entrant.name for entrant in runner.store.active())
+    stretch = runner._stretch(names, runner._generation)
+    block = [next(stretch), next(stretch)]
+    assert list(runner._pending) == ["b21"]
+    for game in block:
+        runner._stored(game, MatchResult("dead-mans-draw", game.seed, game.seats, (1, 2), (1, 2), (5, 3), (),
+                                         EndReason.NORMAL, Replay("dead-mans-draw", 2, game.seed), (), 0.1))
+    assert runner._pending == {} and len(runner.games) == 42 and runner.store.game_count() == 42
