@@ -99,6 +99,12 @@ def host_arena_worker(host: str, port: int, token: bytes) -> str:
             return "done"
 
 
+def dask_setup(worker: Any) -> None:
+    """Run by the workers of the LocalCluster a run starts (a Dask preload): they share the
+    terminal's process group, and Ctrl-C is the coordinator's to handle (it closes the cluster)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _die_with_parent() -> None:
     """Make the kernel kill this process when the Dask worker that started it dies, so that
     its socket closes and the coordinator plays its games again elsewhere."""
@@ -169,8 +175,12 @@ class DaskWorkers(Workers):
             self._advertise = distributed.utils.get_ip(distributed.comm.get_address_host(self.scheduler))
         else:
             self._bind = self._advertise = "127.0.0.1"
+            # No dashboard; the scheduler's own HTTP server on a free port (its default, 8787,
+            # would be taken by a second run or any other cluster on this machine).
             self._cluster = distributed.LocalCluster(n_workers=self.count, threads_per_worker=1, processes=True,
-                                                     dashboard_address=None, silence_logs=logging.CRITICAL)
+                                                     dashboard_address=None, silence_logs=logging.CRITICAL,
+                                                     scheduler_kwargs={"dashboard_address": ":0"},
+                                                     preload=[__name__])  # dask_setup below
             self._client = distributed.Client(self._cluster)
         self._workers = sorted(self._client.scheduler_info(n_workers=-1)["workers"])
         self.count = len(self._workers)

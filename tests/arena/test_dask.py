@@ -27,6 +27,7 @@ def cluster():
     """Two Dask worker processes (with nannies, which restart a killed worker), shared by the
     tests that pass --scheduler: starting a cluster costs seconds on a loaded machine."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  scheduler_kwargs={"dashboard_address": ":0"},  # not 8787: a run's cluster may want it
                                   silence_logs=logging.CRITICAL) as local, distributed.Client(local) as client:
         yield client
 
@@ -76,22 +77,32 @@ def test_without_dask_the_error_says_what_to_install(tmp_path):
                                               "pip install 'pirate-arena[cluster]'")
 
 
-def test_games_and_standings_equal_the_local_executors(tmp_path):
-    # no scheduler: the run starts (and closes) a LocalCluster of `workers` processes
+@pytest.mark.slow
+def test_interrupted_and_resumed_on_dask_the_games_equal_the_local_executors(tmp_path, cluster):
+    # no scheduler: the run starts a LocalCluster of `workers` processes; Ctrl-C reaches the
+    # whole process group (as from a terminal), the Dask workers too
     path = write_tournament(tmp_path, rounds=2, extra='workers = 2\nexecutor = "dask"')  # 12 games
-    result = arena("tournament", "run", str(path), "--sandbox", "none")
     db = tmp_path / "t.db"
-    assert "local Dask cluster of 2 workers" in result.stderr
-    assert "warning" not in result.stderr and "INFO" not in result.stderr  # nothing from Dask's logs
+    process = subprocess.Popen(["arena", "tournament", "run", str(path), "-q", "--sandbox", "none"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while stored(db) < 2 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert process.poll() is None, process.communicate()
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130
+    assert err.endswith(f"games stored; resume with: arena tournament resume {db}\n") and err.count("\n") == 1, err
+    # resumed on the other cluster, by its scheduler's address
+    arena("tournament", "resume", str(db), "-q", "--sandbox", "none", "--scheduler", cluster.scheduler.address)
     keys = [row[0] for row in outcomes(db)]
     assert len(keys) == len(set(keys)) == 12
-    reference = same_tournament_on_one_process(db, tmp_path)
     # every game the same, so the standings too (deterministic bots, same secret key)
-    assert outcomes(db) == outcomes(reference)
-    assert result.stdout == arena("standings", str(reference), "--format", "table").stdout
+    assert outcomes(db) == outcomes(same_tournament_on_one_process(db, tmp_path))
 
 
 # The sandbox matters on a Dask worker too; the test above runs without it.
+@pytest.mark.slow
 def test_dask_worker_killed_mid_tournament_loses_nothing(tmp_path, cluster):
     path = write_tournament(tmp_path, rounds=2)  # 12 games, 2 at once: one on each worker
     db = tmp_path / "t.db"
