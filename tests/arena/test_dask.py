@@ -67,6 +67,15 @@ def test_bad_executor_keys_are_one_line(tmp_path, extra, message):
     assert (result.returncode, result.stderr) == (2, f"error: {tmp_path / 't.toml'}: {message}\n")
 
 
+@pytest.mark.parametrize("options,message", [
+    (["--executor", "ray"], "--executor must be one of local, dask, got 'ray'"),
+    (["--executor", "local", "--scheduler", "tcp://h:8786"], "--scheduler is for --executor dask"),
+])
+def test_bad_executor_options_are_one_line(tmp_path, options, message):
+    result = arena("tournament", "run", str(write_tournament(tmp_path)), *options, check=False)
+    assert (result.returncode, result.stderr) == (2, f"error: {message}\n")
+
+
 def test_without_dask_the_error_says_what_to_install(tmp_path):
     path = write_tournament(tmp_path, extra='executor = "dask"')
     blocked = "import sys; sys.modules['distributed'] = None; from arena._cli import main; main()"
