@@ -214,7 +214,7 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), logs]
     try:
         with open_sandbox(sandbox_mode, allow_root) as sandbox:
-            executor = worker_executor(config.play.workers, sandbox.with_hidden(hidden), logs)
+            executor = worker_executor(config.play.workers, sandbox.with_hidden(hidden), logs, workdir)
             runner = LadderRunner(config, writer, executor, workdir, sandbox_mode, fit_every_s)
             runner.enter_house_bots()
             web = Config()

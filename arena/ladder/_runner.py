@@ -67,10 +67,19 @@ class Executor(Protocol):
                        on_death: Callable[[str, str], None]) -> None: ...
 
 
-def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path) -> Executor:
+def hide_submissions(sandbox: Sandbox, workdir: Path) -> Sandbox:
+    """``sandbox`` hiding every submission's folder in ``workdir``: under bubblewrap a bot sees
+    its own folder only, not the code of the other authors (the sandbox never hides the
+    folder a bot runs in)."""
+    folders = sorted(path for path in workdir.iterdir() if path.is_dir()) if workdir.is_dir() else []
+    return sandbox.with_hidden(folders)
+
+
+def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdir: Path) -> Executor:
     """The tournaments' executor: local worker processes (:class:`arena._workers.Workers`),
     or with ``executor = "dask"`` in the ladder file, one arena worker on each worker of a Dask
-    cluster (:class:`arena._dask.DaskWorkers`; a LocalCluster without ``scheduler``)."""
+    cluster (:class:`arena._dask.DaskWorkers`; a LocalCluster without ``scheduler``). Each
+    stretch hides the submissions made so far from the bots (:func:`hide_submissions`)."""
     from .._workers import Setup, Workers, default_workers, sandbox_fields
 
     def lost(line: str) -> None:
@@ -78,7 +87,8 @@ def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path) -> Exe
 
     async def play(config: TournamentConfig, source: GameSource, on_result, on_death) -> None:
         processes = max(1, min(workers or default_workers(), config.concurrency))
-        setup = Setup(config, log_dir, True, sandbox_fields(sandbox)).spread(config.concurrency, processes)
+        box = None if sandbox is None else hide_submissions(sandbox, workdir)
+        setup = Setup(config, log_dir, True, sandbox_fields(box)).spread(config.concurrency, processes)
         arguments = (setup, processes, source, on_result, on_death, lost)
         if config.executor == "dask":
             from .._dask import DaskWorkers

@@ -62,3 +62,14 @@ def test_stored_games_leave_pending(runner):
         runner._stored(game, MatchResult("dead-mans-draw", game.seed, game.seats, (1, 2), (1, 2), (5, 3), (),
                                          EndReason.NORMAL, Replay("dead-mans-draw", 2, game.seed), (), 0.1))
     assert runner._pending == {} and len(runner.games) == 42 and runner.store.game_count() == 42
+
+
+def test_a_bot_sees_no_other_submission(tmp_path):
+    from arena._sandbox import Sandbox
+
+    for folder in ("1/bot", "2", "3"):
+        (tmp_path / folder).mkdir(parents=True)
+    box = _runner.hide_submissions(Sandbox(bwrap="/usr/bin/bwrap"), tmp_path)
+    command = box.command(["python", "bot.py"], tmp_path / "1" / "bot")
+    hidden = [command[i + 1] for i, word in enumerate(command) if word == "--tmpfs"]
+    assert hidden == ["/tmp", str(tmp_path / "2"), str(tmp_path / "3")]  # not its own, 1
