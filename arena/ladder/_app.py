@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from .._config import ConfigError
 from . import _api, _pages
 from ._config import LadderConfig
 from ._store import LadderStore
@@ -223,7 +224,14 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
             web.loglevel = "WARNING"  # our own line says where it listens
             async with trio.open_nursery() as nursery:
                 app = build_app(reader, config, runner.submitted)
-                urls = await nursery.start(partial(serve, app, web, shutdown_trigger=trio.sleep_forever))
+                try:
+                    urls = await nursery.start(partial(serve, app, web, shutdown_trigger=trio.sleep_forever))
+                except* OSError as group:
+                    error = group.exceptions[0]
+                    while isinstance(error, BaseExceptionGroup):
+                        error = error.exceptions[0]
+                    raise ConfigError(f"{config.path}: cannot listen on {config.host}:{config.port} "
+                                      f"({error.strerror or error}); choose another 'port' or --port") from None
                 print(f"ladder: serving {config.game} on {urls[0]} (database {database})", file=sys.stderr, flush=True)
                 nursery.start_soon(runner.run)
     finally:

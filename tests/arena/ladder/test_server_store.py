@@ -99,3 +99,22 @@ def test_a_bad_ladder_file_names_the_key(tmp_path):
     path.write_text('game = "dead-mans-draw"\nactive_versions = 0\n')
     with pytest.raises(ConfigError, match=r"l.toml: key 'active_versions' must be an integer in 1..100, got 0"):
         load_ladder(path)
+
+
+def test_a_port_in_use_is_one_error_line(tmp_path):
+    import socket
+
+    from typer.testing import CliRunner
+
+    from arena._cli import app
+
+    (tmp_path / "l.toml").write_text('game = "dead-mans-draw"\n')
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(app, ["ladder", "serve", str(tmp_path / "l.toml"), "--port", str(port),
+                                          "--sandbox", "none"], prog_name="arena")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [f"error: {tmp_path}/l.toml: cannot listen on 127.0.0.1:{port} "
+                                          f"(Address already in use); choose another 'port' or --port"]
