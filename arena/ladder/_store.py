@@ -336,14 +336,21 @@ class LadderStore:
 
     def save_fit(self, games: int, data: dict[str, Any]) -> None:
         """Store a fit of the ratings over ``games`` games (``data["rows"]``: one per entrant,
-        with ``name``, ``elo``, ``minus``, ``plus``, ``games``); pages read the latest one."""
+        with ``name``, ``elo``, ``minus``, ``plus``, ``games``); pages read the latest one.
+
+        Only the latest fit is kept whole (at 50 entrants one is about 150 KB, and the runner
+        fits many times a day); the history keeps one point per entrant and fit in which its
+        games changed, so a retired version's curve stops where it stopped playing."""
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 fit = self._db.execute("INSERT INTO fits (games, at, data) VALUES (?, ?, ?)",
                                        (games, time.time(), json.dumps(data))).lastrowid
+                self._db.execute("DELETE FROM fits WHERE id < ?", (fit,))
+                last = dict(self._db.execute("SELECT entrant, MAX(games) FROM history GROUP BY entrant"))
                 self._db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?)", [
-                    (row["name"], fit, row["games"], row["elo"], row["minus"], row["plus"]) for row in data["rows"]])
+                    (row["name"], fit, row["games"], row["elo"], row["minus"], row["plus"]) for row in data["rows"]
+                    if last.get(row["name"]) != row["games"]])
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot store a rating fit ({error})") from None
 

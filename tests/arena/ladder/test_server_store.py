@@ -118,3 +118,17 @@ def test_a_port_in_use_is_one_error_line(tmp_path):
     assert result.exit_code == 2, result.output
     assert result.stderr.splitlines() == [f"error: {tmp_path}/l.toml: cannot listen on 127.0.0.1:{port} "
                                           f"(Address already in use); choose another 'port' or --port"]
+
+
+def test_only_the_last_fit_is_kept_and_history_points_change(store):
+    def fit(games):
+        return {"rows": [{"name": name, "elo": 1.0, "minus": 5.0, "plus": 5.0, "games": count}
+                         for name, count in games.items()], "crosstable": {}, "groups": []}
+
+    store.save_fit(4, fit({"a-v1": 4, "b-v1": 4}))
+    store.save_fit(6, fit({"a-v1": 6, "b-v1": 4, "c-v1": 2}))  # b-v1 retired: no new point
+    assert store._db.execute("SELECT COUNT(*) FROM fits").fetchone() == (1,)
+    assert store.last_fit()[0] == 6
+    assert [h["games"] for h in store.history("a-v1")] == [4, 6]
+    assert [h["games"] for h in store.history("b-v1")] == [4]
+    assert [h["games"] for h in store.history("c-v1")] == [2]
