@@ -8,6 +8,9 @@ get games and ratings, the leaderboard JSON shows them. Then the API's refusals 
 import json
 
 import pytest
+from typer.testing import CliRunner
+
+from arena._cli import app
 
 from ._server import BOTS, Server, archive, arena, ladder_folder, remove
 
@@ -137,3 +140,17 @@ def test_revoked_token_is_refused(ladder):
     arena("ladder", "token", "revoke", f"{folder}/ladder.toml", "carol")
     assert server.post("/api/submissions", {"archive": archive("good")}, tokens["carol"])[0] == 401
     assert "carol\tissued" in arena("ladder", "token", "list", f"{folder}/ladder.toml")
+
+
+def test_submit_from_the_command_line_and_wait(ladder):
+    server, *_ = ladder
+    token = arena("ladder", "token", "add", str(server.folder / "ladder.toml"), "dave").strip()
+    result = CliRunner().invoke(app, ["ladder", "submit", server.url, str(BOTS / "good" / "bot.toml"), "--wait"],
+                                env={"ARENA_LADDER_TOKEN": token}, prog_name="arena")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("submitted dave-v1: " + server.url + "/submissions/") and lines[-1] == "dave-v1: passed"
+    result = CliRunner().invoke(app, ["ladder", "submit", server.url, str(BOTS / "broken" / "bot.toml"), "--wait"],
+                                env={"ARENA_LADDER_TOKEN": token}, prog_name="arena")
+    assert result.exit_code == 1 and result.stdout.splitlines()[-1] == "dave-v2: failed"
+    assert "cannot start (on purpose)" in result.stdout

@@ -132,3 +132,19 @@ def test_only_the_last_fit_is_kept_and_history_points_change(store):
     assert [h["games"] for h in store.history("a-v1")] == [4, 6]
     assert [h["games"] for h in store.history("b-v1")] == [4]
     assert [h["games"] for h in store.history("c-v1")] == [2]
+
+
+def test_the_leaderboard_lists_active_versions_first_and_keeps_retired_ones(store):
+    from arena.ladder import _api
+
+    for author in ("alice", "alice", "bob"):
+        store.add_submission(author, None, Path(f"/{author}/bot.toml"))
+    store.activate(1)  # alice-v1 retires
+    rows = [{"name": name, "elo": elo, "minus": 30.0, "plus": 30.0, "games": 40, "points_percent": 50.0}
+            for name, elo in (("alice-v1", 90.0), ("bob-v1", 10.0))]
+    store.save_fit(40, {"rows": rows, "crosstable": {}, "groups": []})
+    board = _api.leaderboard(store)
+    assert [(r["name"], r["active"], r["elo"], r["provisional"]) for r in board["rows"]] == [
+        ("bob-v1", True, 10.0, False), ("alice-v2", True, None, True), ("alice-v1", False, 90.0, False)]
+    assert _api.bot(store, "alice")["versions"][1]["rating"]["elo"] == 90.0
+    assert _api.bot(store, "nobody") is None
