@@ -109,8 +109,9 @@ def token_revoke_command(ladder: LadderArgument, author: AuthorArgument) -> None
 
 
 def pack_bot(manifest: Path) -> bytes:
-    """The folder of ``manifest`` as a .tar.gz with the manifest as ``bot.toml`` at its top;
-    links are refused (the ladder would refuse them too)."""
+    """The folder of ``manifest`` as a .tar.gz with the manifest as ``bot.toml`` at its top
+    (in place of a ``bot.toml`` the folder may hold); ``__pycache__`` and ``.git`` are left
+    out, and links are refused (the ladder would refuse them too)."""
     if not manifest.is_file():
         raise UsageError(f"{manifest}: no such manifest file")
     folder = manifest.resolve().parent
@@ -120,6 +121,8 @@ def pack_bot(manifest: Path) -> bytes:
             relative = path.relative_to(folder)
             if any(part in ("__pycache__", ".git") for part in relative.parts) or path == manifest.resolve():
                 continue
+            if relative == Path("bot.toml"):
+                continue  # the manifest given takes this name in the archive
             if path.is_symlink():
                 raise UsageError(f"{path}: is a link; the ladder accepts no links, copy the file instead")
             archive.add(path, arcname=str(relative), recursive=False)

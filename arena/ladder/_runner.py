@@ -18,7 +18,8 @@ beside the web server):
 
 The executor is a seam (:class:`Executor`): anything that plays the games of a
 :class:`~arena._workers.GameSource` for a :class:`~arena._config.TournamentConfig` and calls
-back per result can replace the local worker processes (a Dask cluster, later).
+back per result. :func:`worker_executor` gives the tournaments' two: local worker processes,
+or a Dask cluster (``executor = "dask"``).
 """
 
 from __future__ import annotations

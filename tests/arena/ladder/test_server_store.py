@@ -148,3 +148,27 @@ def test_the_leaderboard_lists_active_versions_first_and_keeps_retired_ones(stor
         ("bob-v1", True, 10.0, False), ("alice-v2", True, None, True), ("alice-v1", False, 90.0, False)]
     assert _api.bot(store, "alice")["versions"][1]["rating"]["elo"] == 90.0
     assert _api.bot(store, "nobody") is None
+
+
+def test_pack_bot_puts_the_manifest_at_the_top_as_bot_toml(tmp_path):
+    import io
+    import tarfile
+
+    from arena._cli_ladder import pack_bot
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "lib.py").write_text("x = 1\n")
+    (tmp_path / "bot.toml").write_text("# an older manifest\n")
+    (tmp_path / "mine.toml").write_text('command = ["python", "bot.py"]\n')
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    with tarfile.open(fileobj=io.BytesIO(pack_bot(tmp_path / "mine.toml"))) as archive:
+        names = archive.getnames()
+        manifest = archive.extractfile("bot.toml").read()
+    assert sorted(names) == ["bot.toml", "sub", "sub/lib.py"]
+    assert manifest == b'command = ["python", "bot.py"]\n'
+    (tmp_path / "link").symlink_to(tmp_path / "sub")
+    from arena._cli_common import UsageError
+
+    with pytest.raises(UsageError, match="is a link"):
+        pack_bot(tmp_path / "mine.toml")
