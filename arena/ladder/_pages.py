@@ -14,6 +14,7 @@ body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0
 nav a{margin-right:1em} table{border-collapse:collapse;margin:.5em 0} td,th{padding:.2em .6em;
 border-bottom:1px solid #ddd;text-align:left} td.n{text-align:right} pre{background:#f4f4f4;padding:.5em;
 overflow:auto;max-height:14em} .prov{color:#a60} .retired{color:#888} .failed{color:#b00} .passed{color:#070}
+.chart .grid{stroke:#e4e4e4} .chart text{font-size:11px} .chart .label{text-anchor:end} .chart .tick{text-anchor:middle}
 """
 
 
@@ -56,6 +57,11 @@ def leaderboard_page(data: dict[str, Any]) -> str:
             f'fitted on {data["fitted_games"]} of them ({when}). Elo with its 95 % interval; '
             f'<span class="prov">?</span> marks a provisional rating.</p>'
             + _table(["#", "bot", "author", "elo", "games"], rows))
+    rated = [row for row in data["rows"] if row["active"] and row["elo"] is not None]
+    if rated:
+        from ..report._charts import error_bar_chart  # the report's chart: SVG, no script
+
+        body += error_bar_chart(rated, title="Elo of the active versions (95 % interval)")
     return page("Ladder", body)
 
 
