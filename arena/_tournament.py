@@ -183,7 +183,8 @@ class TournamentRunner:
         result as it comes back."""
         from ._workers import GameSource, Setup, Workers, sandbox_fields
 
-        setup = Setup(self.config, log_dir_of(self.store.path), self.skip_broken,
+        # The log folder's absolute path: a Dask worker's process may run in another folder.
+        setup = Setup(self.config, log_dir_of(self.store.path).resolve(), self.skip_broken,
                       sandbox_fields(self.sandbox)).spread(slots, processes)
         arguments = (setup, processes, GameSource(pending), self._stored, self._death, self.lost_workers.append)
         if self.config.executor == "dask":

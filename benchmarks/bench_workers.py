@@ -3,6 +3,9 @@
 7. throughput scaling: one tournament of echo bots on 1, 2, 4 ... cores worker processes (two
    games at once per worker), games per second end to end, the ratio to one worker, and the
    largest RSS of a worker process and of the coordinator;
+   Also the Dask executor against local workers: the same tournament on a Dask LocalCluster of as
+   many worker processes (started beforehand, so its start-up is not counted) and on local
+   workers, alternately; games/s end to end and in steady state (first to last game stored).
 8. fairness in a real tournament: Dead Man's Draw among instant echo bots plus a probe that
    sleeps 20 ms and logs what it used, at concurrency 2x cores on one worker per core, with the
    store writing; charged minus used, and the instant bots' timeouts at move_ms = 30.
@@ -95,6 +98,38 @@ def bench_scaling(games: int, folder: Path) -> dict:
     return {"cores": cores, "rows": rows, "coordinator_rss_mb": coordinator_mb}
 
 
+def bench_dask(games: int, folder: Path, repeats: int = 2) -> dict:
+    """Dask LocalCluster / local workers, same workers count, echo bots."""
+    try:
+        import distributed
+    except ImportError:
+        return {"skipped": "Dask is not installed: pip install 'pirate-arena[cluster]'"}
+    import logging
+
+    workers = max(2, default_workers())
+    rows = []
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  scheduler_kwargs={"dashboard_address": ":0"}, silence_logs=logging.CRITICAL,
+                                  preload=["arena._dask"]) as cluster:
+        for run in range(repeats):
+            for executor in ("local", "dask"):
+                raw = {"game": "dead-mans-draw", "players": 2, "rounds": max(1, games // 2), "seed": 3,
+                       "concurrency": 2 * workers, "workers": workers, "database": f"dask-{executor}-{run}.db",
+                       "executor": executor, "time": {"move_ms": 5000},
+                       "entrants": [{"name": "a", "command": ECHO}, {"name": "b", "command": ECHO}]}
+                if executor == "dask":
+                    raw["scheduler"] = cluster.scheduler_address
+                ends: list[float] = []
+                seconds, _, store, _ = _play(folder, raw, lambda progress: ends.append(time.perf_counter()))
+                played = len(store.completed_keys())
+                store.close()
+                rows.append({"executor": executor, "run": run, "games": played, "games_per_s": played / seconds,
+                             "steady_games_per_s": (len(ends) - 1) / (ends[-1] - ends[0])})
+    ratio = {key: sum(r[key] for r in rows if r["executor"] == "dask") / sum(r[key] for r in rows if r["executor"] == "local")
+             for key in ("games_per_s", "steady_games_per_s")}
+    return {"workers": workers, "rows": rows, "ratio": ratio, "load": os.getloadavg()[0]}
+
+
 def bench_tournament_fairness(games: int, folder: Path) -> dict:
     cores = default_workers()
     raw = {"game": "dead-mans-draw", "players": 2, "rounds": 1, "seed": 5, "concurrency": 2 * cores,
@@ -133,7 +168,18 @@ def bench_tournament_fairness(games: int, folder: Path) -> dict:
             "instant_timeouts": timeouts[0]}
 
 
-def report_workers(scaling: dict, fairness: dict) -> list[str]:
+def report_dask(dask: dict | None) -> str:
+    if dask is None:
+        return "   Dask LocalCluster / local workers: not measured in --smoke (starting a cluster takes seconds)"
+    if "skipped" in dask:
+        return f"   Dask LocalCluster / local workers: not measured ({dask['skipped']})"
+    runs = ", ".join(f"{r['executor']} {r['games_per_s']:.1f} ({r['steady_games_per_s']:.1f})" for r in dask["rows"])
+    return (f"   Dask LocalCluster / local workers, {dask['workers']} workers each, games/s end to end (steady): "
+            f"{dask['ratio']['games_per_s']:.2f}x ({dask['ratio']['steady_games_per_s']:.2f}x); runs: {runs}; "
+            f"load average {dask['load']:.1f}")
+
+
+def report_workers(scaling: dict, fairness: dict, dask: dict | None = None) -> list[str]:
     from tabulate import tabulate
 
     out = [f"\n7. throughput scaling on worker processes (Dead Man's Draw, echo bots, 2 games at once per "
@@ -142,7 +188,7 @@ def report_workers(scaling: dict, fairness: dict) -> list[str]:
                           f"{r['worker_rss_mb']:.0f}" if r["workers"] > 1 else "in-process"]
                          for r in scaling["rows"]],
                         headers=["workers", "games", "games/s", "vs 1 worker", "worker RSS MB"]))
-    out.append("   Dask LocalCluster / local workers: not measured (the Dask executor is not built)")
+    out.append(report_dask(dask))
     f = fairness
     out.append(f"\n8. fairness in a real tournament (Dead Man's Draw, store writing) at concurrency "
                f"{f['concurrency']} on {f['workers']} workers, {f['games']} games: probe (sleeps 20 ms) charged "

@@ -55,7 +55,7 @@ from arena._store import ResultsStore  # noqa: E402
 from arena._timecontrol import GameClock  # noqa: E402
 from arena._tournament import TournamentRunner  # noqa: E402
 from bench_match_rtt import bench_match_round_trip, report_match_round_trip  # noqa: E402
-from bench_workers import bench_scaling, bench_tournament_fairness, report_workers  # noqa: E402
+from bench_workers import bench_dask, bench_scaling, bench_tournament_fairness, report_workers  # noqa: E402
 
 ECHO = BotSpec("echo", (sys.executable, str(HERE / "echo_bot.py")))
 GAMES = ("dead-mans-draw", "opito-bay", "karibik")
@@ -390,7 +390,7 @@ def report(results: dict) -> str:
                f"charged minus what the bot measured it used: median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, "
                f"max {f['max_ms']:.2f} ms")
     if "scaling" in results:
-        out += report_workers(results["scaling"], results["tournament_fairness"])
+        out += report_workers(results["scaling"], results["tournament_fairness"], results.get("dask"))
     if "match_round_trip" in results:
         out += report_match_round_trip(results["match_round_trip"])
     return "\n".join(out)
@@ -435,6 +435,7 @@ def main() -> None:
         results["ratings"] = bench_ratings([10_000] if smoke else [10_000, 100_000, 1_000_000], 20 if smoke else 100)
         results["fairness"] = bench_fairness(10 if smoke else 100)
         results["scaling"] = bench_scaling(8 if smoke else 400, folder)
+        results["dask"] = None if smoke else bench_dask(400, folder)
         results["tournament_fairness"] = bench_tournament_fairness(12 if smoke else 1000, folder)
         results["match_round_trip"] = bench_match_round_trip(1 if smoke else 6, 50 if smoke else 2000,
                                                              1 if smoke else 5, folder)
