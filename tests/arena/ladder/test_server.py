@@ -6,6 +6,8 @@ get games and ratings, the leaderboard JSON shows them. Then the API's refusals 
 """
 
 import json
+import urllib.error
+import urllib.request
 
 import pytest
 from typer.testing import CliRunner
@@ -128,6 +130,13 @@ def test_refusals(ladder):
     # max_upload_mb = 1: a 2 MiB archive is refused from its Content-Length.
     status, body = server.post("/api/submissions", {"archive": b"x" * (2 * 2**20)}, tokens["alice"])
     assert status == 413 and b"larger than 1 MiB" in body
+    # Without a Content-Length (chunked), the body is refused once it passes the limit.
+    chunks = (b"x" * 65536 for _ in range(18))  # 1.125 MiB: past the limit and its 64 KiB of slack
+    request = urllib.request.Request(server.url + "/api/submissions", data=chunks, method="POST", headers={
+        "Authorization": f"Bearer {tokens['alice']}", "Content-Type": "multipart/form-data; boundary=b"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=60)
+    assert refused.value.code == 413
     assert server.post("/api/submissions", {"other": "x"}, tokens["alice"])[0] == 400
     assert server.get("/api/games?offset=x")[0] == 400
     # None of these made a submission.
