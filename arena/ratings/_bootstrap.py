@@ -14,7 +14,9 @@ import numpy as np
 from ._bradley_terry import fit_encoded
 from ._encode import Encoded, check_names, encode, ml_exists, pair_scores
 from ._fit import resolve_prior
-from ._intervals import elo_covariance, groups_of, information, los_from_covariance, robust_covariance
+from ._intervals import (
+    elo_covariance, groups_of, information, los_from_covariance, model_covariance, own_block_share, robust_covariance,
+)
 from ._results import GameRecord
 
 #: Most bootstrap replicates accepted (each refits every game: 10^5 is already hours).
@@ -105,7 +107,10 @@ def bootstrap_bradley_terry(
       :mod:`arena.ratings._intervals` (no resampling; the default of the
       standings);
     - ``n_boot=N``: the covariance of N bootstrap replicates around the point
-      estimate, plus the same one-block share of the model's covariance. Each
+      estimate, plus the same share of the model's covariance as the
+      analytic one (one of its own blocks' worth per entrant: a plain
+      bootstrap variance misses that share, and an entrant with a single
+      block would otherwise keep a near-zero interval). Each
       replicate draws as many games as were played, with replacement, or whole
       blocks if any record has a ``block`` id (a game without one is a block
       of its own), and is rated like the real data (mean 0 or the anchor
@@ -180,8 +185,9 @@ def rating_covariance(
     else:
         replicates = replicate_ratings(enc, scores, prior, strength, n_boot, seed, anchor, prior_draws)
         spread = replicates - point
-        model = np.linalg.pinv(information(scores, prior, strength) + (0.0 if prior else 1.0 / enc.n))
-        cov = spread.T @ spread / n_boot + elo_covariance(model, anchor_index) / enc.n_blocks
+        bread = model_covariance(information(scores, prior, strength), prior)
+        share = own_block_share(enc, scores, prior, strength)
+        cov = spread.T @ spread / n_boot + elo_covariance(bread @ share @ bread, anchor_index)
     return point, cov, groups_of(scores)
 
 
