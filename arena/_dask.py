@@ -168,11 +168,13 @@ class DaskWorkers(Workers):
             try:
                 self._client = distributed.Client(self.scheduler, timeout=_CONNECT_S)
                 self._client.wait_for_workers(1, timeout=_CONNECT_S)
+                # The address of this machine that the scheduler's network reaches.
+                self._advertise = distributed.utils.get_ip(distributed.comm.get_address_host(self.scheduler))
+            except ValueError as error:  # not an address
+                raise ClusterError(f"scheduler {self.scheduler!r}: {error}; e.g. tcp://host:8786") from None
             except (OSError, TimeoutError) as error:
                 raise ClusterError(f"Dask scheduler {self.scheduler}: {error or type(error).__name__} "
                                    f"(is it running, with workers?)") from None
-            # The address of this machine that the scheduler's network reaches.
-            self._advertise = distributed.utils.get_ip(distributed.comm.get_address_host(self.scheduler))
         else:
             self._bind = self._advertise = "127.0.0.1"
             # No dashboard; the scheduler's own HTTP server on a free port (its default, 8787,

@@ -5,7 +5,8 @@ the schedule and is the only writer of the store. It starts ``workers`` copies o
 module (``python -m arena._workers``), each with its own trio loop, its own
 :class:`~arena._pool.BotPool` (so the pool's rules, among them "no process sees a deal
 twice", hold in each) and its own share of the concurrency. Messages are length-prefixed
-pickles over the worker's stdin and stdout: both ends are this arena's own code, and no bot
+pickles over the worker's stdin and stdout (pipes; on a Dask cluster one TCP socket, see
+:mod:`arena._dask`): both ends are this arena's own code, and no bot
 byte is ever unpickled unchecked (a bot's output reaches a worker through the protocol
 decoder, and the worker pickles only the :class:`MatchResult` it built).
 

@@ -70,9 +70,11 @@ def test_bad_executor_keys_are_one_line(tmp_path, extra, message):
 @pytest.mark.parametrize("options,message", [
     (["--executor", "ray"], "--executor must be one of local, dask, got 'ray'"),
     (["--executor", "local", "--scheduler", "tcp://h:8786"], "--scheduler is for --executor dask"),
+    (["--scheduler", "nonsense"], "scheduler 'nonsense': missing port number in address 'nonsense'; "
+                                  "e.g. tcp://host:8786"),
 ])
 def test_bad_executor_options_are_one_line(tmp_path, options, message):
-    result = arena("tournament", "run", str(write_tournament(tmp_path)), *options, check=False)
+    result = arena("tournament", "run", str(write_tournament(tmp_path)), "-q", *options, check=False)
     assert (result.returncode, result.stderr) == (2, f"error: {message}\n")
 
 
