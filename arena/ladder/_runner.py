@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
 import trio
 
 from .._config import TournamentConfig
@@ -221,9 +222,15 @@ class LadderRunner:
         self._pending.clear()  # the last stretch's blocks are finished (or given up)
         while generation == self._generation:
             if self._fit is None or (len(self.games) < INLINE_FIT_GAMES and self._fit.n_games < len(self.games)):
-                self._fit = fit_ladder(self.games)
+                self._fit = _matchmaking_fit(self.games) or self._fit
             pending = [table for table, _ in self._pending.values()] + self._unfitted(names)
-            (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit, pending=pending)
+            try:
+                (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit, pending=pending)
+            except _FIT_ERRORS as error:
+                # A long-running ladder must not stop for a numerical corner case: play a random
+                # table this time, and say so.
+                print(f"warning: matchmaking failed ({error}); playing a random table", file=sys.stderr)
+                table = tuple(self._rng.sample(names, players))
             number = self._block
             self._block += 1
             block = f"b{number}"
@@ -239,6 +246,8 @@ class LadderRunner:
     def _unfitted(self, names: tuple[str, ...]) -> list[tuple[str, ...]]:
         """The tables finished since matchmaking's fit (one per block; blocks still in flight
         are pending already), among ``names`` only: the fit does not hold them."""
+        if self._fit is None:
+            return []  # choose_tables fits every game itself
         active, tables = set(names), {}
         start = self._fit.n_games
         for game, block in zip(self.games[start:], self.blocks[start:]):
@@ -265,7 +274,7 @@ class LadderRunner:
         while True:
             await trio.sleep(0.5)
             if len(self.games) >= INLINE_FIT_GAMES and (self._fit is None or self._fit.n_games < len(self.games)):
-                self._fit = await trio.to_thread.run_sync(fit_ladder, list(self.games))
+                self._fit = await trio.to_thread.run_sync(_matchmaking_fit, list(self.games)) or self._fit
 
     # -- rating fits ----------------------------------------------------------------------------
 
@@ -278,10 +287,28 @@ class LadderRunner:
             if new <= 0 or (new < FIT_SHARE * count and trio.current_time() - last < self.fit_every_s):
                 continue
             games, blocks = list(self.games), list(self.blocks)
-            data = await trio.to_thread.run_sync(fit_ratings, games, blocks)
+            try:
+                data = await trio.to_thread.run_sync(fit_ratings, games, blocks)
+            except _FIT_ERRORS as error:
+                print(f"warning: the rating fit of {count} games failed ({error}); pages keep the last fit",
+                      file=sys.stderr)
+                data = None
             if data is not None:
                 self.store.save_fit(count, data)
             fitted, last = count, trio.current_time()
+
+
+#: What a numerical corner case of a fit raises; the ladder goes on without that fit.
+_FIT_ERRORS = (ValueError, ArithmeticError, np.linalg.LinAlgError)
+
+
+def _matchmaking_fit(games: list[LadderGame]) -> LadderFit | None:
+    """:func:`fit_ladder` of ``games``, or ``None`` (with a warning) if it fails."""
+    try:
+        return fit_ladder(games)
+    except _FIT_ERRORS as error:
+        print(f"warning: matchmaking's fit of {len(games)} games failed ({error})", file=sys.stderr)
+        return None
 
 
 def fit_ratings(games: list[LadderGame], blocks: list[str]) -> dict[str, Any] | None:

@@ -73,3 +73,15 @@ def test_a_bot_sees_no_other_submission(tmp_path):
     command = box.command(["python", "bot.py"], tmp_path / "1" / "bot")
     hidden = [command[i + 1] for i, word in enumerate(command) if word == "--tmpfs"]
     assert hidden == ["/tmp", str(tmp_path / "2"), str(tmp_path / "3")]  # not its own, 1
+
+
+def test_a_failing_matchmaking_plays_a_random_table(runner, monkeypatch, capsys):
+    def broken(*args, **kwargs):
+        raise ValueError("singular matrix")
+
+    monkeypatch.setattr(_runner, "choose_tables", broken)
+    monkeypatch.setattr(_runner, "fit_ladder", broken)
+    names = tuple(entrant.name for entrant in runner.store.active())
+    game = next(runner._stretch(names, runner._generation))
+    assert set(game.seats) <= set(names) and len(set(game.seats)) == 2
+    assert "warning: matchmaking failed (singular matrix); playing a random table" in capsys.readouterr().err
