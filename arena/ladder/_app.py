@@ -215,6 +215,10 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), logs]
     try:
         with open_sandbox(sandbox_mode, allow_root) as sandbox:
+            if sandbox.bwrap is None and not sandbox.drop_privileges:
+                print(f"warning: without bubblewrap (or root), bots run as your user: they can read {database} "
+                      f"(the key of every deal) and the other authors' submissions; install bubblewrap",
+                      file=sys.stderr)
             executor = worker_executor(config.play.workers, sandbox.with_hidden(hidden), logs, workdir)
             runner = LadderRunner(config, writer, executor, workdir, sandbox_mode, fit_every_s)
             runner.enter_house_bots()
