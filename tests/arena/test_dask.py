@@ -4,7 +4,9 @@ and stores nothing twice, a broken entrant fails pre-flight naming the worker.""
 
 import logging
 import os
+import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -143,3 +145,15 @@ def test_broken_entrant_fails_preflight_naming_the_worker(tmp_path, cluster):
     assert error.startswith("error: ") and "'gone'" in error
     assert any(f"(on Dask worker {address})" in error for address in cluster.scheduler_info()["workers"]), error
     assert stored(tmp_path / "t.db") == 0
+
+
+def test_a_worker_that_cannot_reach_the_coordinator_says_so(cluster):
+    from arena._dask import ClusterError, host_arena_worker
+
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    error = cluster.submit(host_arena_worker, "127.0.0.1", port, b"x" * 32, pure=False).exception(timeout=60)
+    assert isinstance(error, ClusterError)
+    assert re.fullmatch(rf"Dask worker tcp://127\.0\.0\.1:\d+ cannot connect to the coordinator at 127\.0\.0\.1:{port}: "
+                        rf"\[Errno 111\] Connection refused", str(error)), error
