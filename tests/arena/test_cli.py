@@ -288,7 +288,7 @@ def test_games_starts_without_trio_numpy_or_the_store():
 
     code = ("import sys\nfrom arena._cli import main\nsys.argv = ['arena', 'games']\ntry:\n    main()\n"
             "except SystemExit:\n    pass\nheavy = ('trio', 'numpy', 'pydantic', 'arena._store', 'arena.ratings', "
-            "'arena.report', 'arena._tournament')\nprint(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)")
+            "'arena.report', 'arena._tournament', 'dask', 'distributed')\nprint(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     loaded = result.stderr.strip()
     import typer
