@@ -1,10 +1,16 @@
-"""A framed message connection over a bot's pipes.
+"""A framed message connection over a bot's stdin pipe and its stdout (socket or pipe).
 
 Turns transport failures into classified :class:`BotFault` s: end of stream → ``CRASH``,
 oversize header → ``OVERSIZE``, undecodable payload → ``PROTOCOL``. Deadlines are the
 caller's (a cancel scope around the awaiting calls); :meth:`Connection.write_now` and
 :meth:`Connection.poll` never wait, so a caller can skip the cancel scope when the bot has
 already answered.
+
+Every message read carries the time its last byte arrived (:attr:`Connection.arrived`). On a
+stamping socket (see ``_process``) that is the kernel's receive stamp, which nothing in this
+process can delay: engine work of other games, the garbage collector or a late wake-up of the
+event loop make the arena read later, not the bot look slower. On a pipe it is the time of
+the read.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ from __future__ import annotations
 import fcntl
 import os
 import select
+import socket
 import struct
+import time
 import termios
 from typing import Any
 
@@ -21,27 +29,35 @@ import trio
 import protocol
 
 from ._faults import BotFault, FaultKind
-from ._process import BotProcess
+from ._process import SO_TIMESTAMPNS, BotProcess
+
+#: room for one ``struct timespec`` control message
+_STAMP_SPACE = socket.CMSG_SPACE(16)
 
 
 class Connection:
     """Send and receive protocol messages to and from one bot process.
 
-    Works on the raw pipe file descriptors (already non-blocking) with trio's
+    Works on the raw file descriptors (already non-blocking) with trio's
     ``wait_readable``/``wait_writable``: the stream layer above them costs more per move
     than everything else the arena does (see BENCHMARKS.md).
     """
+
+    #: trio-clock time at which the last byte of the latest message returned arrived
+    arrived = 0.0
 
     def __init__(self, process: BotProcess, max_frame: int = protocol.DEFAULT_MAX_FRAME) -> None:
         self.process = process
         self._out = process.stdin.fileno()
         self._in = process.stdout.fileno()
+        self._socket = process.stdout if isinstance(process.stdout, socket.socket) else None
         self._decoder = protocol.FrameDecoder(max_frame)
         self.encode = protocol.FrameEncoder().encode
         #: bytes written to the bot's stdin so far (``unread`` tells how many it has not read)
         self.written = 0
         self._poller = select.poll()
-        self._poller.register(self._in, select.POLLIN)
+        # POLLRDHUP: a socket whose peer closed reports that, not POLLHUP (pipes ignore it)
+        self._poller.register(self._in, select.POLLIN | select.POLLRDHUP)
 
     def write_now(self, frame: bytes | memoryview) -> int:
         """Write as much of ``frame`` as the pipe takes without waiting; return the byte count."""
@@ -67,7 +83,8 @@ class Connection:
     def hung_up(self) -> bool:
         """Whether the bot has closed its stdout (it exited, or will never answer). Never waits
         and reads nothing: messages already in the pipe stay there."""
-        return any(events & (select.POLLHUP | select.POLLERR) for _, events in self._poller.poll(0))
+        return any(events & (select.POLLHUP | select.POLLERR | select.POLLRDHUP)
+                   for _, events in self._poller.poll(0))
 
     def has_input(self) -> bool:
         """Whether :meth:`poll` may find something: received bytes not yet taken as a message,
@@ -103,7 +120,9 @@ class Connection:
 
         Never waits. A bot often answers before the request's ``write`` returns to the
         arena (the write wakes it on the same core), and then the answer costs no pass
-        through the event loop.
+        through the event loop. :attr:`arrived` is the arrival time of the last read that
+        took part in the message (its last byte's, or a little later when one read took
+        more than the message).
         """
         decoder = self._decoder
         while True:
@@ -116,7 +135,7 @@ class Connection:
             if message is not None:
                 return message
             try:
-                data = os.read(self._in, max(65536, decoder.needed()))
+                data = self._read(max(65536, decoder.needed()))
             except BlockingIOError:
                 return None
             except OSError:
@@ -125,6 +144,25 @@ class Connection:
                 partial = " in the middle of a frame" if decoder.pending() else ""
                 raise BotFault(FaultKind.CRASH, self._gone(f"closed its stdout{partial}"))
             decoder.feed(data)
+
+    def _read(self, size: int) -> bytes:
+        """Read what is there (raises :class:`BlockingIOError` when nothing is) and set
+        :attr:`arrived`: the kernel's stamp, carried over to the trio clock by its age."""
+        if self._socket is None:
+            data = os.read(self._in, size)
+            self.arrived = trio.current_time()
+            return data
+        data, ancillary, _, _ = self._socket.recvmsg(size, _STAMP_SPACE)
+        now = trio.current_time()
+        age = 0
+        for level, kind, stamp in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(stamp) >= 16:
+                # Both on the real-time clock, and only a reader's lateness apart: a step of
+                # that clock in between is the only error, and is clamped to "now".
+                seconds, nanoseconds = struct.unpack("qq", stamp[:16])
+                age = max(time.time_ns() - seconds * 1_000_000_000 - nanoseconds, 0)
+        self.arrived = now - age / 1e9
+        return data
 
     def _gone(self, what: str) -> str:
         code = self.process.returncode()

@@ -150,20 +150,19 @@ class Player:
         frame = connection.encode(message)
         self._check_before_request(request_id)
         before = connection.written
-        # The charge runs from here (the request written, when the pipe takes it whole) to the
-        # reply's last byte read; nothing else of this process runs in between except while
-        # waiting in the event loop (no yield, no checkpoint inside the window).
+        # The charge runs from here (just before the request is written) to the arrival of the
+        # reply's last byte (Connection.arrived: the kernel's stamp where the bot's stdout is a
+        # socket), so whatever delays this process's reading is not charged to the bot.
         started = trio.current_time()
         written = connection.write_now(frame)
         reply = self._reply_to(request_id, connection.poll()) if written == len(frame) else None
         if reply is not None:
             # Answered without waiting: no cancel scope was needed (entering one costs more
             # than the rest of this method).
-            elapsed = trio.current_time() - started
             self._instant += 1
             if self._instant % 16 == 0:
                 # Now and then let other tasks run, so a game between instant bots does not
-                # starve them; after the clock has stopped, so this bot is not charged for it.
+                # starve them (the reply's time is already stamped).
                 await trio.lowlevel.checkpoint()
         else:
             with trio.CancelScope(deadline=started + clock.deadline()) as deadline:
@@ -173,13 +172,36 @@ class Player:
                     if reply is None:
                         await trio.lowlevel.checkpoint()  # a stale reply: discard it and keep waiting
             if deadline.cancelled_caught:
-                clock.update(budget)
-                raise self._write_timeout(before, len(frame), f"no reply within {budget * 1000:.0f} ms")
-            elapsed = trio.current_time() - started
+                # The deadline fired, maybe late: a reply that arrived by then is judged by its
+                # stamp below, not by when this task woke up.
+                if connection.written - before == len(frame):
+                    reply = self._reply_arrived(request_id, deadline.deadline)
+                if reply is None:
+                    clock.update(budget)
+                    raise self._write_timeout(before, len(frame), f"no reply within {budget * 1000:.0f} ms")
+        elapsed = max(connection.arrived - started, 0.0)
         if not clock.update(elapsed):
             clock.update(budget)
             raise BotFault(FaultKind.TIMEOUT, f"no reply within {budget * 1000:.0f} ms")
         return reply.action, elapsed
+
+    def _reply_arrived(self, request_id: int, by: float) -> protocol.ActionReply | None:
+        """The reply to ``request_id`` if it arrived whole by ``by`` (trio clock), read without
+        waiting; stale replies before it are discarded, and reading stops at the first message
+        that arrived later (a bot that floods stale replies cannot keep it reading). An end of
+        stream found now came after the deadline: the bot was late first, so that is a timeout
+        (``None``), not a crash."""
+        connection = self.connection
+        try:
+            while (message := connection.poll()) is not None:
+                if (reply := self._reply_to(request_id, message)) is not None:
+                    return reply
+                if connection.arrived > by:
+                    break
+        except BotFault as fault:
+            if fault.kind is not FaultKind.CRASH:
+                raise
+        return None
 
     def _check_before_request(self, request_id: int) -> None:
         """Read what the bot sent while no request was open, before ``request_id`` goes out.

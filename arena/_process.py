@@ -1,6 +1,11 @@
 """Bot processes: start one in its own session, capture its stderr, kill its whole group.
 
 This layer knows bytes and processes only; framing and messages live in ``_connection``.
+
+A bot's stdout is, where the system allows, a connected TCP loopback socket rather than a
+pipe: the kernel stamps each segment with its arrival time (``SO_TIMESTAMPNS``), so the arena
+can tell when a reply's last byte arrived however late its event loop gets to read it (pipes
+and ``AF_UNIX`` stream sockets carry no such stamp). stdin stays a pipe.
 """
 
 from __future__ import annotations
@@ -8,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,6 +29,43 @@ from ._uids import UidError, UidLease
 
 #: Environment variables passed through to every bot; everything else comes from the manifest.
 PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PATH")
+
+#: ``SO_TIMESTAMPNS`` (Linux; Python's socket module does not name it)
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+
+
+def open_reply_socket() -> tuple[socket.socket, socket.socket]:
+    """A connected TCP loopback pair ``(arena end, bot end)`` for a bot's stdout.
+
+    The arena end is non-blocking and stamps what it receives (``SO_TIMESTAMPNS``); the bot
+    end sends without Nagle's delay (``TCP_NODELAY``: a bot that writes a header and then a
+    payload must not wait for an acknowledgement). The listener lives only until our own
+    connection is accepted, and an accepted peer that is not our own socket (another process
+    that connected in that window) is dropped. Raises :class:`OSError` where TCP on the
+    loopback cannot be used; the caller then falls back to a pipe.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        bot_end = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            bot_end.connect(listener.getsockname())
+            ours = bot_end.getsockname()
+            listener.settimeout(1.0)  # our connection is already queued: accept returns at once
+            for _ in range(8):
+                arena_end, peer = listener.accept()
+                if peer == ours:
+                    break
+                arena_end.close()
+            else:
+                raise OSError("the reply socket's listener took only other connections")
+            bot_end.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            arena_end.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+            arena_end.setblocking(False)
+        except BaseException:
+            bot_end.close()
+            raise
+    return arena_end, bot_end
 
 
 class StderrLog:
@@ -64,16 +107,17 @@ class StderrLog:
 
 
 class BotProcess:
-    """A running bot: its pipes, its stderr log, and a way to kill its process group."""
+    """A running bot: its stdin pipe, its stdout (the arena end of a stamping socket, or the
+    pipe where no socket could be made), its stderr log, and a way to kill its process group."""
 
     def __init__(self, spec: BotSpec, process: trio.Process, stderr: StderrLog, uid: int | None = None,
-                 cgroup: BotCgroup | None = None) -> None:
+                 cgroup: BotCgroup | None = None, stdout: socket.socket | None = None) -> None:
         self.spec = spec
         self.uid = uid
         self.cgroup = cgroup
         self.process = process
         self.stdin = process.stdin
-        self.stdout = process.stdout
+        self.stdout = stdout if stdout is not None else process.stdout
         self.stderr = stderr
 
     @property
@@ -195,10 +239,14 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
     uid = lease.uid if lease is not None else None
     cgroup = sandbox.new_cgroup(spec.limits)
     try:
+        reply_socket, bot_end = open_reply_socket()
+    except OSError:
+        reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
+    try:
         process = await trio.lowlevel.open_process(
             sandbox.command(argv, spec.cwd, uid, confinement.plan),
             stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
+            stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=spec.cwd,
             env=sandbox.environment(env),
@@ -206,11 +254,16 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd()),
         )
     except (OSError, subprocess.SubprocessError) as error:
+        if reply_socket is not None:
+            reply_socket.close()
         if cgroup is not None:
             await cgroup.kill_and_remove()
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: {getattr(error, 'strerror', None) or error}") from None
+    finally:
+        if bot_end is not None:
+            bot_end.close()  # the bot holds its own copy; ours would hide its end of stream
     log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
-    bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup)
+    bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup, reply_socket)
     try:
         async with trio.open_nursery() as nursery:
             drained = trio.Event()
@@ -226,6 +279,8 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
     finally:
         bot.kill()
         bot.stderr.close()
+        if reply_socket is not None:
+            reply_socket.close()
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 with trio.CancelScope(shield=True):

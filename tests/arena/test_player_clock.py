@@ -37,6 +37,7 @@ class FakeBot:
         self._bot_outbox, self._from_bot = trio.open_memory_channel(math.inf)
 
     written = 0
+    arrived = 0.0  # when the last message returned arrived: on the mock clock, when it was taken
 
     def write_now(self, frame: bytes) -> int:
         return 0  # everything goes through send_frame, on the mock clock
@@ -44,7 +45,9 @@ class FakeBot:
     def poll(self) -> dict | None:
         """What the bot sent while no request was open (read before each request)."""
         try:
-            return self._from_bot.receive_nowait()
+            message = self._from_bot.receive_nowait()
+            self.arrived = trio.current_time()
+            return message
         except trio.WouldBlock:
             return None
         except trio.EndOfChannel:
@@ -72,7 +75,9 @@ class FakeBot:
 
     async def receive(self) -> dict:
         try:
-            return await self._from_bot.receive()
+            message = await self._from_bot.receive()
+            self.arrived = trio.current_time()
+            return message
         except trio.EndOfChannel:
             raise BotFault(FaultKind.CRASH, "bot closed its stdout (exit code 0)") from None
 
@@ -219,6 +224,7 @@ def stuck_reply(delay: float):
         async def receive(self):
             with trio.CancelScope(shield=True):
                 await trio.sleep(delay)
+            self.arrived = trio.current_time()  # it arrives as it is read
             return {"type": "action", "id": self.request_id, "action": "late"}
 
     return Stuck()
