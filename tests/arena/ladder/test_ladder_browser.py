@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from ..test_report_browser import _check_walk, _drive, run_chromium
+from ..test_report_browser import _check_walk, _chromium, _drive, run_chromium
 from ._server import ROOT, Server, archive, arena, ladder_folder, remove
 
 pytestmark = pytest.mark.slow
@@ -46,6 +46,7 @@ window.addEventListener("load", () => {
 
 @pytest.fixture
 def server():
+    _chromium()  # skip (or fail in CI) before starting a server for nothing
     folder = ladder_folder(HOUSE)
     running = Server(folder, "auto")
     try:
