@@ -219,8 +219,14 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
                 print(f"warning: without bubblewrap (or root), bots run as your user: they can read {database} "
                       f"(the key of every deal) and the other authors' submissions; install bubblewrap",
                       file=sys.stderr)
-            executor = worker_executor(config.play.workers, sandbox.with_hidden(hidden), logs, workdir)
-            runner = LadderRunner(config, writer, executor, workdir, sandbox_mode, fit_every_s)
+            elif sandbox.bwrap is None:
+                print("warning: without bubblewrap, bots and build steps (under their own uids) can read the other "
+                      "authors' submissions; install bubblewrap", file=sys.stderr)
+            # The games and the vetting (build and check-bot) hide the same: the ladder's files
+            # here, and every submission's folder but the bot's own (hide_submissions).
+            ladder_box = sandbox.with_hidden(hidden)
+            executor = worker_executor(config.play.workers, ladder_box, logs, workdir)
+            runner = LadderRunner(config, writer, executor, workdir, ladder_box, fit_every_s)
             runner.enter_house_bots()
             web = Config()
             web.bind = [f"{config.host}:{config.port}"]

@@ -8,7 +8,9 @@ runs with the sandbox the arena gives bots (``arena/_sandbox.py``), plus:
   and nothing else; afterwards the folder goes back to the arena's uid with modes the arena
   chooses (files ``0644``/``0755``, no setuid), so no later bot uid can change the built bot;
 - with bubblewrap: no network, a read-only filesystem but for the bot's folder, a private
-  ``/tmp`` and its own PID namespace;
+  ``/tmp`` and its own PID namespace, and the paths the caller hides not there at all (a
+  ladder hides its file, database and logs and every other submission's folder: a hostile
+  build or bot must not copy the leading bots' code out through its report or its folder);
 - a cgroup capping its processes (a fork bomb stops there; root only) and :data:`BUILD_LIMITS`;
 - a time limit, after which every process it started is killed (process group, cgroup, uid;
   without root, only its process group and what dies with it).
@@ -61,10 +63,17 @@ class Admission:
 
 
 async def admit(data: bytes, workdir: Path, game: str, players: int, *,
-                build_timeout_s: float = 120, sandbox: str = "auto") -> Admission:
+                build_timeout_s: float = 120, sandbox: str | Sandbox = "auto") -> Admission:
     """Unpack ``data`` into the empty folder ``workdir``, build it (the manifest's optional
     ``build`` command, in the sandbox: no network, time-limited, processes and memory capped),
     then run check-bot for ``game`` at ``players`` seats.
+
+    ``sandbox``: a mode for :func:`~arena._sandbox.detect_sandbox` (``"auto"``, ``"bwrap"``,
+    ``"none"``), or a :class:`Sandbox` whose ``hidden_paths`` (:meth:`Sandbox.with_hidden`) the
+    build and the bot under check-bot must not see (under bubblewrap; a path that does not
+    exist is skipped, there is nothing to read). A ladder passes its own, hiding its file,
+    database, logs and the other submissions' folders; ``workdir`` is never hidden. Its
+    ``allow_root`` is ignored: an untrusted build or bot never runs as root.
 
     ``workdir`` is made ``0755``; the folders above it must let other users through (``o+x``),
     since the build and the bot run under their own uids. Never raises for anything the archive
@@ -88,7 +97,7 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
         spec = load_manifest(bot_dir / MANIFEST)
     except ManifestError as error:
         return Admission(False, bot_dir, str(error).replace(f"{bot_dir}/", ""))
-    box = _own_sandbox(detect_sandbox(sandbox))
+    box = _own_sandbox(detect_sandbox(sandbox) if isinstance(sandbox, str) else sandbox)
     try:
         lines = []
         problem = _outside(spec, bot_dir) or _raised_limits(spec)
@@ -108,12 +117,16 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
 
 
 def _own_sandbox(box: Sandbox) -> Sandbox:
-    """``box`` with a cgroup folder of its own: closing it must not touch the cgroups of the
-    ladder's games running in this process (``pirate-arena-<pid>``). The pid stays last in
-    the name, where stale-cgroup sweeping looks for it."""
-    if box.cgroup_root is None:
-        return box
-    return replace(box, cgroup_root=box.cgroup_root.parent / f"pirate-arena-intake{secrets.token_hex(4)}-{os.getpid()}")
+    """``box`` for one vetting: a cgroup folder of its own (closing it must not touch the
+    cgroups of the ladder's games running in this process, ``pirate-arena-<pid>``; the pid
+    stays last in the name, where stale-cgroup sweeping looks for it), no root bots, and only
+    the hidden paths that exist (bubblewrap cannot mount over a missing file in its read-only
+    view: the build would not start)."""
+    cgroup = box.cgroup_root
+    if cgroup is not None:
+        cgroup = cgroup.parent / f"pirate-arena-intake{secrets.token_hex(4)}-{os.getpid()}"
+    return replace(box, cgroup_root=cgroup, allow_root=False,
+                   hidden_paths=tuple(path for path in box.hidden_paths if path.exists()))
 
 
 def _inside(path: Path, folder: Path) -> bool:

@@ -114,7 +114,9 @@ class LadderRunner:
     store: LadderStore
     executor: Executor
     workdir: Path
-    sandbox_mode: str = "auto"
+    #: what vetting runs in: a sandbox mode, or the server's sandbox hiding the ladder's files;
+    #: each vetting also hides the other submissions' folders (:func:`hide_submissions`)
+    sandbox: str | Sandbox = "auto"
     fit_every_s: float = FIT_EVERY_S
     #: every rated game so far, for matchmaking and fits (seats, ranks, block)
     games: list[LadderGame] = field(default_factory=list)
@@ -168,9 +170,10 @@ class LadderRunner:
             for submission, entrant, archive in pending:
                 folder = self.workdir / str(submission)
                 await trio.to_thread.run_sync(_empty_folder, folder)
+                box = self.sandbox if isinstance(self.sandbox, str) else hide_submissions(self.sandbox, self.workdir)
                 try:
                     admission = await admit(archive, folder, self.config.game, self.config.players,
-                                            build_timeout_s=self.config.build_timeout_s, sandbox=self.sandbox_mode)
+                                            build_timeout_s=self.config.build_timeout_s, sandbox=box)
                 except Exception as error:  # noqa: BLE001 - the arena's side (no free uid, full disk): later
                     print(f"warning: vetting {entrant} failed on the arena's side ({error}); trying again "
                           f"in {RETRY_VETTING_S:.0f} s", file=sys.stderr)

@@ -1,0 +1,157 @@
+"""Vetting a submission hides the ladder from it: a hostile build step, or a bot under check-bot,
+that tries to read another author's submission, the database, the ladder file or the logs finds
+nothing, so it cannot copy them out through its report or its own folder (real processes, under
+bubblewrap). The same probe without the hidden paths finds the other author's code: the test
+would see a leak."""
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena._sandbox import Sandbox, detect_sandbox
+from arena.ladder import _runner
+from arena.ladder._config import load_ladder
+from arena.ladder._intake import Admission, admit
+from arena.ladder._runner import LadderRunner, hide_submissions
+from arena.ladder._store import LadderStore
+
+from .test_intake import GOOD_BOT, archive
+
+needs_bwrap = pytest.mark.skipif(detect_sandbox("auto").bwrap is None,
+                                 reason="needs bubblewrap (apt-get install bubblewrap): it hides the ladder's files")
+
+SECRET = "treasure-map-7f3a"
+#: what the probe reads (label, path below the ladder's folder); -shm is hidden but absent
+TARGETS = [("code", "ladder.db.bots/1/their-bot/bot.py"), ("ladder", "ladder.toml"), ("db", "ladder.db"),
+           ("wal", "ladder.db-wal"), ("shm", "ladder.db-shm"), ("log", "ladder.db.logs/game-1.log")]
+#: the probe: one line saying what each target held: its content, or nothing
+PROBE = """\
+import sys
+found = []
+for label, path in {targets!r}:
+    try:
+        with open(path) as file:
+            found.append(f"{{label}}:{{file.read().strip() or 'nothing'}}")
+    except OSError:  # missing, or not readable (as root, the null device bubblewrap shows is not)
+        found.append(f"{{label}}:nothing")
+line = " ".join(found)
+print(line, file=sys.stderr, flush=True)
+try:
+    with open("loot.txt", "w") as loot:
+        loot.write(line)
+except OSError:
+    pass  # a bot's folder is read-only to it
+"""
+
+
+@pytest.fixture
+def ladder():
+    """A ladder's folder as ``arena ladder serve`` lays it out, every file holding the secret:
+    another author's built submission (readable by any uid, as after its build), the ladder
+    file, the database and its WAL (no -shm), the logs."""
+    top = Path(tempfile.mkdtemp(prefix="pirate-arena-vetting-"))
+    top.chmod(0o755)
+    (top / "ladder.db.bots" / "1" / "their-bot").mkdir(parents=True, mode=0o755)
+    (top / "ladder.db.logs").mkdir(mode=0o700)
+    for _, path in TARGETS:
+        if not path.endswith("-shm"):
+            (top / path).write_text(SECRET)
+            (top / path).chmod(0o644)
+    yield top
+    shutil.rmtree(top)
+
+
+def probe(top: Path) -> str:
+    return PROBE.format(targets=[(label, str(top / path)) for label, path in TARGETS])
+
+
+def vetting_sandbox(top: Path, hide: bool):
+    """The sandbox the ladder vets in (serve_ladder's hidden paths, then the runner's
+    hide_submissions); with ``hide`` false, the bare one (the bug)."""
+    box = detect_sandbox("auto")
+    if not hide:
+        return box
+    database = top / "ladder.db"
+    return hide_submissions(box.with_hidden([top / "ladder.toml", database, Path(f"{database}-wal"),
+                                             Path(f"{database}-shm"), top / "ladder.db.logs"]),
+                            top / "ladder.db.bots")
+
+
+def loot(bot_dir: Path) -> str:
+    return "\n".join(path.read_text(errors="replace") for path in bot_dir.rglob("*") if path.is_file())
+
+
+#: what the probe finds when vetting hides the ladder (the other submission's folder and the logs
+#: are empty folders, the ladder's files the null device)
+HIDDEN = " ".join(f"{label}:nothing" for label, _ in TARGETS)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("hide", [True, False])
+async def test_a_build_step_cannot_read_other_submissions_or_the_database(ladder, hide):
+    manifest = 'name = "thief"\ncommand = ["python", "bot.py"]\nbuild = ["python", "steal.py"]\n'
+    admission = await admit(archive(manifest, steal__py=probe(ladder), bot__py=GOOD_BOT),
+                            ladder / "ladder.db.bots" / "2", "karibik", 2, sandbox=vetting_sandbox(ladder, hide))
+    report = admission.report.splitlines()
+    assert report[:3] == ["build: python steal.py", "last 40 lines of its output:", report[2]]
+    if hide:
+        assert admission.passed  # the build ran, and the bot entered: it just learnt nothing
+        assert report[2] == HIDDEN
+        assert SECRET not in admission.report
+        assert SECRET not in loot(admission.bot_dir)
+        assert (admission.bot_dir / "loot.txt").read_text() == HIDDEN
+    else:  # the probe works: without the hidden paths it copies the other author's code out
+        assert report[2].startswith(f"code:{SECRET} ")
+        assert SECRET in loot(admission.bot_dir)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("hide", [True, False])
+async def test_a_bot_under_check_bot_cannot_read_other_submissions_or_the_database(ladder, hide):
+    # it prints what it found on stderr and exits before its hello: the report tails its stderr
+    admission = await admit(archive('name = "thief"\ncommand = ["python", "steal.py"]\n', steal__py=probe(ladder)),
+                            ladder / "ladder.db.bots" / "2", "karibik", 2, sandbox=vetting_sandbox(ladder, hide))
+    assert not admission.passed
+    stderr = [line for line in admission.report.splitlines() if line.lstrip().startswith("stderr:")]
+    assert len(stderr) == 1
+    if hide:
+        assert stderr[0].split("stderr:", 1)[1].strip() == HIDDEN
+        assert SECRET not in admission.report
+    else:
+        assert f"code:{SECRET} " in stderr[0]
+    # the bot's folder is read-only to it during check-bot: nothing could be left there
+    assert not (admission.bot_dir / "loot.txt").exists()
+
+
+async def test_the_runner_vets_in_its_sandbox_hiding_every_submission_folder(tmp_path, monkeypatch):
+    # The wiring, without processes: serve_ladder's sandbox (here hiding the database) reaches
+    # admit with the submissions' folders added; admit shows the vetted one all the same.
+    (tmp_path / "ladder.toml").write_text('game = "dead-mans-draw"\n')
+    store = LadderStore.open(tmp_path / "ladder.db", "dead-mans-draw", 2)
+    bots = tmp_path / "bots"
+    (bots / "7").mkdir(parents=True)  # another author's, vetted before
+    seen = []
+
+    async def fake_admit(data, workdir, game, players, *, build_timeout_s, sandbox):
+        seen.append((data, workdir, sandbox.hidden_paths))
+        return Admission(False, None, "refused")
+
+    monkeypatch.setattr(_runner, "admit", fake_admit)
+    runner = LadderRunner(load_ladder(tmp_path / "ladder.toml"), store, None, bots,
+                          Sandbox().with_hidden([tmp_path / "ladder.db"]))
+    number, _ = store.add_submission("ann", b"the archive")
+    try:
+        with trio.fail_after(30):  # a guard, not a measure
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(runner._vet_forever)
+                while store.pending():
+                    await trio.sleep(0.01)
+                nursery.cancel_scope.cancel()
+    finally:
+        store.close()
+    own = bots / str(number)
+    assert seen == [(b"the archive", own, ((tmp_path / "ladder.db").resolve(), own.resolve(), (bots / "7").resolve()))]
