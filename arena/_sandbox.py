@@ -69,16 +69,21 @@ _TMP = Path("/tmp")
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-def _tmp_roots(paths: Sequence[Path]) -> list[Path]:
-    """The top folders under /tmp that hold any of ``paths`` (as given and resolved)."""
-    roots = []
+def _branches(folder: Path, paths: Sequence[Path]) -> list[Path]:
+    """The entries of ``folder`` that hold any of ``paths`` (as given and resolved)."""
+    branches = []
     for path in paths:
         for candidate in (Path(os.path.abspath(path)), path.resolve()):
-            if _TMP in candidate.parents:
-                root = _TMP / candidate.relative_to(_TMP).parts[0]
-                if root not in roots and root.exists():
-                    roots.append(root)
-    return roots
+            if folder in candidate.parents:
+                branch = folder / candidate.relative_to(folder).parts[0]
+                if branch not in branches:
+                    branches.append(branch)
+    return branches
+
+
+def _tmp_roots(paths: Sequence[Path]) -> list[Path]:
+    """The top folders under /tmp that hold any of ``paths`` (as given and resolved)."""
+    return [root for root in _branches(_TMP, paths) if root.exists()]
 
 
 def _open_to_others(path: Path) -> bool:
@@ -179,7 +184,9 @@ class Sandbox:
     _ids: itertools.count = field(default_factory=lambda: itertools.count(), repr=False)
 
     def with_hidden(self, paths: Sequence[Path]) -> Sandbox:
-        """A sandbox that also hides ``paths`` (files or folders) from bots (sharing the rest)."""
+        """A sandbox that also hides ``paths`` (files or folders) from bots (sharing the rest).
+        A folder holding a bot's own is hidden from it but for the entry leading to its folder
+        (a ladder hides its whole submissions folder: each bot sees its own submission only)."""
         return dataclasses.replace(self, hidden_paths=self.hidden_paths + tuple(Path(p).resolve() for p in paths))
 
     def new_cgroup(self, limits: Limits) -> BotCgroup | None:
@@ -243,9 +250,14 @@ class Sandbox:
             if not plan.visible(path):
                 continue  # not in the bot's view at all
             if path.is_dir():
-                if inside == path or path in inside.parents:
-                    continue  # the bot's own folder: hide nothing above it
+                if inside == path:
+                    continue  # the bot's own folder
                 wrapped += ["--tmpfs", str(path)]
+                # A folder holding the bot's (a ladder's submissions, also those made after the
+                # bot started): hidden but for the entry holding the bot's folder, shown again
+                # read-only. Only that: a path on the command line could name another's entry.
+                for branch in _branches(path, [inside]):
+                    wrapped += ["--ro-bind", str(branch), str(branch)]
             else:
                 wrapped += ["--ro-bind", "/dev/null", str(path)]
         for path in writable:

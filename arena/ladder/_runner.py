@@ -70,11 +70,11 @@ class Executor(Protocol):
 
 
 def hide_submissions(sandbox: Sandbox, workdir: Path) -> Sandbox:
-    """``sandbox`` hiding every submission's folder in ``workdir``: under bubblewrap a bot sees
-    its own folder only, not the code of the other authors (the sandbox never hides the
-    folder a bot runs in)."""
-    folders = sorted(path for path in workdir.iterdir() if path.is_dir()) if workdir.is_dir() else []
-    return sandbox.with_hidden(folders)
+    """``sandbox`` hiding the submissions' folder ``workdir``: under bubblewrap a bot sees its
+    own submission only (the sandbox shows a bot the entry of a hidden folder that holds its
+    own), not the code of the other authors, nor of a submission unpacked or vetted after it
+    started."""
+    return sandbox.with_hidden([workdir] if workdir.is_dir() else [])
 
 
 def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdir: Path) -> Executor:

@@ -72,7 +72,9 @@ def test_a_bot_sees_no_other_submission(tmp_path):
     box = _runner.hide_submissions(Sandbox(bwrap="/usr/bin/bwrap"), tmp_path)
     command = box.command(["python", "bot.py"], tmp_path / "1" / "bot")
     hidden = [command[i + 1] for i, word in enumerate(command) if word == "--tmpfs"]
-    assert hidden == ["/tmp", str(tmp_path / "2"), str(tmp_path / "3")]  # not its own, 1
+    assert hidden == ["/tmp", str(tmp_path)]  # all of them, also those made after the bot started
+    shown = command.index(str(tmp_path)) + 1
+    assert command[shown:shown + 3] == ["--ro-bind", str(tmp_path / "1"), str(tmp_path / "1")]  # but its own
 
 
 def test_a_failing_matchmaking_plays_a_random_table(runner, monkeypatch, capsys):

@@ -6,6 +6,8 @@ would see a leak."""
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -129,7 +131,7 @@ async def test_a_bot_under_check_bot_cannot_read_other_submissions_or_the_databa
 
 async def test_the_runner_vets_in_its_sandbox_hiding_every_submission_folder(tmp_path, monkeypatch):
     # The wiring, without processes: serve_ladder's sandbox (here hiding the database) reaches
-    # admit with the submissions' folders added; admit shows the vetted one all the same.
+    # admit with the submissions' folder added; the sandbox shows the vetted one all the same.
     (tmp_path / "ladder.toml").write_text('game = "dead-mans-draw"\n')
     store = LadderStore.open(tmp_path / "ladder.db", "dead-mans-draw", 2)
     bots = tmp_path / "bots"
@@ -154,4 +156,35 @@ async def test_the_runner_vets_in_its_sandbox_hiding_every_submission_folder(tmp
     finally:
         store.close()
     own = bots / str(number)
-    assert seen == [(b"the archive", own, ((tmp_path / "ladder.db").resolve(), own.resolve(), (bots / "7").resolve()))]
+    assert seen == [(b"the archive", own, ((tmp_path / "ladder.db").resolve(), bots.resolve()))]
+
+
+#: a bot that waits for a line, then says what it sees of the submissions' folder and of a
+#: submission unpacked after it started
+LATE_READER = """\
+import os, sys
+print("ready", flush=True)
+sys.stdin.readline()
+try:
+    late = open(sys.argv[2]).read()
+except OSError:
+    late = "nothing"
+print(sorted(os.listdir(sys.argv[1])), late, open("bot.py").read(), flush=True)
+"""
+
+
+@needs_bwrap
+def test_a_playing_bot_does_not_see_a_submission_unpacked_after_it_started(ladder):
+    # Bots of a stretch of games start before later submissions are unpacked and vetted.
+    bots = ladder / "ladder.db.bots"
+    own = bots / "1" / "their-bot"
+    late = bots / "2" / "my-bot" / "bot.py"
+    box = hide_submissions(detect_sandbox("auto"), bots)
+    command = box.command([sys.executable, "-c", LATE_READER, str(bots), str(late)], own)
+    with subprocess.Popen(command, cwd=own, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                          env=box.environment(dict(os.environ))) as bot:
+        assert bot.stdout.readline() == "ready\n"
+        late.parent.mkdir(parents=True)
+        late.write_text("late secret")
+        out, _ = bot.communicate("go\n", timeout=30)
+    assert out == f"['1'] nothing {SECRET}\n"  # its own submission only, as it was
