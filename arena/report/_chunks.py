@@ -16,7 +16,7 @@ better than whole frames one after another (figures in ``BENCHMARKS.md``). A chu
   ``a``, which every frame has; each made columnar inside too (:func:`transpose`).
 
 Decoding takes each frame's slots in order and the next value of each slot's column:
-:func:`unshred` here, ``ArenaView.unshred`` in the browser. The deflated bytes become text
+:func:`unshred` here, ``ArenaView.chunkReader`` in the browser (one game at a time). The deflated bytes become text
 with :func:`to_text` (7 bits a character, not base64's 6).
 """
 

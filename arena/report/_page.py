@@ -30,8 +30,8 @@ from ._sections import faults_section, head_to_head_section, progress_section, s
 REPLAY_BUDGET = 16_000_000
 #: most games in one chunk, and the frames after which a chunk is closed: a chunk is what
 #: the browser decodes to open one of its games (see :mod:`._chunks`)
-CHUNK_GAMES = 256
-CHUNK_FRAMES = 16_000
+CHUNK_GAMES = 128
+CHUNK_FRAMES = 8_000
 
 
 def _asset(name: str) -> str:

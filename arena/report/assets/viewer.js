@@ -53,33 +53,50 @@ const ArenaView = {
     });
   },
 
-  /* The games of a chunk (see _chunks.py): each frame takes, for each slot it names, the
-     next value of that slot's column; w and a are in every frame. */
-  unshred(chunk) {
+  /* A chunk (see _chunks.py) as {size, game(position)}: each frame takes, for each slot it
+     names, the next value of that slot's column (w and a: one each frame). Only the game
+     asked for is built: where its values start in each column is counted up front. */
+  chunkReader(chunk) {
     const columns = {};
     for (const name of Object.keys(chunk.c)) columns[name] = ArenaView.untranspose(chunk.c[name]);
-    const cursor = {};
-    const next = (name) => { const i = cursor[name] || 0; cursor[name] = i + 1; return columns[name][i]; };
+    const columnOf = chunk.k.map(([part, , key]) => part + ":" + (key === null ? "" : key));
+    const starts = [];
+    const used = {w: 0, a: 0};
     let row = 0;
-    return chunk.g.map((header) => {
-      const game = Object.assign({}, header, {frames: []});
-      delete game.n;
+    for (const header of chunk.g) {
+      starts.push([row, Object.assign({}, used)]);
       for (let f = 0; f < header.n; f++) {
-        const frame = {p: {}, h: {}, s: Array.from({length: header.players}, () => ({})), w: next("w"), a: next("a"), e: []};
-        for (const number of chunk.r[row++]) {
-          const [part, seat, key] = chunk.k[number];
-          const value = next(part + ":" + (key === null ? "" : key));
-          if (part === "e") frame.e.push(value);
-          else if (part === "s") frame.s[seat][key] = value;
-          else frame[part][key] = value;
-        }
-        game.frames.push(frame);
+        for (const number of chunk.r[row++]) used[columnOf[number]] = (used[columnOf[number]] || 0) + 1;
       }
-      return game;
-    });
+      used.w += header.n;
+      used.a += header.n;
+    }
+    return {
+      size: chunk.g.length,
+      game(position) {
+        const header = chunk.g[position];
+        let [row, cursor] = starts[position];
+        cursor = Object.assign({}, cursor);
+        const next = (name) => { const i = cursor[name] || 0; cursor[name] = i + 1; return columns[name][i]; };
+        const game = Object.assign({}, header, {frames: []});
+        delete game.n;
+        for (let f = 0; f < header.n; f++) {
+          const frame = {p: {}, h: {}, s: Array.from({length: header.players}, () => ({})), w: next("w"), a: next("a"), e: []};
+          for (const number of chunk.r[row++]) {
+            const [part, seat, key] = chunk.k[number];
+            const value = next(columnOf[number]);
+            if (part === "e") frame.e.push(value);
+            else if (part === "s") frame.s[seat][key] = value;
+            else frame[part][key] = value;
+          }
+          game.frames.push(frame);
+        }
+        return game;
+      },
+    };
   },
 
-  /* The games in chunk element `id`, decoded once (the last chunks opened are kept). */
+  /* The reader of chunk element `id` (chunkReader), decoded once (the last four kept). */
   chunks: new Map(),
   loadChunk(id) {
     if (!ArenaView.chunks.has(id)) {
@@ -90,7 +107,7 @@ const ArenaView = {
         }
         const bytes = ArenaView.fromText(document.getElementById(id).textContent);
         const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-        return ArenaView.unshred(JSON.parse(await new Response(stream).text()));
+        return ArenaView.chunkReader(JSON.parse(await new Response(stream).text()));
       })());
     }
     return ArenaView.chunks.get(id);
@@ -98,7 +115,7 @@ const ArenaView = {
 
   /* Game `position` of chunk element `id`. */
   async load(id, position) {
-    return (await ArenaView.loadChunk(id))[position];
+    return (await ArenaView.loadChunk(id)).game(position);
   },
 
   /* Inverse of _frames.delta: [v] sets, [] deletes, an object patches a dict or a list
