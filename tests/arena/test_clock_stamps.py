@@ -5,6 +5,7 @@ real bot processes whose stdout is a stamping TCP socket (and the pipe fallback)
 arena's event loop deliberately blocked while the bot answers.
 """
 
+import os
 import socket
 import sys
 import time
@@ -15,6 +16,7 @@ import trio
 
 import protocol
 from arena import _process
+from arena._connection import Connection
 from arena._faults import BotFault, FaultKind
 from arena._manifest import BotSpec
 from arena._player import Player, open_player
@@ -109,6 +111,43 @@ async def test_a_reply_that_arrived_late_but_within_the_margin_is_charged(autoju
 async def test_nothing_there_when_the_deadline_fires_is_a_timeout_at_the_deadline(autojump_clock):
     fault, taken = await decide(fake_player(LateReader(arrive=3.0, read=5.0, shielded=False)), GameClock(0.5, 0.5))
     assert (fault.kind, fault.detail, taken) == (FaultKind.TIMEOUT, "no reply within 1000 ms", 1.0)
+
+
+# -- the socket ----------------------------------------------------------------------------------
+
+class _Ends:
+    """A stand-in process: stdin a pipe whose far end nobody reads, stdout the arena's socket."""
+
+    def __init__(self, stdout: socket.socket) -> None:
+        self._read, self._write = os.pipe()
+        self.stdin = os.fdopen(self._write, "wb")
+        self.stdout = stdout
+
+    def returncode(self):
+        return None
+
+    def close(self) -> None:
+        self.stdin.close()
+        os.close(self._read)
+
+
+async def test_a_message_read_late_from_the_socket_carries_its_arrival_and_an_end_is_seen():
+    arena_end, bot_end = _process.open_reply_socket()
+    ends = _Ends(arena_end)
+    try:
+        connection = Connection(ends)
+        assert connection.poll() is None
+        bot_end.sendall(protocol.encode({"type": "action", "id": 1, "action": "a"}))
+        time.sleep(0.05)  # the arena is busy: the reply waits in the socket
+        assert connection.poll() == {"type": "action", "id": 1, "action": "a"}
+        assert 0.05 <= trio.current_time() - connection.arrived < 5
+        assert not connection.hung_up()
+        bot_end.close()
+        assert connection.hung_up()
+    finally:
+        bot_end.close()
+        arena_end.close()
+        ends.close()
 
 
 # -- real processes -----------------------------------------------------------------------------
