@@ -21,6 +21,7 @@ from arena.ladder._intake import Admission, admit
 from arena.ladder._runner import LadderRunner, hide_submissions
 from arena.ladder._store import LadderStore
 
+from ._server import Server, ladder_folder, remove
 from .test_intake import GOOD_BOT, archive
 
 needs_bwrap = pytest.mark.skipif(detect_sandbox("auto").bwrap is None,
@@ -188,3 +189,19 @@ def test_a_playing_bot_does_not_see_a_submission_unpacked_after_it_started(ladde
         late.write_text("late secret")
         out, _ = bot.communicate("go\n", timeout=30)
     assert out == f"['1'] nothing {SECRET}\n"  # its own submission only, as it was
+
+
+@pytest.mark.slow
+def test_serve_without_bubblewrap_warns_that_submissions_are_readable():
+    folder = ladder_folder()
+    try:
+        server = Server(folder, "none")
+        warnings = [line for line in server.lines if line.startswith("warning:")]
+        server.stop()
+    finally:
+        remove(folder)
+    if os.geteuid() == 0:  # own uids keep the database and logs out of reach, not the submissions
+        assert warnings == ["warning: without bubblewrap, bots and build steps (under their own uids) can read "
+                            "the other authors' submissions; install bubblewrap\n"]
+    else:
+        assert len(warnings) == 1 and "can read" in warnings[0] and "the other authors' submissions" in warnings[0]
