@@ -103,6 +103,8 @@ def test_pages(ladder):
     server, _, submitted, _ = ladder
     status, page = server.get("/")
     assert status == 200 and b'href="/bots/alice-v1"' in page and b"<script" not in page
+    # The rating chart needs two fits of the ratings; the fixture waited for one.
+    server.wait_for(lambda: len(server.json("/api/bots/alice-v1")["history"]) >= 2, "a second rating fit")
     status, page = server.get("/bots/alice-v1")
     assert status == 200 and b"Head to head" in page and b'href="/games/' in page and b"<svg" in page
     status, page = server.get(f"/submissions/{submitted['carol']['id']}")
