@@ -11,7 +11,7 @@ from ._cli_common import UsageError, reports_errors
 
 # The report package (the store, numpy) is imported inside the commands: `arena --help` and
 # `arena games` load this module and must start fast.
-REPLAY_MB = 16.0  # default of --replay-mb; arena.report.REPLAY_BUDGET is the same, in bytes
+REPLAY_MB = 18.5  # default of --replay-mb; arena.report.REPLAY_BUDGET is the same, in bytes
 
 OutputOption = Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="The HTML file to write.")]
 

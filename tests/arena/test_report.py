@@ -145,7 +145,7 @@ def test_report_embeds_faulty_games_first_within_the_budget(tmp_path):
     assert all(row[5] == ["timeout"] for row in data["games"][1::2])
     assert (cut["embedded"], cut["replay_bytes"]) == (3, len(first))
     assert (nothing["embedded"], nothing["replay_bytes"]) == (0, 0)
-    assert REPLAY_BUDGET == 16_000_000
+    assert REPLAY_BUDGET == 18_500_000
 
 
 def test_viewer_page_embeds_one_game_and_the_renderer_of_its_game():
