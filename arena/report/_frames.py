@@ -75,10 +75,17 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+def _key(item: Any) -> Any:
+    """What tells list items apart for the splices: a scalar with its type (``1`` is not
+    ``True``), anything else its JSON."""
+    if item is None or isinstance(item, (str, int, float)):
+        return type(item), item
+    return _dumps(item)
+
+
 def _splices(before: Sequence[Any], value: Sequence[Any]) -> dict[str, Any]:
     """The list patch ``{"~": [[start, removed, *inserted], ...]}`` from ``before`` to ``value``."""
-    matcher = SequenceMatcher(None, [_dumps(item) for item in before], [_dumps(item) for item in value],
-                              autojunk=False)
+    matcher = SequenceMatcher(None, [_key(item) for item in before], [_key(item) for item in value], autojunk=False)
     return {"~": [[start, stop - start, *value[first:last]]
                   for tag, start, stop, first, last in matcher.get_opcodes() if tag != "equal"]}
 
