@@ -16,6 +16,7 @@ COMMANDS = [
     (("check-bot", RANDOM), ("--games-per", "--move-ms")),
     (("tournament", "run", "missing.toml"), ("--concurrency", "--workers")),
     (("tournament", "resume", "missing.db"), ("--concurrency", "--workers")),
+    (("tournament", "extend", "missing.db"), ("--rounds",)),
 ]
 CASES = [(prefix, option) for prefix, options in COMMANDS for option in options]
 
