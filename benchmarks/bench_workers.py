@@ -183,7 +183,8 @@ def report_workers(scaling: dict, fairness: dict, dask: dict | None = None) -> l
     from tabulate import tabulate
 
     out = [f"\n7. throughput scaling on worker processes (Dead Man's Draw, echo bots, 2 games at once per "
-           f"worker; {scaling['cores']} cores; coordinator peak RSS {scaling['coordinator_rss_mb']:.0f} MB)"]
+           f"worker; {scaling['cores']} cores; peak RSS of this process so far, earlier sections "
+           f"included: {scaling['coordinator_rss_mb']:.0f} MB)"]
     out.append(tabulate([[r["workers"], r["games"], f"{r['games_per_s']:.1f}", f"{r['speedup']:.2f}x",
                           f"{r['worker_rss_mb']:.0f}" if r["workers"] > 1 else "in-process"]
                          for r in scaling["rows"]],
