@@ -112,6 +112,9 @@ def pack_bot(manifest: Path) -> bytes:
     """The folder of ``manifest`` as a .tar.gz with the manifest as ``bot.toml`` at its top
     (in place of a ``bot.toml`` the folder may hold); ``__pycache__`` and ``.git`` are left
     out, and links are refused (the ladder would refuse them too)."""
+    import io
+    import tarfile
+
     if not manifest.is_file():
         raise UsageError(f"{manifest}: no such manifest file")
     folder = manifest.resolve().parent
@@ -131,6 +134,9 @@ def pack_bot(manifest: Path) -> bytes:
 
 
 def _post(url: str, token: str, data: bytes) -> dict:
+    import urllib.request
+    import uuid
+
     boundary = uuid.uuid4().hex
     body = (f'--{boundary}\r\nContent-Disposition: form-data; name="archive"; filename="bot.tar.gz"\r\n'
             f'Content-Type: application/gzip\r\n\r\n').encode() + data + f"\r\n--{boundary}--\r\n".encode()
@@ -139,7 +145,10 @@ def _post(url: str, token: str, data: bytes) -> dict:
     return _json(request)
 
 
-def _json(request: urllib.request.Request | str) -> dict:
+def _json(request: "urllib.request.Request | str") -> dict:
+    import urllib.error
+    import urllib.request
+
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())
