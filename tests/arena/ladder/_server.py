@@ -50,6 +50,12 @@ def ladder_folder(extra: str = "") -> Path:
     return folder
 
 
+def house_bots(**manifests: str) -> str:
+    """``[[bots]]`` tables for a ladder file: author name -> manifest under examples/bots."""
+    return "".join(f'\n[[bots]]\nauthor = "{author}"\nmanifest = "{ROOT}/examples/bots/{manifest}"\n'
+                   for author, manifest in manifests.items())
+
+
 def remove(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 

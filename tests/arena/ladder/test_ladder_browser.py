@@ -15,19 +15,11 @@ import re
 import pytest
 
 from ..test_report_browser import _check_walk, _chromium, _drive, run_chromium
-from ._server import ROOT, Server, archive, arena, ladder_folder, remove
+from ._server import Server, archive, arena, house_bots, ladder_folder, remove
 
 pytestmark = pytest.mark.slow
 
-HOUSE = f"""
-[[bots]]
-author = "random"
-manifest = "{ROOT}/examples/bots/py-random.toml"
-
-[[bots]]
-author = "heuristic"
-manifest = "{ROOT}/examples/bots/py-heuristic.toml"
-"""
+HOUSE = house_bots(random="py-random.toml", heuristic="py-heuristic.toml")
 
 CHOOSE_AND_SUBMIT = """
 <script>

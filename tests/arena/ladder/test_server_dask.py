@@ -3,21 +3,12 @@
 
 import pytest
 
-from ._server import ROOT, Server, ladder_folder, remove
+from ._server import Server, house_bots, ladder_folder, remove
 
 pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow
 
-DASK = f"""executor = "dask"
-
-[[bots]]
-author = "random"
-manifest = "{ROOT}/examples/bots/py-random.toml"
-
-[[bots]]
-author = "heuristic"
-manifest = "{ROOT}/examples/bots/py-heuristic.toml"
-"""
+DASK = 'executor = "dask"\n' + house_bots(random="py-random.toml", heuristic="py-heuristic.toml")
 
 
 def test_games_are_played_on_a_dask_cluster():

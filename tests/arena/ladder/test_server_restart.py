@@ -7,19 +7,11 @@ import sqlite3
 
 import pytest
 
-from ._server import ROOT, Server, archive, arena, ladder_folder, remove
+from ._server import Server, archive, arena, house_bots, ladder_folder, remove
 
 pytestmark = pytest.mark.slow
 
-HOUSE = f"""
-[[bots]]
-author = "random"
-manifest = "{ROOT}/examples/bots/py-random.toml"
-
-[[bots]]
-author = "other"
-manifest = "{ROOT}/examples/bots/py-random.toml"
-"""
+HOUSE = house_bots(random="py-random.toml", other="py-random.toml")
 
 
 def _stored(folder) -> dict[int, tuple]:
