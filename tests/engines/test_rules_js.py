@@ -63,7 +63,19 @@ def run_node(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(js_numbers(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def js_numbers(value: Any) -> Any:
+    """``value`` with every whole float an int: JavaScript has one number type, so a twin
+    writes Python's ``13.0`` (Karibik's board coordinates) as ``13``, the same JSON value."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [js_numbers(item) for item in value]
+    if isinstance(value, dict):
+        return {key: js_numbers(item) for key, item in value.items()}
+    return value
 
 
 def record(game_id: str, state: State, events_from: int) -> dict[str, Any]:
