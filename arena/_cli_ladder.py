@@ -6,14 +6,8 @@ module and must stay fast.
 
 from __future__ import annotations
 
-import io
 import json
-
-import tarfile
 import time
-import urllib.error
-import urllib.request
-import uuid
 from pathlib import Path
 from typing import Annotated, Optional
 
