@@ -10,6 +10,7 @@ and ``AF_UNIX`` stream sockets carry no such stamp). stdin stays a pipe.
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import signal
@@ -18,6 +19,7 @@ import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -70,7 +72,13 @@ def open_reply_socket() -> tuple[socket.socket, socket.socket]:
 
 class StderrLog:
     """Keeps the last ``limit`` bytes a bot wrote to stderr, counts the total, and copies the
-    first ``file_limit`` bytes to a log file when one is given (then notes the truncation)."""
+    first ``file_limit`` bytes to a log file when one is given (then notes the truncation).
+
+    The log is always a new file: where ``path`` exists (a process of the same name got the
+    same pid earlier in a long run, or on another machine of a cluster sharing the folder, or
+    something planted a link there) it is ``NAME.PID-2.log``, ``-3``... instead, so no log is
+    overwritten and no link is followed. :attr:`path` is the file written.
+    """
 
     def __init__(self, limit: int = 16 * 1024, path: Path | None = None, file_limit: int = 1 << 20) -> None:
         self.limit = limit
@@ -81,7 +89,7 @@ class StderrLog:
         self._file = None
         if path is not None:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            self._file = open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
+            self.path, self._file = _new_file(path)
 
     def write(self, data: bytes) -> None:
         if self._file is not None:
@@ -104,6 +112,18 @@ class StderrLog:
     def tail(self, lines: int = 20) -> str:
         text = bytes(self._tail[-self.limit:]).decode("utf-8", "replace")
         return "\n".join(text.splitlines()[-lines:])
+
+
+def _new_file(path: Path) -> tuple[Path, Any]:
+    """``path`` created new (mode 0600), or the first free ``STEM-N.log`` beside it."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    stem = path.name.removesuffix(".log")
+    for number in itertools.count(2):
+        try:
+            return path, open(os.open(path, flags, 0o600), "wb")
+        except FileExistsError:
+            path = path.with_name(f"{stem}-{number}.log")
+    raise AssertionError("unreachable")
 
 
 class BotProcess:

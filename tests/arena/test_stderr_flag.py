@@ -38,3 +38,27 @@ def test_a_file_in_the_way_is_one_error_line(tmp_path):
                  "--stderr", str(tmp_path / "file" / "logs"))
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"error: {tmp_path / 'file' / 'logs'}: cannot create the --stderr folder (Not a directory)\n"
+
+
+def test_a_log_is_never_overwritten_nor_written_through_a_link(tmp_path):
+    # Pids come round again in a long run, and machines of a cluster may share the folder: a
+    # second process of the same name and pid gets NAME.PID-2.log, and a link planted under a
+    # log's name is not followed (the file it points at stays as it was).
+    from arena._process import StderrLog
+
+    first = StderrLog(path=tmp_path / "bot.7.log")
+    first.write(b"first process\n")
+    second = StderrLog(path=tmp_path / "bot.7.log")
+    second.write(b"second process\n")
+    victim = tmp_path / "organiser-file"
+    victim.write_bytes(b"keep me")
+    (tmp_path / "bot.8.log").symlink_to(victim)
+    planted = StderrLog(path=tmp_path / "bot.8.log")
+    planted.write(b"third process\n")
+    for log in (first, second, planted):
+        log.close()
+    assert (first.path.name, second.path.name, planted.path.name) == ("bot.7.log", "bot.7-2.log", "bot.8-2.log")
+    assert first.path.read_bytes() == b"first process\n"
+    assert second.path.read_bytes() == b"second process\n"
+    assert planted.path.read_bytes() == b"third process\n"
+    assert victim.read_bytes() == b"keep me"
