@@ -46,6 +46,10 @@ _TOKEN_BYTES = 32
 #: how long a hosting task waits for the coordinator to accept its connection
 _CONNECT_S = 30
 _PARENT_ENV = "ARENA_DASK_PARENT"
+#: how long, from the first worker's pre-flight passing, the others are waited for before the
+#: games start without them (a worker of a shared cluster may be busy with other work and
+#: never start its hosting task); a late one plays once its own pre-flight passes
+PREFLIGHT_WAIT_S = 120.0
 
 
 class ClusterError(ConfigError):
@@ -265,11 +269,25 @@ class DaskWorkers(Workers):
                                   f"are kept, resume to play the rest"))
 
     async def preflight_done(self) -> None:
-        # Every entrant passes pre-flight on every worker before the first game anywhere.
+        # Every entrant passes pre-flight on every worker before the first game anywhere, or
+        # on those that passed it within PREFLIGHT_WAIT_S of the first.
         self._ready += 1
         if self._ready >= self.count:
             self._all_ready.set()
+        elif self._ready == 1:
+            self._nursery.start_soon(self._start_without_stragglers)
         await self._all_ready.wait()
+
+    async def _start_without_stragglers(self) -> None:
+        with trio.move_on_after(PREFLIGHT_WAIT_S):
+            await self._all_ready.wait()
+            return
+        waiting = self.count - self._ready
+        silent = sorted(set(self._workers) - set(self.addresses))
+        self.on_lost(f"{waiting} of {self.count} Dask workers had not passed pre-flight {PREFLIGHT_WAIT_S:.0f} s after "
+                     f"the first ({', '.join(silent) + ' never connected' if silent else 'still checking the bots'}); "
+                     f"the games started without them, and a late one plays once its pre-flight passes")
+        self._all_ready.set()
 
 
 def _call_soon(token: trio.lowlevel.TrioToken, function: Any, *args: Any) -> None:

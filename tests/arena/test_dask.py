@@ -157,3 +157,55 @@ def test_a_worker_that_cannot_reach_the_coordinator_says_so(cluster):
     assert isinstance(error, ClusterError)
     assert re.fullmatch(rf"Dask worker tcp://127\.0\.0\.1:\d+ cannot connect to the coordinator at 127\.0\.0\.1:{port}: "
                         rf"\[Errno 111\] Connection refused", str(error)), error
+
+
+def _waiting_workers(lines: list[str]):
+    import trio
+
+    from arena._dask import DaskWorkers
+
+    workers = DaskWorkers(None, 2, None, None, None, lines.append)
+    workers._ready, workers._all_ready = 0, trio.Event()
+    workers._workers = ["tcp://10.1.1.1:4000", "tcp://10.1.1.2:4000"]
+    workers.addresses.append("tcp://10.1.1.1:4000")
+    return workers
+
+
+async def test_preflight_waits_for_a_silent_worker_only_so_long(autojump_clock):
+    # A worker of a shared cluster may never start its hosting task (busy with other work):
+    # the others start the games PREFLIGHT_WAIT_S after the first passed pre-flight, and say so.
+    import trio
+
+    from arena._dask import PREFLIGHT_WAIT_S
+
+    lines: list[str] = []
+    workers = _waiting_workers(lines)
+    async with trio.open_nursery() as nursery:
+        workers._nursery = nursery
+        started = trio.current_time()
+        await workers.preflight_done()
+        assert trio.current_time() - started == pytest.approx(PREFLIGHT_WAIT_S)
+    assert lines == ["1 of 2 Dask workers had not passed pre-flight 120 s after the first (tcp://10.1.1.2:4000 never "
+                     "connected); the games started without them, and a late one plays once its pre-flight passes"]
+    late = trio.current_time()
+    await workers.preflight_done()  # the straggler, once it is there: no further wait
+    assert trio.current_time() == late
+
+
+async def test_preflight_of_every_worker_in_time_starts_the_games_at_once(autojump_clock):
+    import trio
+
+    lines: list[str] = []
+    workers = _waiting_workers(lines)
+    done = []
+
+    async def worker(delay: float) -> None:
+        await trio.sleep(delay)
+        await workers.preflight_done()
+        done.append(trio.current_time())
+
+    async with trio.open_nursery() as nursery:
+        workers._nursery = nursery
+        nursery.start_soon(worker, 1.0)
+        nursery.start_soon(worker, 30.0)
+    assert done == [pytest.approx(30.0)] * 2 and lines == []
