@@ -1,11 +1,13 @@
 """Writing the pages: the tournament report and the single-game viewer.
 
 A page is one self-contained HTML file: CSS, the viewer, the game's renderer (the
-engine package's ``viewer.js``) and the data are inlined, nothing is fetched, so it
-works offline from a file. Replays travel in chunks of many games (:mod:`._chunks`), one
-``<script type="application/x-frames">`` element each, after everything else; a chunk is
-decoded only when one of its games is opened, so the page stays quick to open however many
-games it holds.
+engine package's ``viewer.js``), its rules twin where it has one (``rules.js``, with
+``assets/pyrandom.js``) and the data are inlined, nothing is fetched, so it works offline
+from a file. Replays travel in chunks of many games, one element each, after everything
+else: ``<script type="application/x-steps">`` (:mod:`._steps`: the games' steps, which the
+browser re-plays with the twin) for a game with a twin, else ``application/x-frames``
+(:mod:`._chunks`: the views of every step). A chunk is decoded only when one of its games
+is opened, so the page stays quick to open however many games it holds.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .._store import ResultsStore, StoredGame
 from ._data import faults_data, games_data, progress_data, standings_data
 from ._chunks import pack_chunk
 from ._frames import ViewError, game_frames
+from ._steps import pack_steps, rules_script, steps_payload
 from ._sections import faults_section, head_to_head_section, progress_section, standings_section
 
 #: default bytes of embedded replays in a report: with the games list, a 10,000-game report
@@ -53,13 +56,27 @@ def _json_script(element_id: str, value: Any) -> str:
 
 
 def game_payload(replay: Replay, meta: dict[str, Any]) -> dict[str, Any]:
-    """One game for the viewer: replay header, ``meta`` (bots, ranks, scores, faults...) and
-    its frames (:func:`game_frames`)."""
-    return {"game": replay.game, "players": replay.num_players, "seed": replay.seed,
+    """One game for the viewer: replay header (the seed as a string: seeds pass 2**53, a
+    JavaScript number's exact integers), ``meta`` (bots, ranks, scores, faults...) and what
+    the browser builds its views from: ``steps`` (:func:`._steps.steps_payload`) for a game
+    whose engine has a JavaScript twin (``rules.js``), else its ``frames`` (:func:`game_frames`)."""
+    if rules_script(replay.game) is not None:
+        return steps_payload(replay, meta)
+    return {"game": replay.game, "players": replay.num_players, "seed": str(replay.seed),
             "options": dict(replay.options), "meta": meta, "frames": game_frames(replay)}
 
 
+def _scripts(game_id: str, page_script: str) -> list[str]:
+    """The page's scripts: the viewer, the game's rules twin when it has one (with
+    ``pyrandom.js`` before it), the game's renderer, then the page's own script."""
+    rules = rules_script(game_id)
+    twin = [] if rules is None else [_asset("pyrandom.js"), rules]
+    return [_asset("viewer.js"), *twin, renderer_script(game_id), _asset(page_script)]
+
+
 def _chunk_element(number: int, games: list[dict[str, Any]]) -> str:
+    if games and "steps" in games[0]:
+        return f'<script type="application/x-steps" id="c{number}">{pack_steps(games)}</script>'
     return f'<script type="application/x-frames" id="c{number}">{pack_chunk(games)}</script>'
 
 
@@ -118,7 +135,7 @@ def _chunked(groups: list[list[int]], payload_of: Callable[[int], dict[str, Any]
             if payload is None:
                 continue
             members.append((index, payload))
-            frames += len(payload["frames"])
+            frames += len(payload.get("frames", ()))  # a game of steps costs its opening alone
             if frames >= CHUNK_FRAMES:
                 yield members
                 members, frames = [], 0
@@ -174,7 +191,7 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
             f'{standings_section(standings)}{head_to_head_section(standings)}{progress_section(progress, names)}'
             f'{faults_section(faults, listed)}<section id="games"><h2>Games</h2><div id="game-list"></div></section>'
             + _json_script("report-data", {"game": game_id, "names": names, "games": listed}))
-    page = _page(title, body, [_asset("viewer.js"), renderer_script(game_id), _asset("report.js")], chunks)
+    page = _page(title, body, _scripts(game_id, "report.js"), chunks)
     return page, {"games": len(games), "embedded": embedded, "replay_bytes": used, "diverged": len(diverged)}
 
 
@@ -185,8 +202,7 @@ def viewer_html(replay: Replay, meta: dict[str, Any]) -> str:
     """
     title = f"{engines.get_game(replay.game).name}, seed {replay.seed}"
     body = _json_script("viewer-data", {"game": replay.game, "title": title})
-    return _page(title, body, [_asset("viewer.js"), renderer_script(replay.game), _asset("single.js")],
-                 [_chunk_element(0, [game_payload(replay, meta)])])
+    return _page(title, body, _scripts(replay.game, "single.js"), [_chunk_element(0, [game_payload(replay, meta)])])
 
 
 def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGET,

@@ -14,6 +14,7 @@ from arena.report import REPLAY_BUDGET, ViewError, game_frames, report_html, vie
 from arena.report._chunks import from_text, pack_chunk, to_text, transpose, unpack_chunk, untranspose
 from arena.report._frames import delta, patch, views_at
 from arena.report._page import _meta, game_payload
+from arena.report._steps import canonical, final_check, game_steps, pack_steps, rules_script, unpack_steps
 from arena._store import ResultsStore
 from engines import Replay
 
@@ -21,6 +22,8 @@ from ._report_fixtures import SHORT, make_database, play_random
 from .test_tournament import arena
 
 GAMES = sorted(SHORT)
+#: the games whose engine has a JavaScript twin (rules.js): their pages carry steps, not frames
+TWINS = [game_id for game_id in GAMES if rules_script(game_id) is not None]
 
 
 def _plain(value):
@@ -117,17 +120,25 @@ def test_report_holds_standings_matrix_progress_faults_and_every_game(tmp_path, 
     assert figures == {"games": games, "embedded": games, "replay_bytes": figures["replay_bytes"], "diverged": 0}
     for section in ("standings", "head-to-head", "progress", "faults", "games"):
         assert f'<section id="{section}">' in page
-    assert page.count('<script type="application/x-frames"') == 2  # the games with faults, the others
+    kind = "steps" if game_id in TWINS else "frames"
+    assert page.count(f'<script type="application/x-{kind}"') == 2  # the games with faults, the others
+    assert page.count("<script type=\"application/x-") == 2
+    assert ("class PyRandom" in page) == (game_id in TWINS)
     data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page).group(1))
     assert [row[0] for row in data["games"]] == [game.key for game in stored]
     # every game's replay is in a chunk, at its position there, exactly as game_payload makes it
-    chunks = {int(number): unpack_chunk(text) for number, text in
-              re.findall(r'<script type="application/x-frames" id="c(\d+)">([^<]*)</script>', page)}
+    unpack = unpack_steps if game_id in TWINS else unpack_chunk
+    chunks = {int(number): unpack(text) for number, text in
+              re.findall(r'<script type="application/x-\w+" id="c(\d+)">([^<]*)</script>', page)}
     assert sorted((row[7], row[8]) for row in data["games"]) == sorted(
         (number, position) for number, members in chunks.items() for position in range(len(members)))
     for row, game in zip(data["games"], stored):
-        payload = game_payload(Replay.from_dict(_replay(database, game.key)), _meta(game))
-        assert chunks[row[7]][row[8]] == _plain(payload)
+        replay = Replay.from_dict(_replay(database, game.key))
+        payload = _plain(game_payload(replay, _meta(game)))
+        if game_id in TWINS:  # the steps come back as the replay has them
+            payload.pop("static", None)
+            payload["steps"] = _plain(replay.as_dict()["steps"])
+        assert chunks[row[7]][row[8]] == payload
     assert f"<h2>Faults ({games // 3})</h2>" in page
     assert ("PL Elo" in page) == (players > 2)
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing fetched
@@ -153,10 +164,13 @@ def test_report_embeds_faulty_games_first_within_the_budget(tmp_path):
     assert REPLAY_BUDGET == 18_500_000
 
 
-def test_viewer_page_embeds_one_game_and_the_renderer_of_its_game():
+def test_viewer_page_embeds_one_game_and_the_renderer_and_rules_of_its_game():
     page = viewer_html(play_random("karibik"), {"bots": ["a", "b", "c"]})
-    assert page.count('type="application/x-frames"') == 1
+    assert page.count('type="application/x-steps"') == 1 and 'type="application/x-frames"' not in page
     assert 'ArenaRenderers["karibik"]' in page and 'ArenaRenderers["opito-bay"]' not in page
+    assert 'ArenaRules["karibik"]' in page and page.index("class PyRandom") < page.index('ArenaRules["karibik"] =')
+    page = viewer_html(play_random("dead-mans-draw"), {"bots": ["a", "b"]})
+    assert page.count('type="application/x-frames"') == 1 and "PyRandom" not in page
 
 
 def test_report_and_view_commands(tmp_path):
@@ -226,9 +240,15 @@ def test_text_takes_about_eight_sevenths_of_a_character_a_byte():
 
 
 def test_a_chunk_holds_games_of_any_game_and_seat_count_exactly():
-    games = [game_payload(play_random(game_id, seed), {"key": f"{game_id}-{seed}"})
+    games = [_frames_payload(play_random(game_id, seed), {"key": f"{game_id}-{seed}"})
              for game_id in GAMES for seed in (1, 2)]
     assert unpack_chunk(pack_chunk(games)) == _plain(games)
+
+
+def _frames_payload(replay, meta):
+    """A game as frames, also of a game with a twin (whose pages carry steps instead)."""
+    return {"game": replay.game, "players": replay.num_players, "seed": str(replay.seed),
+            "options": dict(replay.options), "meta": meta, "frames": game_frames(replay)}
 
 
 @pytest.mark.parametrize("values,form", [
@@ -240,3 +260,100 @@ def test_a_chunk_holds_games_of_any_game_and_seat_count_exactly():
 def test_columns_are_columnar_inside_when_their_values_have_one_shape(values, form):
     assert transpose(values) == form
     assert untranspose(json.loads(json.dumps(form))) == values
+
+
+# -- games of steps (an engine with a JavaScript twin) ------------------------------------------
+
+def _games_of(game_id, seeds, players=None):
+    count, options, _ = SHORT[game_id]
+    game = engines.get_game(game_id)
+    out = []
+    for seed in seeds:
+        seats = players or (game.min_players, game.max_players)[seed % 2]
+        out.append(_report_db().play_random(game_id, seats, seed, options))
+    return out
+
+
+def _report_db():
+    from ._report_fixtures import _generator
+    return _generator()
+
+
+@pytest.mark.parametrize("game_id", TWINS)
+def test_steps_of_every_twin_game_round_trip_at_every_seat_count(game_id):
+    replays = _games_of(game_id, range(1, 7))
+    games = [game_payload(replay, {"key": f"k{number}"}) for number, replay in enumerate(replays)]
+    assert all("steps" in game and "frames" not in game for game in games)
+    back = unpack_steps(pack_steps(games))
+    for replay, game, payload in zip(replays, back, games):
+        assert game["steps"] == _plain(replay.as_dict()["steps"])
+        assert game["seed"] == str(replay.seed) and game["players"] == replay.num_players
+        assert game["options"] == engines.get_game(game_id).resolve_options(replay.options)
+        assert payload["steps"]["n"] == len(replay.steps)
+    # a game of steps costs a small part of its frames (BENCHMARKS.md has the figures)
+    assert len(pack_steps(games)) * 5 < len(pack_chunk([_frames_payload(r, g["meta"]) for g, r in zip(games, replays)]))
+
+
+@pytest.mark.parametrize("game_id", TWINS)
+def test_a_step_holds_an_index_only_where_there_is_a_choice(game_id):
+    replay = play_random(game_id)
+    codes = game_steps(replay)
+    state = engines.get_game(game_id).new_state(replay.num_players, replay.seed, replay.options)
+    expected: dict = {}
+    for step in replay.steps:
+        for seat, action in step.items():
+            legal = state.legal_actions(seat)
+            if legal is None:
+                expected.setdefault(f"x:{state.decision(seat)}", []).append(action)
+            elif len(legal) > 1:
+                expected.setdefault(f"i:{state.decision(seat)}", []).append(
+                    next(number for number, item in enumerate(legal) if engines.same_value(item, action)))
+        state.apply(step)
+    got = {f"{part}:{kind}": values for part in ("i", "x") for kind, values in codes[part].items()}
+    assert got == expected and codes["u"] == {name: len(values) for name, values in expected.items()}
+    assert codes["h"] == final_check(state, game_id) and "o" not in codes
+
+
+def test_steps_keep_seats_given_out_of_order_and_a_seed_past_2_53():
+    """A simultaneous step whose seats are not in acting order keeps its order (the viewer
+    shows the actions as recorded); a seed past 2**53 travels as a string."""
+    game = engines.get_game("karibik")
+    state = game.new_state(3, 2**63 - 1, {"max_rounds": 2})
+    rng = random.Random(5)
+    while not state.is_terminal():
+        step = {seat: state.random_action(seat, rng) for seat in reversed(state.acting)}
+        state.apply(step)
+    steps = [dict(reversed(list(step.items()))) for step in state.history]
+    replay = Replay("karibik", 3, 2**63 - 1, state.options, steps)
+    payload = game_payload(replay, {})
+    assert payload["seed"] == "9223372036854775807"
+    assert payload["steps"]["o"] and all(number < len(steps) for number, _ in payload["steps"]["o"])
+    assert unpack_steps(pack_steps([payload]))[0]["steps"] == _plain(replay.as_dict()["steps"])
+    assert game_payload(play_random("dead-mans-draw"), {})["seed"] == str(play_random("dead-mans-draw").seed)
+
+
+@pytest.mark.parametrize("game_id", TWINS)
+def test_a_replay_that_breaks_the_rules_is_a_view_error_in_steps_too(game_id):
+    replay = play_random(game_id)
+    broken = [dict(step) for step in replay.steps]
+    number = next(n for n, step in enumerate(broken) if n > 2)
+    broken[number] = {seat: "no such action" for seat in broken[number]}
+    with pytest.raises(ViewError, match=f"^replay diverges at step {number + 1}: player"):
+        game_steps(Replay(game_id, replay.num_players, replay.seed, replay.options, broken))
+    with pytest.raises(ViewError, match="^replay diverges at step 1: player"):
+        game_steps(Replay(game_id, replay.num_players, replay.seed, replay.options, [{9: "x"}]))
+
+
+def test_steps_whose_check_fails_do_not_decode():
+    payload = game_payload(play_random("karibik"), {"key": "g1"})
+    payload["steps"]["h"] ^= 1
+    with pytest.raises(ViewError, match="game g1: the re-played game does not match its check"):
+        unpack_steps(pack_steps([payload]))
+
+
+@pytest.mark.parametrize("value,text", [
+    ({"b": [5.0, 2.5, True, None], "a": "é<\n"}, '{"a":"\\u00e9<\\n","b":[5,2.5,true,null]}'),
+    ([1e-05, 10.0, "1.0]"], '[1e-05,10,"1]"]'),
+])
+def test_canonical_json_is_what_the_browser_writes(value, text):
+    assert canonical(value) == text  # the browser's ArenaView.canonical: test_report_browser.py

@@ -85,7 +85,14 @@
     }
     root.innerHTML = "<p>loading…</p>";
     const game = await ArenaView.load("c" + data.games[index][7], data.games[index][8]);
-    viewer = new Viewer(root, game, {onClose: close});
+    try {
+      viewer = new Viewer(root, game, {onClose: close});
+    } catch (error) {
+      if (!(error instanceof ReplayError)) throw error;
+      showReplayError(root, game, error, close);
+      document.body.dataset.ready = "1";
+      return;
+    }
     window.arenaViewer = viewer;
     if (params.has("seat")) viewer.setSeat(params.get("seat") === "" ? null : Number(params.get("seat")));
     const step = params.get("step");

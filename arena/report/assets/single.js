@@ -7,7 +7,16 @@
   const heading = document.createElement("h1");
   heading.textContent = info.title;
   document.body.insertBefore(heading, root);
-  const viewer = new Viewer(root, await ArenaView.load("c0", 0), {});
+  const game = await ArenaView.load("c0", 0);
+  let viewer;
+  try {
+    viewer = new Viewer(root, game, {});
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    showReplayError(root, game, error, null);
+    document.body.dataset.ready = "1";
+    return;
+  }
   window.arenaViewer = viewer;
   document.addEventListener("keydown", (e) => viewer.handleKey(e));
   document.body.dataset.ready = "1";

@@ -1,8 +1,14 @@
-/* Replay viewer shell: decodes a game's frames and steps through them, from the
-   omniscient view or one seat's view. Game drawing is delegated to
+/* Replay viewer shell: builds a game's states, from its frames or by re-playing its steps
+   with the game's rules twin (ArenaRules[gameId], the engine's rules.js), and steps through
+   them, from the omniscient view or one seat's view. Game drawing is delegated to
    ArenaRenderers[gameId](view, ctx), defined by the engine's viewer.js. */
 "use strict";
 window.ArenaRenderers = window.ArenaRenderers || {};
+window.ArenaRules = window.ArenaRules || {};
+
+/* A replay that cannot be shown: its steps do not re-play under the rules twin, or the
+   re-played game fails its check (the twin drifted from the engine). */
+class ReplayError extends Error {}
 
 function recordError(message) {
   const box = document.getElementById("js-errors");
@@ -96,7 +102,37 @@ const ArenaView = {
     };
   },
 
-  /* The reader of chunk element `id` (chunkReader), decoded once (the last four kept). */
+  /* A chunk of games of steps (see _steps.py) as {size, game(position)}: a game is its
+     header with `steps` = {n, h, o, i: {kind: indices}, x: {kind: actions}}, its own values
+     of each column (where they start is counted from the headers' `u` up front). */
+  stepsReader(chunk) {
+    const columns = {};
+    for (const kind of Object.keys(chunk.i)) columns["i:" + kind] = chunk.i[kind];
+    for (const kind of Object.keys(chunk.x)) columns["x:" + kind] = ArenaView.untranspose(chunk.x[kind]);
+    const starts = [];
+    const used = {};
+    for (const header of chunk.g) {
+      starts.push(Object.assign({}, used));
+      for (const [name, count] of Object.entries(header.u)) used[name] = (used[name] || 0) + count;
+    }
+    return {
+      size: chunk.g.length,
+      game(position) {
+        const header = chunk.g[position];
+        const steps = {n: header.n, h: header.h, o: header.o || [], u: header.u, i: {}, x: {}};
+        for (const [name, count] of Object.entries(header.u)) {
+          const at = starts[position][name] || 0;
+          steps[name[0]][name.slice(2)] = columns[name].slice(at, at + count);
+        }
+        const game = Object.assign({}, header, {steps});
+        for (const key of ["n", "h", "u", "o"]) delete game[key];
+        return game;
+      },
+    };
+  },
+
+  /* The reader of chunk element `id` (chunkReader or stepsReader, by the element's type),
+     decoded once (the last four kept). */
   chunks: new Map(),
   loadChunk(id) {
     if (!ArenaView.chunks.has(id)) {
@@ -105,9 +141,11 @@ const ArenaView = {
         if (document.readyState === "loading") {  // the chunks follow the scripts in the page
           await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, {once: true}));
         }
-        const bytes = ArenaView.fromText(document.getElementById(id).textContent);
+        const element = document.getElementById(id);
+        const bytes = ArenaView.fromText(element.textContent);
         const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-        return ArenaView.chunkReader(JSON.parse(await new Response(stream).text()));
+        const chunk = JSON.parse(await new Response(stream).text());
+        return element.type === "application/x-steps" ? ArenaView.stepsReader(chunk) : ArenaView.chunkReader(chunk);
       })());
     }
     return ArenaView.chunks.get(id);
@@ -149,8 +187,14 @@ const ArenaView = {
     return out;
   },
 
-  /* Cumulative views per frame: {pub, hid, priv[seat]} (unchanged parts shared). */
+  /* The game's states, {pub, hid, priv[seat], acting, actions, events} each (unchanged parts
+     shared): from its frames, or re-played from its steps (replay). */
   decode(game) {
+    return game.frames ? ArenaView.decodeFrames(game) : ArenaView.replay(game);
+  },
+
+  /* Cumulative views per frame. */
+  decodeFrames(game) {
     const states = [];
     let pub = {}, hid = {}, priv = game.frames[0].s.map(() => ({}));
     for (const frame of game.frames) {
@@ -161,7 +205,170 @@ const ArenaView = {
     }
     return states;
   },
+
+  /* Python's == on JSON values (true == 1): how _frames._split tells a public key. With
+     `strict`, types must match too (what may be shared with the previous state). */
+  same(a, b, strict) {
+    if (a === b) return true;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
+      if (strict) return false;
+      const ta = typeof a, tb = typeof b;
+      return (ta === "boolean" || tb === "boolean") && (ta === "boolean" || ta === "number") &&
+        (tb === "boolean" || tb === "number") && Number(a) === Number(b);
+    }
+    if (Array.isArray(a)) {
+      if (!Array.isArray(b) || a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) if (!ArenaView.same(a[i], b[i], strict)) return false;
+      return true;
+    }
+    if (Array.isArray(b)) return false;
+    let count = 0;
+    for (const key in a) {
+      if (!Object.prototype.hasOwnProperty.call(b, key) || !ArenaView.same(a[key], b[key], strict)) return false;
+      count++;
+    }
+    for (const key in b) count--;  // eslint-disable-line no-unused-vars
+    return count === 0;
+  },
+
+  /* What _steps.canonical writes: sorted keys, no spaces, non-ASCII escaped; then any ".0"
+     after a digit before , ] } or the end taken off, as Python's text has it taken off. */
+  canonical(value) {
+    const write = (v) => {
+      if (v === null || typeof v === "boolean") return String(v);
+      if (typeof v === "number") {
+        if (!Number.isInteger(v) && Math.abs(v) < 1e-4 && v !== 0) {
+          return v.toExponential().replace(/e([+-])(\d)$/, "e$10$2");  // Python's repr: 1e-05
+        }
+        return String(v);
+      }
+      if (typeof v === "string") {
+        return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+      }
+      if (Array.isArray(v)) return "[" + v.map(write).join(",") + "]";
+      return "{" + Object.keys(v).sort().map((key) => write(key) + ":" + write(v[key])).join(",") + "}";
+    };
+    return write(value).replace(/(?<=[0-9])\.0(?=[,\]}]|$)/g, "");
+  },
+
+  /* CRC-32 (zlib.crc32) of an ASCII string. */
+  crc32(text) {
+    let table = ArenaView.crcTable;
+    if (!table) {
+      table = ArenaView.crcTable = new Int32Array(256);
+      for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        table[n] = c;
+      }
+    }
+    let crc = -1;
+    for (let i = 0; i < text.length; i++) crc = table[(crc ^ text.charCodeAt(i)) & 255] ^ (crc >>> 8);
+    return (crc ^ -1) >>> 0;
+  },
+
+  /* A game of steps re-played with its rules twin: the states decodeFrames would build from
+     its frames. Each step takes, per acting seat, legal[the next index of its decision's
+     column] (legal[0] without one, when it is the only action), or the next action given
+     as it is where the decision has no list of legal actions. Throws ReplayError when the
+     twin rejects a step or the re-played game does not match the check made by the engine. */
+  replay(game) {
+    try {
+      return ArenaView.replayWith(ArenaRules[game.game], game);
+    } catch (error) {  // the twin may throw anything: say so in the viewer, as for a failed check
+      if (error instanceof ReplayError) throw error;
+      throw new ReplayError("the rules twin failed: " + (error && error.message || error));
+    }
+  },
+
+  replayWith(rules, game) {
+    if (!rules) throw new ReplayError("no rules twin (rules.js) for " + game.game + " in this page");
+    const steps = game.steps;
+    const cursor = {};
+    const next = (name) => {
+      const part = steps[name[0]][name.slice(2)];
+      const at = cursor[name] || 0;
+      if (!part || at >= part.length) throw new ReplayError("its codes run out at " + name);
+      cursor[name] = at + 1;
+      return part[at];
+    };
+    const orders = new Map(steps.o);
+    const seats = Array.from({length: game.players}, (_, s) => s);
+    const state = rules.newState(game.players, game.seed, game.options);
+    const states = [];
+    // Every part of a state is the viewer's own copy of the twin's values (its next step may
+    // change its objects), or the previous state's where the value is the same, so unchanged
+    // parts are shared. The game's static keys (the same in every state, e.g. Karibik's map)
+    // are taken once per seat.
+    const fixed = new Set(game.static || []);
+    const keep = (value, before) => before !== undefined && ArenaView.same(value, before, true) ? before
+      : value === undefined ? null : JSON.parse(JSON.stringify(value));
+    let last = {pub: {}, hid: {}, priv: seats.map(() => ({}))};
+    let actions = [], logged = 0, observations;
+    for (let number = 0; ; number++) {
+      observations = seats.map((seat) => state.observation(seat));
+      const hidden = state.omniscient();
+      const first = observations[0];
+      const now = {pub: {}, hid: {}, priv: seats.map(() => ({}))};
+      for (const key of Object.keys(first)) {
+        if (number && fixed.has(key) && key in last.pub) {
+          now.pub[key] = last.pub[key];
+        } else if (observations.every((other, seat) => seat === 0 || (Object.prototype.hasOwnProperty.call(other, key) && ArenaView.same(other[key], first[key])))) {
+          now.pub[key] = keep(first[key], last.pub[key]);  // public: under Python's == (_frames._split)
+        }
+      }
+      observations.forEach((obs, seat) => {
+        const before = last.priv[seat];
+        for (const key of Object.keys(obs)) {
+          if (key in now.pub) continue;
+          now.priv[seat][key] = number && fixed.has(key) && key in before ? before[key] : keep(obs[key], before[key]);
+        }
+      });
+      for (const key of Object.keys(hidden)) now.hid[key] = keep(hidden[key], last.hid[key]);
+      const events = JSON.parse(JSON.stringify(state.log.slice(logged)));
+      logged = state.log.length;
+      last = now;
+      states.push(Object.assign(now, {acting: state.acting.slice(), actions, events}));
+      if (number === steps.n) break;
+      const step = [];
+      actions = [];
+      for (const seat of orders.get(number) || state.acting) {
+        const kind = state.decision(seat);
+        const legal = state.legalActions(seat);
+        let action;
+        if (legal === null) action = next("x:" + kind);
+        else if (legal.length === 1) action = legal[0];
+        else action = legal[next("i:" + kind)];
+        if (action === undefined) throw new ReplayError(`step ${number + 1}: no legal ${kind} action of seat ${seat} at its index`);
+        step.push([seat, action]);
+        actions.push([seat, kind, JSON.parse(JSON.stringify(action))]);
+      }
+      try {
+        state.apply(step);
+      } catch (error) {
+        throw new ReplayError(`step ${number + 1} does not re-play: ${error && error.message || error}`);
+      }
+    }
+    const taken = Object.keys(steps.u).every((name) => cursor[name] === steps.u[name]) &&
+      Object.keys(cursor).every((name) => name in steps.u);
+    const check = ArenaView.crc32(ArenaView.canonical([observations, state.omniscient(), state.log]));
+    if (!taken || check !== steps.h) {
+      throw new ReplayError("the game re-played in the browser is not the one recorded (it fails its check: " +
+        "this page's rules twin differs from the engine that wrote it); `arena replay` shows it turn by turn");
+    }
+    return states;
+  },
 };
+
+/* In `root`, instead of a viewer: why game `game` cannot be shown (a ReplayError). */
+function showReplayError(root, game, error, onClose) {
+  const esc = ArenaView.esc;
+  root.hidden = false;
+  root.innerHTML = `<div class="vbar replay-error"><b>${esc(game.game)}</b> seed ${esc(game.seed)}` +
+    `${game.meta && game.meta.key ? " · game " + esc(game.meta.key) : ""}: this replay cannot be shown: ${esc(error.message)}` +
+    `${onClose ? ' <button class="close">✕</button>' : ""}</div>`;
+  if (onClose) root.querySelector(".close").addEventListener("click", onClose);
+}
 
 /* One game on screen. `seat` null: the omniscient view (public + hidden + every seat's
    private part, under `private`); a number: exactly that seat's observation. */
