@@ -102,29 +102,33 @@
   }
 
   // scaled_scores: every seat's exact deal score as [numerators, shift], score = numerator / 2**shift
+  // (plain loops: the observation scores the table on every decision)
   function scaled_scores(nodes, owner, aces, live) {
     if (live === undefined) live = live_nodes(nodes);
     const exponent = new Array(nodes.length).fill(0);
-    nodes.forEach(([, rank, on], node_id) => {
+    for (let node_id = 0; node_id < nodes.length; node_id++) {
+      const node = nodes[node_id], rank = node[1], on = node[2];
       if ((rank === "3" || rank === "7") && on !== null && live[node_id]) exponent[on] += rank === "3" ? 1 : -1;
-    });
-    let numerators = new Array(aces.length).fill(0);
+    }
+    const numerators = new Array(aces.length).fill(0);
     const halvings = [];  // [seat, value, power < 0]: scaled once shift is known
-    nodes.forEach(([card, rank, on], node_id) => {
-      if (on !== null || !live[node_id]) return;
+    for (let node_id = 0; node_id < nodes.length; node_id++) {
+      const node = nodes[node_id], card = node[0], rank = node[1];
+      if (node[2] !== null || !live[node_id]) continue;
       const seat = owner[node_id];
-      const same_suit = card.slice(1) === aces[seat];  // a Joker ("X") has no suit
+      const same_suit = card.length === 2 && card[1] === aces[seat];  // a Joker ("X") has no suit
       if (rank === "Q") {
         numerators[seat] -= same_suit ? 4000 : 2000;
-        return;
+        continue;
       }
       const power = exponent[node_id] + (same_suit ? 1 : 0);
       if (power >= 0) numerators[seat] += TREASURE_VALUE[rank] * 100 * 2 ** power;
       else halvings.push([seat, TREASURE_VALUE[rank] * 100, power]);
-    });
+    }
     if (!halvings.length) return [numerators, 0];
-    const shift = -Math.min(...halvings.map(([, , power]) => power));
-    numerators = numerators.map((numerator) => numerator * 2 ** shift);
+    let shift = 0;
+    for (const [, , power] of halvings) shift = Math.max(shift, -power);
+    for (let seat = 0; seat < numerators.length; seat++) numerators[seat] *= 2 ** shift;
     for (const [seat, value, power] of halvings) numerators[seat] += value * 2 ** (power + shift);
     return [numerators, shift];
   }
@@ -209,20 +213,22 @@
     return keys.map((mine) => 1 + keys.filter((other) => other > mine).length);
   }
 
-  // itertools.permutations order (lexicographic in positions), duplicates dropped like
-  // dict.fromkeys: the first occurrence of each order stays
+  // [list(order) for order in dict.fromkeys(itertools.permutations(items))]: the orders in
+  // itertools' order (lexicographic in positions), a repeated order kept where it first comes
   function distinct_permutations(items) {
+    const repeats = new Set(items).size < items.length;
     const seen = new Set();
     const orders = [];
     const used = new Array(items.length).fill(false);
     const current = [];
     const extend = () => {
       if (current.length === items.length) {
-        const key = current.join(",");
-        if (!seen.has(key)) {
+        if (repeats) {
+          const key = current.join(",");
+          if (seen.has(key)) return;
           seen.add(key);
-          orders.push(current.slice());
         }
+        orders.push(current.slice());
         return;
       }
       for (let index = 0; index < items.length; index++) {
@@ -265,7 +271,9 @@
       const deck = DECK.slice();
       this.rng.shuffle(deck);
       this.hands = [];
-      for (let seat = 0; seat < this.num_players; seat++) this.hands.push(deck.slice(seat * HAND_SIZE, (seat + 1) * HAND_SIZE));
+      for (let seat = 0; seat < this.num_players; seat++) {
+        this.hands.push(deck.slice(seat * HAND_SIZE, (seat + 1) * HAND_SIZE));
+      }
       this.library = deck.slice(this.num_players * HAND_SIZE);
       this.graveyard = [];
       this.table = new Table();
@@ -338,10 +346,8 @@
       return this.window ? this.library.slice(-this.window).reverse() : [];
     }
 
-    // State.check + OpitoState._check
+    // OpitoState._check (and State._check: the listed actions, compared strictly)
     _check(player, action) {
-      if (!this.acting.length) throw new Error(`player ${player}: the game is over`);
-      if (!this.acting.includes(player)) throw new Error(`player ${player}: it is not your decision`);
       if (this.phase === "spyglass") {
         const looking = this.looking();
         if (!Array.isArray(action) || action.some((card) => typeof card !== "string")
@@ -357,8 +363,9 @@
 
     // -- applying --
 
-    // State.apply: one [seat, action] pair per acting seat, checked first
+    // State.apply: one [seat, action] pair per acting seat, all checked before any is applied
     apply(step) {
+      if (!this.acting.length) throw new Error("the game is over");
       const seats = step.map(([seat]) => seat).sort((a, b) => a - b);
       const acting = this.acting.slice().sort((a, b) => a - b);
       if (!same_value(seats, acting)) {
@@ -386,7 +393,9 @@
       hand.splice(hand.indexOf(card), 1);
       this.know.left_hand(seat, card);
       this.pending = [card, rank];
-      if (isTreasureRank(rank)) return this._end_turn(this._played({id: this.table.place(card, rank, seat), owner: seat}));
+      if (isTreasureRank(rank)) {
+        return this._end_turn(this._played({id: this.table.place(card, rank, seat), owner: seat}));
+      }
       if ("37K".includes(rank)) this.phase = "target";
       else if (rank === "Q") this.phase = "player";
       else if (rank === "9") this.phase = "swap";
