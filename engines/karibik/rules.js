@@ -7,6 +7,8 @@
 
    One section per Python module, in the order a reader of engines/karibik/ meets them; each
    function names the Python function it mirrors. Python's None is null, tuples are arrays.
+   Only what a replay needs is here: no clone, fork, resample, determinize, from_setup,
+   outcome or random_action (the rules draw from the rng at setup only, as in Python).
    A plain browser script (no modules, no DOM), run after arena/report/assets/pyrandom.js:
 
      const state = ArenaRules["karibik"].newState(players, "12345", {board: "caribbean", max_rounds: 30});
