@@ -8,8 +8,9 @@
 
    One section per Python module, in the order the modules build on each other; the private
    names are the Python ones (snake_case) so the two read side by side. A change to the Python
-   rules needs the same change here: tests/engines/test_rules_js.py replays seeded games through
-   both and compares every state.
+   rules needs the same change here: tests/engines/test_rules_js.py replays seeded random games
+   through both and compares every state, tests/engines/opito_bay/test_rules_twin.py does so for
+   games found to reach the rules random play rarely does (fractional scores, the 40-deal cap...).
 
    Scores: Python's Table keeps exact scores as integer numerators over a power of two and rounds
    with `>>`; only the rounded points (JS numbers, well inside 2^31) reach observations and
