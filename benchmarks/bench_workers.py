@@ -179,20 +179,23 @@ def report_dask(dask: dict | None) -> str:
             f"load average {dask['load']:.1f}")
 
 
-def report_workers(scaling: dict, fairness: dict, dask: dict | None = None) -> list[str]:
+def report_workers(scaling: dict | None, fairness: dict | None, dask: dict | None = None) -> list[str]:
     from tabulate import tabulate
 
-    out = [f"\n7. throughput scaling on worker processes (Dead Man's Draw, echo bots, 2 games at once per "
-           f"worker; {scaling['cores']} cores; peak RSS of this process so far, earlier sections "
-           f"included: {scaling['coordinator_rss_mb']:.0f} MB)"]
-    out.append(tabulate([[r["workers"], r["games"], f"{r['games_per_s']:.1f}", f"{r['speedup']:.2f}x",
-                          f"{r['worker_rss_mb']:.0f}" if r["workers"] > 1 else "in-process"]
-                         for r in scaling["rows"]],
-                        headers=["workers", "games", "games/s", "vs 1 worker", "worker RSS MB"]))
-    out.append(report_dask(dask))
-    f = fairness
-    out.append(f"\n8. fairness in a real tournament (Dead Man's Draw, store writing) at concurrency "
-               f"{f['concurrency']} on {f['workers']} workers, {f['games']} games: probe (sleeps 20 ms) charged "
-               f"minus used over {f['probe_moves']} moves: median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, "
-               f"max {f['max_ms']:.2f} ms; timeouts of instant bots at move_ms = 30: {f['instant_timeouts']}")
+    out = []
+    if scaling is not None:
+        out.append(f"\n7. throughput scaling on worker processes (Dead Man's Draw, echo bots, 2 games at once per "
+                   f"worker; {scaling['cores']} cores; peak RSS of this process so far, earlier sections "
+                   f"included: {scaling['coordinator_rss_mb']:.0f} MB)")
+        out.append(tabulate([[r["workers"], r["games"], f"{r['games_per_s']:.1f}", f"{r['speedup']:.2f}x",
+                              f"{r['worker_rss_mb']:.0f}" if r["workers"] > 1 else "in-process"]
+                             for r in scaling["rows"]],
+                            headers=["workers", "games", "games/s", "vs 1 worker", "worker RSS MB"]))
+        out.append(report_dask(dask))
+    if fairness is not None:
+        f = fairness
+        out.append(f"\n8. fairness in a real tournament (Dead Man's Draw, store writing) at concurrency "
+                   f"{f['concurrency']} on {f['workers']} workers, {f['games']} games: probe (sleeps 20 ms) charged "
+                   f"minus used over {f['probe_moves']} moves: median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, "
+                   f"max {f['max_ms']:.2f} ms; timeouts of instant bots at move_ms = 30: {f['instant_timeouts']}")
     return out

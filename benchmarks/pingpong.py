@@ -9,9 +9,15 @@ must) and unpacks the reply: the least a Python arena could spend per move, code
 
 ``python pingpong.py FRAMES --window START_NS END_NS`` measures throughput instead: it starts
 its bot, waits until ``time.monotonic_ns()`` reaches START_NS, ping-pongs until END_NS and
-prints ``rounds`` and their count (several of these started together share one window)."""
+prints ``rounds`` and their count (several of these started together share one window).
+
+With ``--socket`` the bot's stdout is a TCP loopback socket that stamps what it receives
+(``SO_TIMESTAMPNS``), as the arena's is (``arena/_process.py``), read with blocking ``recvmsg``
+calls that take the stamp: the least any arena that stamps its replies in the kernel can spend
+on the transport."""
 
 import os
+import socket
 import struct
 import subprocess
 import sys
@@ -52,6 +58,32 @@ def window(frames: list[bytes], send: int, receive: int, start_ns: int, end_ns: 
     return rounds
 
 
+#: ``SO_TIMESTAMPNS`` (Linux; Python's socket module does not name it)
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+
+
+def stamping_socket() -> tuple[socket.socket, socket.socket]:
+    """A connected TCP loopback pair (reader, bot end) set up as the arena sets up a bot's stdout."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        bot_end = socket.create_connection(listener.getsockname())
+        reader, _ = listener.accept()
+    bot_end.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    reader.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    return reader, bot_end
+
+
+def read_stamped(reader: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk, _, _, _ = reader.recvmsg(size - len(data), socket.CMSG_SPACE(16))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return data
+
+
 def main() -> None:
     frames = frames_of(Path(sys.argv[1]).read_bytes())
     if sys.argv[2] == "--window":
@@ -66,9 +98,22 @@ def main() -> None:
     codec = "--codec" in sys.argv[3:]
     messages = [msgpack.unpackb(frame[4:], strict_map_key=False) for frame in frames]
     pack = msgpack.Packer(use_bin_type=True).pack
-    bot = subprocess.Popen([sys.executable, str(Path(__file__).with_name("echo_bot.py"))],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    send, receive = bot.stdin.fileno(), bot.stdout.fileno()
+    if "--socket" in sys.argv[3:]:
+        reader, bot_end = stamping_socket()
+        bot = subprocess.Popen([sys.executable, str(Path(__file__).with_name("echo_bot.py"))],
+                               stdin=subprocess.PIPE, stdout=bot_end)
+        bot_end.close()
+
+        def read(size: int) -> bytes:
+            return read_stamped(reader, size)
+    else:
+        bot = subprocess.Popen([sys.executable, str(Path(__file__).with_name("echo_bot.py"))],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        receive = bot.stdout.fileno()
+
+        def read(size: int) -> bytes:
+            return read_exact(receive, size)
+    send = bot.stdin.fileno()
     clock = time.perf_counter_ns
     times = []
     cpu = time.process_time_ns()
@@ -79,8 +124,8 @@ def main() -> None:
             payload = pack(message)
             frame = struct.pack(">I", len(payload)) + payload
         os.write(send, frame)
-        (length,) = struct.unpack(">I", read_exact(receive, 4))
-        reply = read_exact(receive, length)
+        (length,) = struct.unpack(">I", read(4))
+        reply = read(length)
         if codec:
             msgpack.unpackb(reply, strict_map_key=False)
         times.append(clock() - start)

@@ -114,9 +114,10 @@ def frames_file(samples, folder: Path) -> Path:
     return path
 
 
-def raw_round_trips(frames: Path, rounds: int, codec: bool = False) -> tuple[list[int], int]:
+def raw_round_trips(frames: Path, rounds: int, codec: bool = False,
+                    stamped: bool = False) -> tuple[list[int], int]:
     out = subprocess.run([sys.executable, str(HERE / "pingpong.py"), str(frames), str(rounds)]
-                         + (["--codec"] if codec else []),
+                         + (["--codec"] if codec else []) + (["--socket"] if stamped else []),
                          capture_output=True, text=True, check=True).stdout.split("\n")
     return [int(line) for line in out if line and not line.startswith("cpu")], int(out[-2].split()[1])
 
@@ -147,8 +148,8 @@ def bench_round_trip(rounds: int, blocks: int, folder: Path) -> dict:
     for game_id in GAMES:
         samples = sample_decisions(game_id, 200)
         frames = frames_file(samples, folder)
-        arena, raw, codec, c = [], [], [], []
-        arena_cpu = raw_cpu = codec_cpu = 0
+        arena, raw, codec, stamped, c = [], [], [], [], []
+        arena_cpu = raw_cpu = codec_cpu = stamped_cpu = 0
         for _ in range(blocks):
             times, cpu = trio.run(arena_round_trips, samples, per_block)
             arena += times[warm:]
@@ -159,6 +160,9 @@ def bench_round_trip(rounds: int, blocks: int, folder: Path) -> dict:
             times, cpu = raw_round_trips(frames, per_block, codec=True)
             codec += times[warm:]
             codec_cpu += cpu
+            times, cpu = raw_round_trips(frames, per_block, codec=True, stamped=True)
+            stamped += times[warm:]
+            stamped_cpu += cpu
             if binary:
                 c += c_round_trips(binary, frames, per_block)[warm:]
         arena_q, raw_q = quantiles(arena), quantiles(raw)
@@ -168,6 +172,9 @@ def bench_round_trip(rounds: int, blocks: int, folder: Path) -> dict:
         results[game_id] = {"frame_bytes": size, "arena_us": arena_q, "raw_python_us": raw_q,
                             "raw_c_us": quantiles(c) if binary else None, "ratio_median": arena_q[0] / raw_q[0],
                             "raw_codec_us": quantiles(codec), "ratio_codec": arena_q[0] / quantiles(codec)[0],
+                            "raw_socket_us": quantiles(stamped),
+                            "ratio_socket": arena_q[0] / quantiles(stamped)[0],
+                            "raw_socket_cpu_us": stamped_cpu / 1000 / rounds_done,
                             "arena_cpu_us": arena_cpu / 1000 / rounds_done,
                             "raw_python_cpu_us": raw_cpu / 1000 / rounds_done,
                             "raw_codec_cpu_us": codec_cpu / 1000 / rounds_done}
@@ -352,48 +359,66 @@ def bench_fairness(moves: int) -> dict:
 # -- report --------------------------------------------------------------------------------------
 
 def report(results: dict) -> str:
-    out = [f"machine: {results['machine']}"]
-    out.append("\n1. per-move round trip (microseconds, median / p99)")
-    out.append(tabulate([[g, r["frame_bytes"], "%.1f / %.1f" % tuple(r["arena_us"]),
-                          "%.1f / %.1f" % tuple(r["raw_python_us"]),
-                          "%.1f / %.1f" % tuple(r["raw_codec_us"]),
-                          "%.1f / %.1f" % tuple(r["raw_c_us"]) if r["raw_c_us"] else "-",
-                          f"{r['ratio_median']:.2f}x", f"{r['ratio_codec']:.2f}x"]
-                         for g, r in results["round_trip"].items()],
-                        headers=["game", "bytes", "arena", "raw python", "raw py + msgpack", "raw C", "arena/raw py",
-                                 "arena/raw+msgpack"]))
-    out.append("   CPU of the asking process per round trip (microseconds): " + "; ".join(
-        f"{g} arena {r['arena_cpu_us']:.1f}, raw {r['raw_python_cpu_us']:.1f}, raw + msgpack {r['raw_codec_cpu_us']:.1f}"
-        for g, r in results["round_trip"].items()))
-    out.append("\n2. engine cost per decision (what the match calls: kind, events, legal, observation, apply)")
-    out.append(tabulate([[g, "%.1f / %.1f" % tuple(r["per_decision_us"]),
-                          f"{100 * r['per_decision_us'][0] / results['round_trip'][g]['arena_us'][0]:.0f}%"]
-                         for g, r in results["engine"].items()],
-                        headers=["game", "us median / p99", "share of arena round trip"]))
-    out.append("\n3. throughput of tournaments between trivial bots (first legal action); games/s end to end,"
-               "\n   moves/s in steady state (first to last game end) against raw pairs in steady state")
-    out.append(tabulate([[g, r["concurrency"], f"{r['games_per_s']:.1f}", f"{r['moves_per_s']:.0f}",
-                          f"{r['raw_moves_per_s']:.0f}", f"{100 * r['share_of_raw']:.0f}%",
-                          f"{r['arena_cpu_us_per_move']:.1f}"]
-                         for g, rows in results["throughput"].items() for r in rows],
-                        headers=["game", "conc.", "games/s", "moves/s", "raw moves/s", "of raw", "arena CPU us/move"]))
-    out.append("\n4. start-up of a bot process")
-    out.append(tabulate([[n, f"{r['start_ms']:.1f}", f"{r['reuse_us']:.1f}", f"{r['ratio']:.0f}x"]
-                         for n, r in results["startup"].items()],
-                        headers=["bot", "start + hello (ms)", "reuse: one round trip (us)", "ratio"]))
-    out.append("\n5. ratings (100 entrants, 2-player games)")
-    out.append(tabulate([[n, f"{r['fit_s']:.2f}", f"{r['bootstrap_s']:.2f}", r["n_boot"]]
-                         for n, r in results["ratings"].items()],
-                        headers=["games", "BT fit (s)", "bootstrap (s)", "replicates"]))
-    f = results["fairness"]
-    out.append(f"\n6. timing fairness at concurrency {f['concurrency']} (bot sleeps {f['sleep_ms']} ms): "
-               f"charged minus what the bot measured it used: median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, "
-               f"max {f['max_ms']:.2f} ms")
-    if "scaling" in results:
-        out += report_workers(results["scaling"], results["tournament_fairness"], results.get("dask"))
+    out = [f"machine: {results['machine']}; load average {results['load'][0]:.1f} at the start, "
+           f"{results['load'][-1]:.1f} at the end"]
+    if "round_trip" in results:
+        out += report_round_trip(results["round_trip"])
+    if "engine" in results:
+        out.append("\n2. engine cost per decision (what the match calls: kind, events, legal, observation, apply)")
+        out.append(tabulate([[g, "%.1f / %.1f" % tuple(r["per_decision_us"]),
+                              f"{100 * r['per_decision_us'][0] / results['round_trip'][g]['arena_us'][0]:.0f}%"
+                              if "round_trip" in results else "-"]
+                             for g, r in results["engine"].items()],
+                            headers=["game", "us median / p99", "share of arena round trip"]))
+    if "throughput" in results:
+        out.append("\n3. throughput of tournaments between trivial bots (first legal action); games/s end to end,"
+                   "\n   moves/s in steady state (first to last game end) against raw pairs in steady state")
+        out.append(tabulate([[g, r["concurrency"], f"{r['games_per_s']:.1f}", f"{r['moves_per_s']:.0f}",
+                              f"{r['raw_moves_per_s']:.0f}", f"{100 * r['share_of_raw']:.0f}%",
+                              f"{r['arena_cpu_us_per_move']:.1f}"]
+                             for g, rows in results["throughput"].items() for r in rows],
+                            headers=["game", "conc.", "games/s", "moves/s", "raw moves/s", "of raw",
+                                     "arena CPU us/move"]))
+    if "startup" in results:
+        out.append("\n4. start-up of a bot process")
+        out.append(tabulate([[n, f"{r['start_ms']:.1f}", f"{r['reuse_us']:.1f}", f"{r['ratio']:.0f}x"]
+                             for n, r in results["startup"].items()],
+                            headers=["bot", "start + hello (ms)", "reuse: one round trip (us)", "ratio"]))
+    if "ratings" in results:
+        out.append("\n5. ratings (100 entrants, 2-player games)")
+        out.append(tabulate([[n, f"{r['fit_s']:.2f}", f"{r['bootstrap_s']:.2f}", r["n_boot"]]
+                             for n, r in results["ratings"].items()],
+                            headers=["games", "BT fit (s)", "bootstrap (s)", "replicates"]))
+    if "fairness" in results:
+        f = results["fairness"]
+        out.append(f"\n6. timing fairness at concurrency {f['concurrency']} (bot sleeps {f['sleep_ms']} ms): "
+                   f"charged minus what the bot measured it used: median {f['median_ms']:.2f} ms, "
+                   f"p99 {f['p99_ms']:.2f} ms, max {f['max_ms']:.2f} ms")
+    if "scaling" in results or "tournament_fairness" in results:
+        out += report_workers(results.get("scaling"), results.get("tournament_fairness"), results.get("dask"))
     if "match_round_trip" in results:
         out += report_match_round_trip(results["match_round_trip"])
     return "\n".join(out)
+
+
+def report_round_trip(round_trip: dict) -> list[str]:
+    out = ["\n1. per-move round trip (microseconds, median / p99)"]
+    out.append(tabulate([[g, r["frame_bytes"], "%.1f / %.1f" % tuple(r["arena_us"]),
+                          "%.1f / %.1f" % tuple(r["raw_python_us"]),
+                          "%.1f / %.1f" % tuple(r["raw_codec_us"]),
+                          "%.1f / %.1f" % tuple(r["raw_socket_us"]),
+                          "%.1f / %.1f" % tuple(r["raw_c_us"]) if r["raw_c_us"] else "-",
+                          f"{r['ratio_median']:.2f}x", f"{r['ratio_codec']:.2f}x", f"{r['ratio_socket']:.2f}x"]
+                         for g, r in round_trip.items()],
+                        headers=["game", "bytes", "arena", "raw python", "raw py + msgpack", "raw + msgpack, socket",
+                                 "raw C", "arena/raw py", "arena/raw+msgpack", "arena/raw socket"]))
+    out.append("   raw + msgpack, socket: the same with the bot's stdout a stamping TCP socket read by recvmsg, as"
+               "\n   the arena's (the transport the clock needs, without the arena)")
+    out.append("   CPU of the asking process per round trip (microseconds): " + "; ".join(
+        f"{g} arena {r['arena_cpu_us']:.1f}, raw {r['raw_python_cpu_us']:.1f}, raw + msgpack {r['raw_codec_cpu_us']:.1f}, "
+        f"socket {r['raw_socket_cpu_us']:.1f}"
+        for g, r in round_trip.items()))
+    return out
 
 
 @contextlib.contextmanager
@@ -420,26 +445,45 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=HERE / "results.json", help="where to write the figures")
     parser.add_argument("--awake", action="store_true",
                         help="keep a core busy with a lowest-priority spinner (VMs whose idle vCPUs wake slowly)")
+    parser.add_argument("--only", metavar="SECTIONS",
+                        help="comma-separated section numbers to run alone, e.g. 1,9 (figures not written "
+                             "to --json unless it is given; section 4 needs 1)")
     args = parser.parse_args()
     smoke = args.smoke
+    only = {int(part) for part in args.only.split(",")} if args.only else set(range(1, 10))
+    if 4 in only:
+        only.add(1)
     with tempfile.TemporaryDirectory() as tmp, awake_core(args.awake):
         folder = Path(tmp)
         results = {"machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores, "
                               f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}"
-                              + (", one core kept awake (--awake)" if args.awake else "")}
-        results["round_trip"] = bench_round_trip(200 if smoke else 10000, 2 if smoke else 10, folder)
-        results["engine"] = bench_engine(200 if smoke else 20000)
-        results["throughput"] = bench_throughput([1, 2] if smoke else [1, 2, 4, 8, 16], 4 if smoke else 60, folder)
-        reuse = results["round_trip"]["dead-mans-draw"]["arena_us"][0]
-        results["startup"] = bench_startup(2 if smoke else 10, reuse)
-        results["ratings"] = bench_ratings([10_000] if smoke else [10_000, 100_000, 1_000_000], 20 if smoke else 100)
-        results["fairness"] = bench_fairness(10 if smoke else 100)
-        results["scaling"] = bench_scaling(8 if smoke else 400, folder)
-        results["dask"] = None if smoke else bench_dask(400, folder)
-        results["tournament_fairness"] = bench_tournament_fairness(12 if smoke else 1000, folder)
-        results["match_round_trip"] = bench_match_round_trip(1 if smoke else 6, 50 if smoke else 2000,
-                                                             1 if smoke else 5, folder)
-    if not smoke:
+                              + (", one core kept awake (--awake)" if args.awake else ""),
+                   "load": [os.getloadavg()[0]]}
+        if 1 in only:
+            results["round_trip"] = bench_round_trip(200 if smoke else 10000, 2 if smoke else 10, folder)
+        if 2 in only:
+            results["engine"] = bench_engine(200 if smoke else 20000)
+        if 3 in only:
+            results["throughput"] = bench_throughput([1, 2] if smoke else [1, 2, 4, 8, 16], 4 if smoke else 60,
+                                                     folder)
+        if 4 in only:
+            reuse = results["round_trip"]["dead-mans-draw"]["arena_us"][0]
+            results["startup"] = bench_startup(2 if smoke else 10, reuse)
+        if 5 in only:
+            results["ratings"] = bench_ratings([10_000] if smoke else [10_000, 100_000, 1_000_000],
+                                               20 if smoke else 100)
+        if 6 in only:
+            results["fairness"] = bench_fairness(10 if smoke else 100)
+        if 7 in only:
+            results["scaling"] = bench_scaling(8 if smoke else 400, folder)
+            results["dask"] = None if smoke else bench_dask(400, folder)
+        if 8 in only:
+            results["tournament_fairness"] = bench_tournament_fairness(12 if smoke else 1000, folder)
+        if 9 in only:
+            results["match_round_trip"] = bench_match_round_trip(1 if smoke else 6, 50 if smoke else 2000,
+                                                                 1 if smoke else 5, folder)
+        results["load"].append(os.getloadavg()[0])
+    if not smoke and (args.only is None or "--json" in sys.argv):
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     print(report(results))
 
