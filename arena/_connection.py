@@ -33,6 +33,10 @@ from ._process import SO_TIMESTAMPNS, BotProcess
 
 #: room for one ``struct timespec`` control message
 _STAMP_SPACE = socket.CMSG_SPACE(16)
+_TIMESPEC = struct.Struct("qq")
+_SOL_SOCKET = socket.SOL_SOCKET
+#: bytes asked of one read: a whole usual reply, and never less than the frame still needs
+_READ_SIZE = 65536
 
 
 class Connection:
@@ -107,8 +111,11 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_frame(self.encode(message))
 
-    async def receive(self) -> dict[str, Any]:
-        """The next message from the bot."""
+    async def receive(self, polled: bool = False) -> dict[str, Any]:
+        """The next message from the bot. ``polled``: the caller's :meth:`poll` has just found
+        nothing, so this waits before reading (it saves a read that would find nothing)."""
+        if polled:
+            await trio.lowlevel.wait_readable(self._in)
         while True:
             message = self.poll()
             if message is not None:
@@ -125,9 +132,10 @@ class Connection:
         more than the message).
         """
         decoder = self._decoder
+        data = None
         while True:
             try:
-                message = decoder.next()
+                message = decoder.next() if data is None else decoder.take(data)
             except protocol.FrameTooLarge as error:
                 raise BotFault(FaultKind.OVERSIZE, str(error)) from None
             except protocol.MalformedFrame as error:
@@ -135,7 +143,7 @@ class Connection:
             if message is not None:
                 return message
             try:
-                data = self._read(max(65536, decoder.needed()))
+                data = self._read(max(_READ_SIZE, decoder.needed()) if decoder.pending() else _READ_SIZE)
             except BlockingIOError:
                 return None
             except OSError:
@@ -143,7 +151,6 @@ class Connection:
             if not data:
                 partial = " in the middle of a frame" if decoder.pending() else ""
                 raise BotFault(FaultKind.CRASH, self._gone(f"closed its stdout{partial}"))
-            decoder.feed(data)
 
     def _read(self, size: int) -> bytes:
         """Read what is there (raises :class:`BlockingIOError` when nothing is) and set
@@ -156,10 +163,10 @@ class Connection:
         now = trio.current_time()
         age = 0
         for level, kind, stamp in ancillary:
-            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(stamp) >= 16:
+            if level == _SOL_SOCKET and kind == SO_TIMESTAMPNS and len(stamp) >= 16:
                 # Both on the real-time clock, and only a reader's lateness apart: a step of
                 # that clock in between is the only error, and is clamped to "now".
-                seconds, nanoseconds = struct.unpack("qq", stamp[:16])
+                seconds, nanoseconds = _TIMESPEC.unpack_from(stamp)
                 age = max(time.time_ns() - seconds * 1_000_000_000 - nanoseconds, 0)
         self.arrived = now - age / 1e9
         return data

@@ -155,7 +155,8 @@ class Player:
         # socket), so whatever delays this process's reading is not charged to the bot.
         started = trio.current_time()
         written = connection.write_now(frame)
-        reply = self._reply_to(request_id, connection.poll()) if written == len(frame) else None
+        whole = written == len(frame)
+        reply = self._reply_to(request_id, connection.poll()) if whole else None
         if reply is not None:
             # Answered without waiting: no cancel scope was needed (entering one costs more
             # than the rest of this method).
@@ -166,9 +167,13 @@ class Player:
                 await trio.lowlevel.checkpoint()
         else:
             with trio.CancelScope(deadline=started + clock.deadline()) as deadline:
-                await connection.send_frame(memoryview(frame)[written:])
+                if not whole:
+                    await connection.send_frame(memoryview(frame)[written:])
+                # Wait first when the poll above found nothing (it would only find nothing again).
+                polled = whole and not connection.pending()
                 while reply is None:
-                    reply = self._reply_to(request_id, await connection.receive())
+                    reply = self._reply_to(request_id, await connection.receive(polled))
+                    polled = False
                     if reply is None:
                         await trio.lowlevel.checkpoint()  # a stale reply: discard it and keep waiting
             if deadline.cancelled_caught:

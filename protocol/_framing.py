@@ -51,7 +51,7 @@ class FrameEncoder:
         return HEADER.pack(len(payload)) + payload
 
 
-def decode_payload(payload: bytes) -> dict[str, Any]:
+def decode_payload(payload: bytes | memoryview) -> dict[str, Any]:
     """Decode one frame payload into a message map.
 
     Raises :class:`MalformedFrame` unless the payload is exactly one msgpack map whose keys
@@ -87,6 +87,17 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> None:
         self._buffer += data
+
+    def take(self, data: bytes) -> dict[str, Any] | None:
+        """``feed(data)``, then :meth:`next`; cheaper when ``data`` is exactly one whole frame
+        and nothing else is buffered (the usual reply): it is decoded in place, never copied
+        into the buffer. Raises as :meth:`next` does."""
+        if not self._buffer and len(data) >= HEADER_SIZE:
+            (length,) = HEADER.unpack_from(data)
+            if length <= self.max_frame and len(data) == HEADER_SIZE + length:
+                return decode_payload(memoryview(data)[HEADER_SIZE:])
+        self._buffer += data
+        return self.next()
 
     def pending(self) -> int:
         """Bytes received but not yet consumed as a complete frame."""

@@ -88,7 +88,7 @@ class BotHello:
         return major == version[0] and minor >= version[1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionReply:
     """A bot's answer to a ``request``."""
 
@@ -141,6 +141,9 @@ def parse_hello(message: Mapping[str, Any]) -> BotHello:
 
 def parse_action(message: Mapping[str, Any]) -> ActionReply:
     """Validate a bot's ``action`` reply (its id is checked by the caller)."""
+    request_id = message.get("id")
+    if type(request_id) is int and message.get("type") == "action" and "action" in message:
+        return ActionReply(request_id, message["action"])  # the usual reply, checked once
     _expect_type(message, "action")
     request_id = _field(message, "id", int, "the integer id of the request")
     if "action" not in message:

@@ -63,7 +63,7 @@ class LateReader:
         self.request_id = protocol.decode_payload(bytes(frame[protocol.HEADER_SIZE:]))["id"]
         self.sent_at = trio.current_time()
 
-    async def receive(self):
+    async def receive(self, polled=False):
         with trio.CancelScope(shield=self.shielded):
             await trio.sleep(self.read)
         return self.poll()

@@ -73,7 +73,7 @@ class FakeBot:
 
     encode = staticmethod(protocol.encode)
 
-    async def receive(self) -> dict:
+    async def receive(self, polled: bool = False) -> dict:
         try:
             message = await self._from_bot.receive()
             self.arrived = trio.current_time()
@@ -221,7 +221,7 @@ def stuck_reply(delay: float):
         async def send_frame(self, frame):
             self.request_id = protocol.decode_payload(bytes(frame[protocol.HEADER_SIZE:]))["id"]
 
-        async def receive(self):
+        async def receive(self, polled=False):
             with trio.CancelScope(shield=True):
                 await trio.sleep(delay)
             self.arrived = trio.current_time()  # it arrives as it is read

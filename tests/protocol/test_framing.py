@@ -227,3 +227,42 @@ def test_a_binary_oversize_header_is_not_called_text():
     with pytest.raises(FrameTooLarge) as caught:
         decoder.next()
     assert caught.value.text is None
+
+
+# -- FrameDecoder.take (feed, then next; a whole frame alone is decoded in place) ----------------
+
+def test_take_decodes_a_whole_frame_and_buffers_nothing():
+    decoder = FrameDecoder()
+    assert decoder.take(encode(MESSAGE)) == MESSAGE
+    assert decoder.pending() == 0
+
+
+@pytest.mark.parametrize("cut", [1, 3, 4, 5, 20])
+def test_take_of_a_frame_in_two_parts_gives_it_with_the_second(cut):
+    frame = encode(MESSAGE)
+    decoder = FrameDecoder()
+    assert decoder.take(frame[:cut]) is None
+    assert decoder.take(frame[cut:]) == MESSAGE
+    assert decoder.pending() == 0
+
+
+def test_take_of_two_frames_gives_the_first_and_keeps_the_second():
+    decoder = FrameDecoder()
+    assert decoder.take(encode({"type": "a"}) + encode({"type": "b"})) == {"type": "a"}
+    assert decoder.next() == {"type": "b"}
+
+
+def test_take_judges_as_next_does():
+    decoder = FrameDecoder(max_frame=20)
+    with pytest.raises(FrameTooLarge) as caught:
+        decoder.take(b"\x00\x00\x00\x15" + b"\x00" * 21)  # a whole frame, one byte over the limit
+    assert (caught.value.declared, caught.value.limit) == (21, 20)
+    decoder = FrameDecoder()
+    with pytest.raises(MalformedFrame, match="got list"):
+        decoder.take(frame_of(msgpack.packb([1])))
+    assert decoder.pending() == 0  # consumed: the next frame decodes
+    with pytest.raises(MalformedFrame, match=r"^payload is not valid msgpack \(ValueError\)$"):
+        decoder.take(b"\x00\x00\x00\x00")
+    with pytest.raises(MalformedFrame, match="more than one msgpack value"):
+        decoder.take(frame_of(msgpack.packb(1) + msgpack.packb({})))
+    assert decoder.take(encode({"type": "bye"})) == {"type": "bye"}

@@ -192,3 +192,11 @@ def test_parse_action_errors(message, error):
     with pytest.raises(BadMessage) as caught:
         parse_action(message)
     assert str(caught.value) == error
+
+
+@pytest.mark.parametrize("request_id", [True, 2.0, "3", None])
+def test_parse_action_takes_only_an_integer_id(request_id):
+    """The usual reply is checked once, by exact type: a bool or any other id still goes
+    through the full check, which refuses it."""
+    with pytest.raises(BadMessage, match="field 'id' must be the integer id of the request"):
+        parse_action({"type": "action", "id": request_id, "action": 1})
