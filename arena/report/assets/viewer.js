@@ -17,6 +17,64 @@ function recordError(message) {
 window.addEventListener("error", (e) => recordError("error: " + e.message + " at " + e.filename + ":" + e.lineno));
 window.addEventListener("unhandledrejection", (e) => recordError("rejection: " + (e.reason && e.reason.stack || e.reason)));
 
+/* ArenaView.same, as a plain function (it recurses on every value of every state a twin
+   re-plays: no property lookups on the way). JSON values only: no undefined, no cycles. */
+function sameJSON(a, b, strict) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
+    if (strict) return false;
+    const ta = typeof a, tb = typeof b;
+    return (ta === "boolean" || tb === "boolean") && (ta === "boolean" || ta === "number") &&
+      (tb === "boolean" || tb === "number") && Number(a) === Number(b);
+  }
+  const list = Array.isArray(a);
+  if (list !== Array.isArray(b)) return false;
+  if (list) {
+    const n = a.length;
+    if (n !== b.length) return false;
+    for (let i = 0; i < n; i++) if (a[i] !== b[i] && !sameJSON(a[i], b[i], strict)) return false;
+    return true;
+  }
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
+    if (a[key] !== b[key] && !sameJSON(a[key], b[key], strict)) return false;
+  }
+  return true;
+}
+
+/* `value` (a JSON value a twin made) as the viewer's own: `before` (a value of the viewer's)
+   where the two are the same, strictly; else a copy that shares every part the same as in
+   `before`. One pass that compares and copies, so the states of a game share what did not
+   change, and none holds an object of the twin's (its next step may change them). */
+function keepJSON(value, before) {
+  if (value === before || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const old = Array.isArray(before) && before.length === value.length ? before : null;
+    let out = old === null ? new Array(value.length) : null;
+    for (let i = 0; i < value.length; i++) {
+      const item = keepJSON(value[i], old === null ? undefined : old[i]);
+      if (out === null && item !== old[i]) out = old.slice(0, i);
+      if (out !== null) out[i] = item;
+    }
+    return out === null ? old : out;
+  }
+  const old = before !== null && typeof before === "object" && !Array.isArray(before) ? before : null;
+  const keys = Object.keys(value);
+  let same = old !== null && keys.length === Object.keys(old).length;
+  const out = {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const had = old !== null && Object.prototype.hasOwnProperty.call(old, key) ? old[key] : undefined;
+    const item = keepJSON(value[key], had);
+    if (item !== had) same = false;
+    out[key] = item;
+  }
+  return same ? old : out;
+}
+
 const ArenaView = {
   esc(value) {
     return String(value).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
@@ -208,28 +266,7 @@ const ArenaView = {
 
   /* Python's == on JSON values (true == 1): how _frames._split tells a public key. With
      `strict`, types must match too (what may be shared with the previous state). */
-  same(a, b, strict) {
-    if (a === b) return true;
-    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
-      if (strict) return false;
-      const ta = typeof a, tb = typeof b;
-      return (ta === "boolean" || tb === "boolean") && (ta === "boolean" || ta === "number") &&
-        (tb === "boolean" || tb === "number") && Number(a) === Number(b);
-    }
-    if (Array.isArray(a)) {
-      if (!Array.isArray(b) || a.length !== b.length) return false;
-      for (let i = 0; i < a.length; i++) if (!ArenaView.same(a[i], b[i], strict)) return false;
-      return true;
-    }
-    if (Array.isArray(b)) return false;
-    let count = 0;
-    for (const key in a) {
-      if (!Object.prototype.hasOwnProperty.call(b, key) || !ArenaView.same(a[key], b[key], strict)) return false;
-      count++;
-    }
-    for (const key in b) count--;  // eslint-disable-line no-unused-vars
-    return count === 0;
-  },
+  same(a, b, strict) { return sameJSON(a, b, strict); },
 
   /* What _steps.canonical writes: sorted keys, no spaces, non-ASCII escaped; then any ".0"
      after a digit before , ] } or the end taken off, as Python's text has it taken off. */
@@ -301,8 +338,7 @@ const ArenaView = {
     // parts are shared. The game's static keys (the same in every state, e.g. Karibik's map)
     // are taken once per seat.
     const fixed = new Set(game.static || []);
-    const keep = (value, before) => before !== undefined && ArenaView.same(value, before, true) ? before
-      : value === undefined ? null : JSON.parse(JSON.stringify(value));
+    const keep = keepJSON;
     let last = {pub: {}, hid: {}, priv: seats.map(() => ({}))};
     let actions = [], logged = 0, observations;
     for (let number = 0; ; number++) {
@@ -313,7 +349,7 @@ const ArenaView = {
       for (const key of Object.keys(first)) {
         if (number && fixed.has(key) && key in last.pub) {
           now.pub[key] = last.pub[key];
-        } else if (observations.every((other, seat) => seat === 0 || (Object.prototype.hasOwnProperty.call(other, key) && ArenaView.same(other[key], first[key])))) {
+        } else if (observations.every((other, seat) => seat === 0 || (Object.prototype.hasOwnProperty.call(other, key) && sameJSON(other[key], first[key], false)))) {
           now.pub[key] = keep(first[key], last.pub[key]);  // public: under Python's == (_frames._split)
         }
       }
@@ -325,7 +361,7 @@ const ArenaView = {
         }
       });
       for (const key of Object.keys(hidden)) now.hid[key] = keep(hidden[key], last.hid[key]);
-      const events = JSON.parse(JSON.stringify(state.log.slice(logged)));
+      const events = keepJSON(state.log.slice(logged));
       logged = state.log.length;
       last = now;
       states.push(Object.assign(now, {acting: state.acting.slice(), actions, events}));
@@ -341,7 +377,7 @@ const ArenaView = {
         else action = legal[next("i:" + kind)];
         if (action === undefined) throw new ReplayError(`step ${number + 1}: no legal ${kind} action of seat ${seat} at its index`);
         step.push([seat, action]);
-        actions.push([seat, kind, JSON.parse(JSON.stringify(action))]);
+        actions.push([seat, kind, keepJSON(action)]);
       }
       try {
         state.apply(step);
