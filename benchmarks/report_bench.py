@@ -3,6 +3,7 @@
     python benchmarks/report_bench.py                      # 10,000 games of Dead Man's Draw
     python benchmarks/report_bench.py --game karibik --players 3 --games 2000
     python benchmarks/report_bench.py --game opito-bay --players 4 --games 64 --option deals=2
+    python benchmarks/report_bench.py --game karibik --games 128 --frames   # frames, not steps
 
 Builds a synthetic database (``report_db.py``; kept next to the output and reused), writes
 the report, then opens it in headless Chromium and reads the page's own clock
@@ -12,13 +13,19 @@ figures before this commit came from that and understate the openings): the firs
 the games list worked (the replays are still being read then), when the document was parsed,
 when the load event ended, and how long opening an embedded game took (decode its chunk when it
 is the first game opened from that chunk, then its frames, build the viewer, draw the first
-step). Prints one JSON object, with the bytes of replays per game embedded.
+step; for a game whose engine has a rules twin, that is re-playing it with the twin). Prints
+one JSON object, with the bytes of replays per game embedded, the commit and the machine's
+load average (1 minute) before and after.
+
+``--frames`` writes a game with a rules twin as frames anyway (as before the twins), to
+compare sizes and times.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import socket
@@ -139,17 +146,27 @@ def main() -> None:
                         help="a game option (JSON value), e.g. max_rounds=4")
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "arena-report-bench")
     parser.add_argument("--reuse", action="store_true", help="time the report already written, if there is one")
+    parser.add_argument("--frames", action="store_true", help="frames even for a game with a rules twin")
+    parser.add_argument("--encode", type=int, metavar="N", default=0,
+                        help="also time the encoding alone (CPU a game) of N games: steps and frames")
     args = parser.parse_args()
+    if args.frames:
+        import arena.report._page as page_module
+
+        page_module.rules_script = lambda game_id: None  # the page's one question about a twin
     args.folder.mkdir(parents=True, exist_ok=True)
     options = {key: json.loads(value) for key, value in (option.split("=", 1) for option in args.option)}
     tag = "".join(f"-{key}{value}" for key, value in sorted(options.items()))
     database = args.folder / f"{args.game}-{args.players}p-{args.games}{tag}.db"
-    figures: dict = {"game": args.game, "games": args.games, "players": args.players, "options": options}
+    figures: dict = {"game": args.game, "games": args.games, "players": args.players, "options": options,
+                     "frames": args.frames, "commit": _commit(), "load_before": round(os.getloadavg()[0], 1)}
     if not database.exists():
         started = time.perf_counter()
         make_database(database, args.game, args.games, args.players, args.entrants, options=options)
         figures["database_s"] = round(time.perf_counter() - started, 1)
-    page = args.folder / f"{args.game}-{args.players}p-{args.games}{tag}.html"
+    page = args.folder / f"{args.game}-{args.players}p-{args.games}{tag}{'-frames' if args.frames else ''}.html"
+    if args.encode:
+        figures["encode_cpu_ms_a_game"] = encode_times(database, args.encode)
     if not (args.reuse and page.exists()):
         started, cpu = time.perf_counter(), time.process_time()
         written = write_report(database, page)
@@ -158,14 +175,47 @@ def main() -> None:
                        replay_bytes_per_game=round(written["replay_bytes"] / max(1, written["embedded"])))
     text = page.read_text(encoding="utf-8")
     figures.update(size_mb=round(page.stat().st_size / 1e6, 2), page_bytes_per_game=round(page.stat().st_size / args.games),
-                   chunks=text.count('<script type="application/x-frames"'))
+                   chunks=len(re.findall(r'<script type="application/x-(?:frames|steps)"', text)))
     data = json.loads(re.search(r'id="report-data">(.*?)</script>', text).group(1))
     embedded = [row[0] for row in data["games"] if len(row) > 7]
     # the first game of the first chunk, one from the middle of the page, the last, then the
     # first again (its chunk decoded already)
     keys = [embedded[0], embedded[len(embedded) // 2], embedded[-1], embedded[0]]
     figures["browser"] = open_in_chromium(page, keys)
+    figures["load_after"] = round(os.getloadavg()[0], 1)
     print(json.dumps(figures))
+
+
+def encode_times(database: Path, count: int) -> dict:
+    """CPU milliseconds a game to encode the first ``count`` games of ``database`` for the page:
+    as steps (for a game with a rules twin) and as frames, without the page around them."""
+    from arena._store import ResultsStore
+    from arena.report._frames import game_frames
+    from arena.report._steps import game_steps, rules_script
+    from engines import Replay
+
+    store = ResultsStore.open(database)
+    try:
+        replays = [Replay.from_dict(store.replay(game.key)) for game, _ in zip(store.games(), range(count))]
+    finally:
+        store.close()
+    out = {}
+    for name, encode in (("steps", game_steps), ("frames", game_frames)):
+        if name == "steps" and rules_script(replays[0].game) is None:
+            continue
+        cpu = time.process_time()
+        for replay in replays:
+            encode(replay)
+        out[name] = round((time.process_time() - cpu) * 1000 / len(replays), 1)
+    return out
+
+
+def _commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10,
+                              cwd=Path(__file__).resolve().parent).stdout.strip() or None
+    except OSError:
+        return None
 
 
 if __name__ == "__main__":

@@ -30,8 +30,9 @@ from ._steps import pack_steps, rules_script, steps_payload
 from ._sections import faults_section, head_to_head_section, progress_section, standings_section
 
 #: default bytes of embedded replays in a report: with the games list, a 10,000-game report
-#: stays under 20 MB (the list takes about 0.9 MB), and all 10,000 replays of a Dead Man's
-#: Draw tournament fit (15.4 MB in BENCHMARKS.md, with room for longer games than random play)
+#: stays under 20 MB (the list takes about 0.9 MB), and all 10,000 replays of a tournament fit:
+#: Dead Man's Draw's frames take 15.4 MB, the steps of Karibik and Opito Bay (games with a
+#: rules twin) less (BENCHMARKS.md; room for longer games than random play)
 REPLAY_BUDGET = 18_500_000
 #: most games in one chunk, and the frames after which a chunk is closed: a chunk is what
 #: the browser decodes to open one of its games (see :mod:`._chunks`)

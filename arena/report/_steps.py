@@ -53,7 +53,9 @@ def canonical(value: Any) -> str:
     """``value`` as JSON the browser writes the same way (``ArenaView.canonical``): keys sorted,
     no spaces, non-ASCII escaped, and a float with an integral value without its ``.0``
     (JavaScript has one number type; a Karibik map holds ``5.0``). The ``.0`` is taken off
-    the text, so also inside strings, and the browser does the same to its text."""
+    the text, so also inside strings, and the browser does the same to its text. Values the
+    two languages write differently anyway (a float of 1e16 or more, an int past 2**53) fail
+    the check: the viewer then says so, it never shows a game that may be wrong."""
     return _INTEGRAL_FLOAT.sub("", json.dumps(value, sort_keys=True, separators=(",", ":")))
 
 
@@ -66,12 +68,17 @@ def final_check(state: State, game_id: str) -> int:
     return zlib.crc32(text.encode("ascii"))
 
 
-def _new_state(replay: Replay) -> tuple[State, dict[str, Any]]:
-    game = engines.get_game(replay.game)
+def _options(replay: Replay) -> dict[str, Any]:
     try:
-        options = game.resolve_options(replay.options)
-        return game.new_state(replay.num_players, replay.seed, options), options
+        return engines.get_game(replay.game).resolve_options(replay.options)
     except engines.BadOption as error:
+        raise ViewError(f"replay does not start a game of these rules: {error}") from None
+
+
+def _new_state(replay: Replay) -> State:
+    try:
+        return engines.get_game(replay.game).new_state(replay.num_players, replay.seed, _options(replay))
+    except engines.BadOption as error:  # the player count
         raise ViewError(f"replay does not start a game of these rules: {error}") from None
 
 
@@ -89,7 +96,7 @@ def game_steps(replay: Replay) -> dict[str, Any]:
     Raises :class:`ViewError` if an action is illegal (the replay is not of these rules) or
     if the omniscient view shares a key with an observation.
     """
-    state, _ = _new_state(replay)
+    state = _new_state(replay)
     indices: dict[str, list[int]] = {}
     given: dict[str, list[Any]] = {}
     order: list[list[Any]] = []
@@ -133,7 +140,7 @@ def _check_keys(state: State, game_id: str) -> None:
 
 def steps_payload(replay: Replay, meta: dict[str, Any]) -> dict[str, Any]:
     """One game for the viewer: its header, ``meta`` and ``steps`` (:func:`game_steps`)."""
-    _, options = _new_state(replay)
+    options = _options(replay)
     static = list(engines.get_game(replay.game).static_fields)
     return {"game": replay.game, "players": replay.num_players, "seed": str(replay.seed), "options": options,
             "meta": meta, **({"static": static} if static else {}), "steps": game_steps(replay)}
