@@ -62,6 +62,50 @@ HARNESS = """(async () => {
 })()"""
 
 
+#: Runs in node: re-plays every game of the first CHUNKS chunks of steps of a page with the
+#: page's own viewer.js, pyrandom.js and rules twin (its first three scripts), and counts the
+#: games whose re-play fails (a twin step rejected, or the engine's check not matched).
+CHECK_JS = r"""
+globalThis.window = globalThis;
+globalThis.document = {getElementById: () => null, addEventListener() {}};
+window.addEventListener = () => {};
+const fs = require("fs"), vm = require("vm"), zlib = require("zlib");
+const text = fs.readFileSync(process.argv[2], "utf8");
+const scripts = [...text.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]).slice(0, 3);
+scripts.forEach((code, i) => vm.runInThisContext(code + "\n;globalThis.ArenaView = ArenaView;", {filename: "script" + i}));
+const chunks = [...text.matchAll(/<script type="application\/x-steps" id="c\d+">([^<]*)<\/script>/g)]
+  .slice(0, Number(process.argv[3]));
+const failed = [];
+let games = 0;
+const cpu = process.cpuUsage();
+for (const [, body] of chunks) {
+  const chunk = JSON.parse(zlib.gunzipSync(Buffer.from(ArenaView.fromText(body))).toString());
+  const reader = ArenaView.stepsReader(chunk);
+  for (let i = 0; i < reader.size; i++, games++) {
+    const game = reader.game(i);
+    try { ArenaView.replay(game); } catch (e) { failed.push([game.meta.key, String(e.message).slice(0, 300)]); }
+  }
+}
+const used = process.cpuUsage(cpu);
+console.log(JSON.stringify({games, failed: failed.length, first_failures: failed.slice(0, 3),
+                            cpu_ms_a_game: Math.round((used.user + used.system) / 1000 / Math.max(1, games))}));
+"""
+
+
+def check_in_node(page: Path, chunks: int) -> dict:
+    """Every game of the page's first ``chunks`` chunks of steps re-played by its twin in node."""
+    node = shutil.which("node")
+    if node is None:
+        return {"node": "missing"}
+    with tempfile.NamedTemporaryFile("w", suffix=".js", delete=False) as script:
+        script.write(CHECK_JS)
+    try:
+        done = subprocess.run([node, script.name, str(page), str(chunks)], capture_output=True, text=True, timeout=3600)
+    finally:
+        os.unlink(script.name)
+    return json.loads(done.stdout) if done.returncode == 0 else {"error": done.stderr[-2000:]}
+
+
 class DevTools:
     """The least of the Chrome DevTools Protocol over one page's WebSocket (wsproto, which the
     ladder extra brings): enough to load a page and await an expression in it. Unlike
@@ -147,6 +191,8 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "arena-report-bench")
     parser.add_argument("--reuse", action="store_true", help="time the report already written, if there is one")
     parser.add_argument("--frames", action="store_true", help="frames even for a game with a rules twin")
+    parser.add_argument("--check", type=int, metavar="CHUNKS", default=0,
+                        help="also re-play every game of the first CHUNKS chunks of steps in node (twin vs check)")
     parser.add_argument("--encode", type=int, metavar="N", default=0,
                         help="also time the encoding alone (CPU a game) of N games: steps and frames")
     args = parser.parse_args()
@@ -182,6 +228,8 @@ def main() -> None:
     # first again (its chunk decoded already)
     keys = [embedded[0], embedded[len(embedded) // 2], embedded[-1], embedded[0]]
     figures["browser"] = open_in_chromium(page, keys)
+    if args.check:
+        figures["node_check"] = check_in_node(page, args.check)
     figures["load_after"] = round(os.getloadavg()[0], 1)
     print(json.dumps(figures))
 
