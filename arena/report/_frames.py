@@ -56,7 +56,10 @@ def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 def _change(before: Any, value: Any) -> Any:
     """The patch entry from ``before`` to ``value``; ``None`` when they are the same."""
     if before == value and type(before) is type(value):
-        return None
+        # == takes 1 for True (and 1.0) inside lists and dicts too; repr does not, in C. (A dict
+        # with its keys in another order then goes the long way, to an empty patch.)
+        if not isinstance(value, (list, tuple, dict)) or repr(before) == repr(value):
+            return None
     if isinstance(before, dict) and isinstance(value, dict):
         return delta(before, value)
     if isinstance(before, (list, tuple)) and isinstance(value, (list, tuple)) and before and value:

@@ -67,6 +67,14 @@ def _typed(value):
     return json.dumps(value)  # True and 1 differ here, not under ==
 
 
+@pytest.mark.parametrize("old,new", [
+    ([1, 1, True, 0], [1, True, True, 0]), ({"k": [0, 2]}, {"k": [False, 2]}), ([{"a": 1}], [{"a": 1.0}]),
+])
+def test_a_list_or_dict_equal_under_python_eq_but_not_in_json_is_a_change(old, new):
+    """1 == True (and 1 == 1.0) inside a list or dict, too: the frames must still carry it."""
+    assert _typed(patch({"x": old}, delta({"x": old}, {"x": new}))) == _typed({"x": new})
+
+
 def test_delta_of_a_pile_that_shrinks_at_its_end_is_one_entry():
     assert delta({"pile": list(range(40))}, {"pile": list(range(39))}) == {"pile": {"#": [39]}}
     assert delta({"same": [1, 2]}, {"same": [1, 2]}) == {}
