@@ -63,7 +63,7 @@ HARNESS = """(async () => {
 
 
 #: Runs in node: re-plays every game of the first CHUNKS chunks of steps of a page with the
-#: page's own viewer.js, pyrandom.js and rules twin (its first three scripts), and counts the
+#: page's own viewer.js, replay.js, pyrandom.js and rules twin (its first four scripts), and counts the
 #: games whose re-play fails (a twin step rejected, or the engine's check not matched).
 CHECK_JS = r"""
 globalThis.window = globalThis;
@@ -71,7 +71,7 @@ globalThis.document = {getElementById: () => null, addEventListener() {}};
 window.addEventListener = () => {};
 const fs = require("fs"), vm = require("vm"), zlib = require("zlib");
 const text = fs.readFileSync(process.argv[2], "utf8");
-const scripts = [...text.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]).slice(0, 3);
+const scripts = [...text.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]).slice(0, 4);
 scripts.forEach((code, i) => vm.runInThisContext(code + "\n;globalThis.ArenaView = ArenaView;", {filename: "script" + i}));
 const chunks = [...text.matchAll(/<script type="application\/x-steps" id="c\d+">([^<]*)<\/script>/g)]
   .slice(0, Number(process.argv[3]));

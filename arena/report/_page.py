@@ -68,11 +68,12 @@ def game_payload(replay: Replay, meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _scripts(game_id: str, page_script: str) -> list[str]:
-    """The page's scripts: the viewer, the game's rules twin when it has one (with
-    ``pyrandom.js`` before it), the game's renderer, then the page's own script."""
+    """The page's scripts: the viewer and its re-play of steps (``replay.js``), the game's
+    rules twin when it has one (with ``pyrandom.js`` before it), the game's renderer, then
+    the page's own script."""
     rules = rules_script(game_id)
     twin = [] if rules is None else [_asset("pyrandom.js"), rules]
-    return [_asset("viewer.js"), *twin, renderer_script(game_id), _asset(page_script)]
+    return [_asset("viewer.js"), _asset("replay.js"), *twin, renderer_script(game_id), _asset(page_script)]
 
 
 def _chunk_element(number: int, games: list[dict[str, Any]]) -> str:
