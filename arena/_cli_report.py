@@ -46,6 +46,9 @@ def view_command(
     file: Annotated[Path, typer.Argument(metavar="FILE|DB", help="A replay file (`arena match --replay`) or, with --game, a database.")],
     output: OutputOption = Path("game.html"),
     game: Annotated[Optional[str], typer.Option("--game", metavar="KEY", help="The key of a stored game (see `arena replay DB`).")] = None,
+    frames: Annotated[bool, typer.Option("--frames", help=(
+        "Embed every view as the engine wrote it instead of the steps that the game's JavaScript rules "
+        "re-play (a larger page; for a game the viewer says it cannot re-play)."))] = False,
 ) -> None:
     """Write one game's replay viewer: an offline HTML file to step through it."""
     from engines import Replay
@@ -74,7 +77,7 @@ def view_command(
         meta = {"key": stored.key, "bots": list(stored.seats), "ranks": list(stored.ranks),
                 "scores": list(stored.scores), "reason": stored.reason, "faults": list(stored.faults)}
     try:
-        page = viewer_html(replay, meta)
+        page = viewer_html(replay, meta, frames)
     except ViewError as error:
         raise UsageError(f"{file}: {error}") from None
     output.write_text(page, encoding="utf-8")

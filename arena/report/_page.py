@@ -56,12 +56,13 @@ def _json_script(element_id: str, value: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
-def game_payload(replay: Replay, meta: dict[str, Any]) -> dict[str, Any]:
+def game_payload(replay: Replay, meta: dict[str, Any], frames: bool = False) -> dict[str, Any]:
     """One game for the viewer: replay header (the seed as a string: seeds pass 2**53, a
     JavaScript number's exact integers), ``meta`` (bots, ranks, scores, faults...) and what
     the browser builds its views from: ``steps`` (:func:`._steps.steps_payload`) for a game
-    whose engine has a JavaScript twin (``rules.js``), else its ``frames`` (:func:`game_frames`)."""
-    if rules_script(replay.game) is not None:
+    whose engine has a JavaScript twin (``rules.js``), else, or with ``frames``, its
+    ``frames`` (:func:`game_frames`)."""
+    if not frames and rules_script(replay.game) is not None:
         return steps_payload(replay, meta)
     return {"game": replay.game, "players": replay.num_players, "seed": str(replay.seed),
             "options": dict(replay.options), "meta": meta, "frames": game_frames(replay)}
@@ -197,14 +198,17 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
     return page, {"games": len(games), "embedded": embedded, "replay_bytes": used, "diverged": len(diverged)}
 
 
-def viewer_html(replay: Replay, meta: dict[str, Any]) -> str:
-    """A page with one game's viewer, opened at its first step.
+def viewer_html(replay: Replay, meta: dict[str, Any], frames: bool = False) -> str:
+    """A page with one game's viewer, opened at its first step. ``frames``: the game as its
+    frames (every view, written by the engine) even where a rules twin could re-play its
+    steps: the way to see a game that the twin cannot re-play (the viewer says so).
 
     Raises :class:`ViewError` if the replay does not follow the engine's rules.
     """
     title = f"{engines.get_game(replay.game).name}, seed {replay.seed}"
     body = _json_script("viewer-data", {"game": replay.game, "title": title})
-    return _page(title, body, _scripts(replay.game, "single.js"), [_chunk_element(0, [game_payload(replay, meta)])])
+    return _page(title, body, _scripts(replay.game, "single.js"),
+                 [_chunk_element(0, [game_payload(replay, meta, frames)])])
 
 
 def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGET,

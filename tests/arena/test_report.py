@@ -194,6 +194,18 @@ def test_report_and_view_commands(tmp_path):
     assert 'ArenaRenderers["opito-bay"]' in (tmp_path / "m.html").read_text()
 
 
+def test_view_frames_draws_a_twin_game_from_the_engines_own_views(tmp_path):
+    # The way to see a game that its JavaScript rules cannot re-play (the viewer says so).
+    database = make_database(tmp_path / "k.db", "karibik")
+    page = tmp_path / "g.html"
+    arena("view", str(database), "--game", "g000001", "--frames", "-o", str(page))
+    text = page.read_text()
+    assert 'type="application/x-steps"' not in text
+    chunk = re.search(r'<script type="application/x-frames" id="c0">([^<]*)</script>', text).group(1)
+    [game] = unpack_chunk(chunk)
+    assert game["frames"] == json.loads(json.dumps(game_frames(Replay.from_dict(_replay(database, "g000001")))))
+
+
 def _replay(database, key):
     store = ResultsStore.open(database)
     try:

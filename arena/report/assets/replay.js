@@ -194,7 +194,7 @@ Object.assign(ArenaView, {
     const check = ArenaView.crc32(ArenaView.canonical([observations, state.omniscient(), state.log]));
     if (!taken || check !== steps.h) {
       throw new ReplayError("the game re-played in the browser is not the one recorded (it fails its check: " +
-        "this page's rules twin differs from the engine that wrote it); `arena replay` shows it turn by turn");
+        "this page's rules twin differs from the engine that wrote it); `arena view DB --game KEY --frames` draws it from the engine's own views");
     }
     return states;
   }
