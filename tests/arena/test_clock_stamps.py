@@ -137,6 +137,10 @@ async def test_a_message_read_late_from_the_socket_carries_its_arrival_and_an_en
     try:
         connection = Connection(ends)
         assert connection.poll() is None
+        # The kernel turns receive stamps on for the whole machine when a first socket asks,
+        # by deferred work: a segment received before that has none and is stamped when read.
+        # A bot's first reply comes long after its socket is made; here, wait that long.
+        time.sleep(0.02)
         bot_end.sendall(protocol.encode({"type": "action", "id": 1, "action": "a"}))
         time.sleep(0.05)  # the arena is busy: the reply waits in the socket
         assert connection.poll() == {"type": "action", "id": 1, "action": "a"}
