@@ -345,6 +345,8 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "_cli_report": ("report", "view"),
     "_cli_ladder": ("ladder",),
 }
+#: the commands this module defines
+CORE_COMMANDS = ("games", "match", "replay", "board", "check-bot", "doctor")
 _registered: set[str] = set()
 
 
@@ -366,10 +368,6 @@ def _modules_for(args: list[str]) -> list[str]:
         return []
     named = [module for module, names in COMMAND_MODULES.items() if word in names]
     return named or list(COMMAND_MODULES)
-
-
-#: the commands this module defines
-CORE_COMMANDS = ("games", "match", "replay", "board", "check-bot", "doctor")
 
 
 def __getattr__(name: str):

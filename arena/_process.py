@@ -10,7 +10,6 @@ and ``AF_UNIX`` stream sockets carry no such stamp). stdin stays a pipe.
 
 from __future__ import annotations
 
-import itertools
 import os
 import shutil
 import signal
@@ -117,13 +116,13 @@ class StderrLog:
 def _new_file(path: Path) -> tuple[Path, Any]:
     """``path`` created new (mode 0600), or the first free ``STEM-N.log`` beside it."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-    stem = path.name.removesuffix(".log")
-    for number in itertools.count(2):
+    stem, number = path.name.removesuffix(".log"), 1
+    while True:
         try:
             return path, open(os.open(path, flags, 0o600), "wb")
         except FileExistsError:
+            number += 1
             path = path.with_name(f"{stem}-{number}.log")
-    raise AssertionError("unreachable")
 
 
 class BotProcess:

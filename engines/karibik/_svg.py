@@ -9,6 +9,7 @@ marker spot and no name placed before; the ids are white on the dark hideout col
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from ._board import COLOURS, HIDEOUT, PORT, START, Board
@@ -32,23 +33,6 @@ _SPOTS = ((0, RADIUS + FONT + 1, "middle"), (RADIUS + 3, FONT // 3, "start"), (-
           (-RADIUS - 1, -RADIUS + 1, "end"), (0, RADIUS + 2 * FONT + 4, "middle"), (0, -RADIUS - FONT - 6, "middle"),
           (RADIUS + 3, FONT // 3 + FONT + 3, "start"), (-RADIUS - 3, FONT // 3 + FONT + 3, "end"),
           (RADIUS + 3, FONT // 3 - FONT - 3, "start"), (-RADIUS - 3, FONT // 3 - FONT - 3, "end"))
-
-
-def escape(text: str) -> str:
-    """``xml.sax.saxutils.escape``: that module imports urllib.request (with email and
-    http.client), which every ``import engines`` then paid for (20 ms of ``arena games``)."""
-    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
-
-
-def quoteattr(text: str) -> str:
-    """``xml.sax.saxutils.quoteattr``: ``text`` escaped and quoted as an attribute value."""
-    text = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
-    if '"' not in text:
-        return f'"{text}"'
-    if "'" not in text:
-        return f"'{text}'"
-    return '"' + text.replace('"', "&quot;") + '"'
-
 
 
 def text_box(x: float, y: float, text: str, anchor: str, size: float = FONT) -> tuple[float, float, float, float]:
@@ -113,7 +97,7 @@ def render_svg(board: Board, state: Any = None) -> str:
            f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="{FONT}">',
            f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#eaf6fb"/>',
            f'<text class="title" x="20" y="32" font-size="20" font-weight="bold">'
-           f'Karibik: board {escape(repr(board.name))}</text>']
+           f'Karibik: board {html.escape(repr(board.name), quote=False)}</text>']
     point = [_centre(board, area) for area in range(len(board.areas))]
     for area, near in enumerate(board.neighbours):
         for other in near:
@@ -127,7 +111,7 @@ def render_svg(board: Board, state: Any = None) -> str:
         out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{RADIUS}" fill="{fill}" stroke="#345"/>')
         out.append(f'<text class="id" x="{x:.0f}" y="{y + 3:.0f}" text-anchor="middle" fill="{ink}">{a.id}</text>')
         out.append(f'<text class="name" x="{lx:.0f}" y="{ly:.0f}" text-anchor="{anchor}" stroke="#eaf6fb" '
-                   f'stroke-width="3" paint-order="stroke">{escape(_label(board, a.id))}</text>')
+                   f'stroke-width="3" paint-order="stroke">{html.escape(_label(board, a.id), quote=False)}</text>')
         if state is not None and a.kind == PORT and CHEST_STATES[state.chest_status[a.id]] == "port":
             out.append(f'<rect x="{x + 9:.0f}" y="{y - 17:.0f}" width="9" height="9" fill="gold" stroke="#540"/>')
     out.extend(_legend(legend_top))
@@ -161,10 +145,10 @@ def _svg_state(board: Board, state: Any, point: list[tuple[float, float]], basel
         chest = state.ship_chest[ship]
         title = name if chest is None else f"{name} carrying {board.areas[chest].name}"
         fill = "gold" if chest is not None else "white"
-        out.append(f'<g><title>{escape(title)}</title><rect x="{x - 22:.0f}" y="{y - 22:.0f}" width="14" '
+        out.append(f'<g><title>{html.escape(title, quote=False)}</title><rect x="{x - 22:.0f}" y="{y - 22:.0f}" width="14" '
                    f'height="12" fill="{fill}" stroke="black"/><text x="{x - 15:.0f}" y="{y - 13:.0f}" '
                    f'text-anchor="middle" font-weight="bold">{name[0]}</text></g>')
     status = f"Round {state.round}, phase {state.phase}; " + ", ".join(
         f"{COLOURS[seat]} {score}" for seat, score in enumerate(state.scores))
-    out.append(f'<text x="20" y="{baseline}" font-size="14" data-status={quoteattr(status)}>{escape(status)}</text>')
+    out.append(f'<text x="20" y="{baseline}" font-size="14" data-status="{html.escape(status)}">{html.escape(status, quote=False)}</text>')
     return out
