@@ -7,3 +7,6 @@ action numbering and observation tensor per game (``envs._codec`` and the per-ga
 ``docs/environments.md`` documents them. ``engines`` never imports this package, and the
 arena never imports either framework.
 """
+
+from ._games import SHORT_NAMES as SHORT_NAMES
+from ._games import game_id_of as game_id_of
