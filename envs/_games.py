@@ -59,3 +59,11 @@ def codec(game_id: str, num_players: int, options: Mapping[str, Any]) -> Codec:
     """The codec of a game with checked ``num_players`` and complete ``options`` (shared:
     codecs are immutable after construction, and Karibik's takes ~10 ms to build)."""
     return _codec(game_id, num_players, tuple(sorted(options.items())))
+
+
+def returns_of(ranks: tuple[int, ...] | list[int]) -> list[float]:
+    """The arena's scoring of a finishing order, per seat: +1 for every opponent finishing
+    behind, -1 for every one ahead, 0 for a tie, averaged over the opponents (in [-1, 1],
+    summing to 0; a seat's ``points %`` in the arena's standings is ``(1 + return) / 2``)."""
+    n = len(ranks)
+    return [sum((other > mine) - (other < mine) for other in ranks) / (n - 1) for mine in ranks]

@@ -57,18 +57,12 @@ import pyspiel
 from engines import IllegalAction, State, game_package
 
 from ._codec import Codec
-from ._games import CODECS, SHORT_NAMES, codec, resolve
+from ._games import CODECS, SHORT_NAMES, codec, resolve, returns_of
 
 __all__ = ["SHORT_NAMES", "action_of", "engine_state", "random_playout_returns", "returns_of", "state_from_engine"]
 
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 _SIMULTANEOUS = pyspiel.PlayerId.SIMULTANEOUS
-
-
-def returns_of(ranks: tuple[int, ...] | list[int]) -> list[float]:
-    """Per seat: (opponents finishing behind - opponents ahead) / (players - 1)."""
-    n = len(ranks)
-    return [sum((other > mine) - (other < mine) for other in ranks) / (n - 1) for mine in ranks]
 
 
 def _max_game_length(game_id: str, options: Mapping[str, Any], num_players: int) -> int:
