@@ -18,7 +18,10 @@
 7. throughput scaling on 1..cores worker processes, and their memory (bench_workers.py);
 8. timing fairness in a real tournament on worker processes, the store writing (bench_workers.py);
 9. per-move round trip in real matches, protocol 1.0 against 1.1, against raw Python + msgpack
-   ping-pong of the same frames (bench_match_rtt.py).
+   ping-pong of the same frames (bench_match_rtt.py);
+10. environments: random play steps/s per core through the bare engine, the OpenSpiel adapter
+   and the PettingZoo environment, and copies (clone, resample) per second (bench_envs.py;
+   needs the [openspiel] and [pettingzoo] extras, else skipped).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from arena._player import open_player  # noqa: E402
 from arena._store import ResultsStore  # noqa: E402
 from arena._timecontrol import GameClock  # noqa: E402
 from arena._tournament import TournamentRunner  # noqa: E402
+from bench_envs import bench_envs, report_envs  # noqa: E402
 from bench_match_rtt import bench_match_round_trip, report_match_round_trip  # noqa: E402
 from bench_workers import bench_dask, bench_scaling, bench_tournament_fairness, report_workers  # noqa: E402
 
@@ -398,6 +402,8 @@ def report(results: dict) -> str:
         out += report_workers(results.get("scaling"), results.get("tournament_fairness"), results.get("dask"))
     if "match_round_trip" in results:
         out += report_match_round_trip(results["match_round_trip"])
+    if "envs" in results:
+        out += report_envs(results["envs"])
     return "\n".join(out)
 
 
@@ -450,7 +456,7 @@ def main() -> None:
                              "to --json unless it is given; section 4 needs 1)")
     args = parser.parse_args()
     smoke = args.smoke
-    only = {int(part) for part in args.only.split(",")} if args.only else set(range(1, 10))
+    only = {int(part) for part in args.only.split(",")} if args.only else set(range(1, 11))
     if 4 in only:
         only.add(1)
     with tempfile.TemporaryDirectory() as tmp, awake_core(args.awake):
@@ -482,6 +488,8 @@ def main() -> None:
         if 9 in only:
             results["match_round_trip"] = bench_match_round_trip(1 if smoke else 6, 50 if smoke else 2000,
                                                                  1 if smoke else 5, folder)
+        if 10 in only:
+            results["envs"] = bench_envs(0.2 if smoke else 3.0, 1 if smoke else 4)
         results["load"].append(os.getloadavg()[0])
     if not smoke and (args.only is None or "--json" in sys.argv):
         args.json.write_text(json.dumps(results, indent=2) + "\n")

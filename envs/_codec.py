@@ -91,6 +91,8 @@ class Codec:
     private_keys: tuple[str, ...] = ()
     #: whether several seats ever decide at once (then OpenSpiel's dynamics are simultaneous)
     simultaneous = False
+    #: kinds whose table key depends on the position (:meth:`key_of` is called for them only)
+    contextual: frozenset[str] = frozenset()
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
         self.num_players = num_players
@@ -105,10 +107,17 @@ class Codec:
         self.index = {entry: number for number, entry in enumerate(self.table)}
         if len(self.index) != len(self.table):
             raise AssertionError(f"{self.game_id}: the action table has duplicates")
+        #: kind -> {key: id}
+        self.kind_index: dict[str, dict[Any, int]] = {}
+        for number, (kind, key) in enumerate(self.table):
+            self.kind_index.setdefault(kind, {})[key] = number
+        #: kind -> the shared ``{id: None}`` of an unlisted kind (read-only: it is every state's)
+        self.unlisted_legal: dict[str, dict[int, None]] = {}
         for kind in list(self.unlisted):
             ids = [number for number, (k, key) in enumerate(self.table)
                    if k == kind and (check is None or check(kind, thaw(key)))]
             self.unlisted[kind] = ids
+            self.unlisted_legal[kind] = dict.fromkeys(ids)
         self.num_actions = len(self.table)
 
     # -- actions ------------------------------------------------------------------------------
@@ -117,26 +126,53 @@ class Codec:
         """The table key of an engine action (the frozen action, unless a kind needs context)."""
         return freeze(action)
 
+    def legal_in_context(self, state: State, seat: int, kind: str, actions: list[Any]) -> dict[int, Any]:
+        """:meth:`legal` for a kind in ``contextual``: each listed action by :meth:`key_of`."""
+        index = self.kind_index[kind]
+        legal: dict[int, Any] = {}
+        for action in actions:
+            legal.setdefault(index[self.key_of(state, seat, kind, action)], action)
+        return legal
+
     def action_of(self, state: State, seat: int, kind: str, key: Any) -> Any:
         """The engine action of a table key (inverse of :meth:`key_of` in ``state``)."""
         return thaw(key)
 
     def legal(self, state: State, seat: int) -> dict[int, Any]:
-        """``{id: engine action}`` of every legal action of ``seat`` now (empty if not acting)."""
+        """``{id: engine action}`` of every legal action of ``seat`` now (empty if not acting).
+
+        For a kind the engine does not list, the values are ``None`` (decode the id) and the
+        dict is shared: do not change it.
+        """
         if seat not in state.acting:
             return {}
         kind = state.decision(seat)
         actions = state.legal_actions(seat)
         if actions is None:
-            return {number: None for number in self.unlisted[kind]}
-        index = self.index
+            return self.unlisted_legal[kind]
+        index = self.kind_index[kind]
         legal = {}
-        for action in actions:
-            number = index.get((kind, self.key_of(state, seat, kind, action)))
-            if number is None:
-                raise AssertionError(f"{self.game_id}: legal action {action!r} ({kind}) has no number")
-            legal.setdefault(number, action)
+        if kind in self.contextual:
+            return self.legal_in_context(state, seat, kind, actions)
+        for action in actions:  # every listed action of every game is a scalar or a flat list
+            legal[index[tuple(action) if type(action) is list else action]] = action
         return legal
+
+    def request_key(self, observation: Mapping[str, Any], kind: str, action: Any) -> Any:
+        """:meth:`key_of` for a bot, which has its observation instead of the state."""
+        return freeze(action)
+
+    def request_legal(self, kind: str, legal: Sequence[Any] | None,
+                      observation: Mapping[str, Any]) -> dict[int, Any]:
+        """``{id: action}`` of a protocol request's legal actions (``legal: nil``: every action
+        of that kind), for a bot playing with a policy trained on these ids."""
+        if legal is None:
+            return {number: thaw(self.table[number][1]) for number in self.unlisted[kind]}
+        index = self.kind_index[kind]
+        ids = {}
+        for action in legal:
+            ids.setdefault(index[self.request_key(observation, kind, action)], action)
+        return ids
 
     def decode(self, state: State, seat: int, number: int) -> Any:
         """The engine action of id ``number`` for ``seat`` now; ``ValueError`` if it has none."""
@@ -166,6 +202,12 @@ class Codec:
         out = np.zeros(self.layout.size, np.float32)
         self.write(obs, out)
         return out
+
+    def add_hits(self, out: np.ndarray, hits: list[int]) -> None:
+        """Add 1 at every index of ``hits`` (repeats add up): one numpy call instead of one
+        Python-level store per card, most of what writing a tensor costs."""
+        if hits:
+            np.add(out, np.bincount(hits, minlength=out.size), out=out, casting="unsafe")
 
     def rel(self, obs: Mapping[str, Any], seat: int) -> int:
         """The block of absolute ``seat`` in the observer's relative seat order."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from engines.dead_mans_draw import CARD_NAME, CHARACTERS, parse
 
-from ._codec import Codec, Layout, Segment, check_size, counts, one_hot, seats_segment
+from ._codec import Codec, Layout, Segment, check_size, seats_segment
 
 LETTERS = "AHCKTMOSXN"
 CARDS = 80
@@ -29,13 +29,10 @@ PENDING_KINDS = ("locker", "draw", "hook", "cannon", "sword", "map", "oracle", "
 TASKS = ("start", "end", "hook2", "locker")
 
 
-def card_slot(name: str) -> int:
-    card = parse(name)
-    return (card // 10) * 8 + card % 10 - 2
-
-
-#: slot -> wire name (Mermaids 8 and 9 exist only without the Mermaid effect, 2 and 3 only with it)
-SLOT_NAME = {(card // 10) * 8 + card % 10 - 2: name for card, name in CARD_NAME.items()}
+#: wire name -> slot, and back (Mermaids 8 and 9 exist only without the Mermaid effect, 2 and 3 only with it)
+SLOT = {name: (parse(name) // 10) * 8 + parse(name) % 10 - 2 for name in CARD_NAME.values()}
+SLOT_NAME = {slot: name for name, slot in SLOT.items()}
+CHARACTER_SLOT = {name: index for index, name in enumerate(CHARACTER_IDS)}
 
 
 class DeadMansDrawCodec(Codec):
@@ -106,53 +103,56 @@ class DeadMansDrawCodec(Codec):
     def write(self, obs: Mapping[str, Any], out: np.ndarray) -> None:
         off = self._off
         n = self.num_players
-        rel = self.rel
-        one_hot(out, off["phase"], PHASES.index(obs["phase"]))
+        me = obs["seat"]
+        hits = [off["phase"] + PHASES.index(obs["phase"]), off["turn"] + (obs["turn"] - me) % n]
         options = obs["options"]
         for i, name in enumerate(("characters", "strange_waters", "mermaid_effect", "party")):
-            out[off["options"] + i] = float(options[name])
-        one_hot(out, off["turn"], rel(obs, obs["turn"]))
+            if options[name]:
+                hits.append(off["options"] + i)
         out[off["draw_size"]] = obs["draw_size"] / self._total
         known = obs["draw_known"]
         check_size("draw_known", known, KNOWN)
-        for i, name in enumerate(known):
-            out[off["draw_known"] + i * CARDS + card_slot(name)] = 1.0
-        counts(out, off["discard"], map(card_slot, obs["discard"]))
+        base = off["draw_known"]
+        hits += [base + i * CARDS + SLOT[name] for i, name in enumerate(known)]
+        base = off["discard"]
+        hits += [base + SLOT[name] for name in obs["discard"]]
         row = obs["row"]
         check_size("row", row, ROW)
-        for i, name in enumerate(row):
-            out[off["row"] + i * CARDS + card_slot(name)] = 1.0
-        for i, flag in enumerate(obs["protected"]):
-            out[off["protected"] + i] = float(flag)
+        base = off["row"]
+        hits += [base + i * CARDS + SLOT[name] for i, name in enumerate(row)]
+        base = off["protected"]
+        hits += [base + i for i, flag in enumerate(obs["protected"]) if flag]
         out[off["kraken"]] = obs["kraken"] / 4
         out[off["harbour"]] = obs["harbour"] / 2
         for seat, stacks in enumerate(obs["banks"]):
-            base = off["banks"] + rel(obs, seat) * CARDS
+            base = off["banks"] + (seat - me) % n * CARDS
             for cards in stacks.values():
-                counts(out, base, map(card_slot, cards))
+                hits += [base + SLOT[name] for name in cards]
         for seat, score in enumerate(obs["scores"]):
-            out[off["scores"] + rel(obs, seat)] = score / 100
+            out[off["scores"] + (seat - me) % n] = score / 100
         width = len(CHARACTER_IDS)
         for seat, name in enumerate(obs["characters"]):
             if name is not None:
-                out[off["characters"] + rel(obs, seat) * width + CHARACTER_IDS.index(name)] = 1.0
+                hits.append(off["characters"] + (seat - me) % n * width + CHARACTER_SLOT[name])
         for seat, target in enumerate(obs["locker"]):
             if target is not None:
-                out[off["locker"] + rel(obs, seat) * n + rel(obs, target)] = 1.0
-        counts(out, off["dealt"], (CHARACTER_IDS.index(name) for name in obs.get("dealt", ())))
+                hits.append(off["locker"] + (seat - me) % n * n + (target - me) % n)
+        hits += [off["dealt"] + CHARACTER_SLOT[name] for name in obs.get("dealt", ())]
         pending = obs["pending"]
         if pending is not None:
-            one_hot(out, off["pending_seat"], rel(obs, pending["seat"]))
-            one_hot(out, off["pending_kind"], PENDING_KINDS.index(pending["kind"]))
-            counts(out, off["pending_cards"], map(card_slot, pending.get("cards", ())))
-            out[off["pending_second"]] = float(pending.get("second", False))
+            hits.append(off["pending_seat"] + (pending["seat"] - me) % n)
+            hits.append(off["pending_kind"] + PENDING_KINDS.index(pending["kind"]))
+            if "cards" in pending:
+                hits += [off["pending_cards"] + SLOT[name] for name in pending["cards"]]
+            if pending.get("second"):
+                hits.append(off["pending_second"])
             out[off["pending_left"]] = pending.get("left", 0) / 20
-            source = pending.get("from")
-            if source is not None:
-                one_hot(out, off["pending_from"], rel(obs, source))
+            if pending.get("from") is not None:
+                hits.append(off["pending_from"] + (pending["from"] - me) % n)
         for task in obs["tasks"]:
-            out[off["tasks"] + TASKS.index(task[0])] += 1.0
+            hits.append(off["tasks"] + TASKS.index(task[0]))
             if task[0] == "hook2":
-                one_hot(out, off["task_hook2"], LETTERS.index(task[1]))
+                hits.append(off["task_hook2"] + LETTERS.index(task[1]))
             elif task[0] == "locker":
-                one_hot(out, off["task_locker"], rel(obs, task[1]))
+                hits.append(off["task_locker"] + (task[1] - me) % n)
+        self.add_hits(out, hits)

@@ -16,7 +16,7 @@ import numpy as np
 
 from engines.karibik import BOARDS, CARDS, COLOURS, SHIPS, bribe_problem
 
-from ._codec import Codec, Layout, Segment, one_hot, seats_segment
+from ._codec import Codec, Layout, Segment, seats_segment
 
 PHASES = ("bribe", "tiebreak", "move", "over")
 CHEST_STATES = ("reserve", "port", "ship", "delivered")
@@ -101,42 +101,42 @@ class KaribikCodec(Codec):
 
     def write(self, obs: Mapping[str, Any], out: np.ndarray) -> None:
         off = self._off
-        rel = self.rel
+        n = self.num_players
+        me = obs["seat"]
         areas = len(self.board.areas)
         ports = len(self.board.ports)
         cards = len(CARDS)
         out += self._static_part(obs)
+        hits = [off["phase"] + PHASES.index(obs["phase"])]
         out[off["round"]] = obs["round"] / obs["max_rounds"]
         out[off["max_rounds"]] = obs["max_rounds"] / 100
         for seat, score in enumerate(obs["scores"]):
-            out[off["scores"] + rel(obs, seat)] = score / obs["target"]
-        one_hot(out, off["phase"], PHASES.index(obs["phase"]))
-        for seat in obs["acting"]:
-            out[off["acting"] + rel(obs, seat)] = 1.0
-        one_hot(out, off["ship"], obs["ship"])
+            out[off["scores"] + (seat - me) % n] = score / obs["target"]
+        hits += [off["acting"] + (seat - me) % n for seat in obs["acting"]]
+        if obs["ship"] is not None:
+            hits.append(off["ship"] + obs["ship"])
         for ship, (area, chest) in enumerate(obs["ships"]):
-            out[off["ship_area"] + ship * areas + area] = 1.0
+            hits.append(off["ship_area"] + ship * areas + area)
             if chest is not None:
-                out[off["ship_chest"] + ship * ports + chest] = 1.0
-        for port, status in enumerate(obs["chests"]):
-            out[off["chests"] + port * len(CHEST_STATES) + CHEST_STATES.index(status)] = 1.0
+                hits.append(off["ship_chest"] + ship * ports + chest)
+        base = off["chests"]
+        hits += [base + port * len(CHEST_STATES) + CHEST_STATES.index(status)
+                 for port, status in enumerate(obs["chests"])]
         out[off["reserve_pairs"]] = obs["reserve_pairs"] / 8
         for seat, shown in enumerate(obs["revealed"]):
             if shown is not None:
-                base = off["revealed"] + rel(obs, seat) * NUM_SHIPS * cards
-                for ship, card in enumerate(shown):
-                    out[base + ship * cards + card + 1] = 1.0
+                base = off["revealed"] + (seat - me) % n * NUM_SHIPS * cards
+                hits += [base + ship * cards + card + 1 for ship, card in enumerate(shown)]
         for seat, card in enumerate(obs["tiebreakers"]):
             if card is not None:
-                out[off["tiebreakers"] + rel(obs, seat) * cards + card + 1] = 1.0
+                hits.append(off["tiebreakers"] + (seat - me) % n * cards + card + 1)
         if obs["my_bids"] is not None:
-            for ship, card in enumerate(obs["my_bids"]):
-                out[off["my_bids"] + ship * cards + card + 1] = 1.0
+            hits += [off["my_bids"] + ship * cards + card + 1 for ship, card in enumerate(obs["my_bids"])]
         if obs["my_tiebreaker"] is not None:
-            out[off["my_tiebreaker"] + obs["my_tiebreaker"] + 1] = 1.0
-        for seat in obs["tied"]:
-            out[off["tied"] + rel(obs, seat)] = 1.0
+            hits.append(off["my_tiebreaker"] + obs["my_tiebreaker"] + 1)
+        hits += [off["tied"] + (seat - me) % n for seat in obs["tied"]]
         if obs["controller"] is not None:
-            one_hot(out, off["controller"], rel(obs, obs["controller"]))
+            hits.append(off["controller"] + (obs["controller"] - me) % n)
         out[off["steps_left"]] = obs["steps_left"] / 5
         out[off["transfers_left"]] = obs["transfers_left"] / 12
+        self.add_hits(out, hits)

@@ -21,7 +21,7 @@ import numpy as np
 
 from engines.opito_bay import DECK, JOKER
 
-from ._codec import Codec, Layout, Segment, counts, check_size, one_hot, seats_segment
+from ._codec import Codec, Layout, Segment, check_size, seats_segment
 
 SUITED = tuple(card for card in DECK if card != JOKER)
 CARD_SLOT = {card: slot for slot, card in enumerate(SUITED)} | {JOKER: len(SUITED)}
@@ -41,6 +41,7 @@ def squash(value: float, scale: float) -> float:
 
 class OpitoBayCodec(Codec):
     game_id = "opito-bay"
+    contextual = frozenset({"spyglass"})
     private_keys = ("hand", "looking", "library_top", "seen_in_hands")
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
@@ -90,9 +91,34 @@ class OpitoBayCodec(Codec):
     # -- the spyglass's orders as permutations of positions ------------------------------------
 
     def key_of(self, state, seat: int, kind: str, action: Any) -> Any:
+        return self._permutation(state.looking(), action)  # called for the spyglass only
+
+    def legal_in_context(self, state, seat: int, kind: str, actions: list[Any]) -> dict[int, Any]:
+        """The spyglass's legal orders by permutation id, walking the window's permutations in
+        order (so the first one giving an order is the smallest: the one :meth:`key_of` gives)
+        instead of searching each listed order's positions; the engine's list must hold
+        exactly the orders found."""
+        looking = state.looking()
+        window = len(looking)
+        index = self.kind_index[kind]
+        tail = tuple(range(window, WINDOW))
+        orders: dict[tuple[str, ...], int] = {}
+        for perm in permutations(range(window)):
+            order = tuple(looking[i] for i in perm)
+            if order not in orders:
+                orders[order] = index[perm + tail]
+        if len(orders) != len(actions):
+            raise AssertionError(f"the engine lists {len(actions)} spyglass orders of {looking}, not {len(orders)}")
+        return {number: list(order) for order, number in orders.items()}
+
+    def request_key(self, observation, kind: str, action: Any) -> Any:
         if kind != "spyglass":
             return action
-        looking = state.looking()
+        return self._permutation(observation["looking"], action)
+
+    @staticmethod
+    def _permutation(looking: list[str], action: list[str]) -> tuple[int, ...]:
+        """The smallest permutation of the looked-at positions that gives the order ``action``."""
         used = [False] * len(looking)
         perm = []
         for card in action:
@@ -131,43 +157,51 @@ class OpitoBayCodec(Codec):
     def write(self, obs: Mapping[str, Any], out: np.ndarray) -> None:
         off = self._off
         n = self.num_players
-        rel = self.rel
+        me = obs["seat"]
+        slot = CARD_SLOT
+        hits = []
         out[off["deal"]] = obs["deal"] / obs["max_deals"]
         out[off["deals"]] = obs["deals"] / obs["max_deals"]
         out[off["target"]] = obs["target"] / (obs["target"] + 50000)
         for seat in range(n):
-            out[off["totals"] + rel(obs, seat)] = squash(obs["totals"][seat], 10000)
-            out[off["deal_points"] + rel(obs, seat)] = squash(obs["deal_points"][seat], 1000)
-            out[off["aces"] + rel(obs, seat) * 4 + "DSCH".index(obs["aces"][seat][1])] = 1.0
-            out[off["hand_sizes"] + rel(obs, seat)] = obs["hand_sizes"][seat] / 5
+            rel = (seat - me) % n
+            out[off["totals"] + rel] = squash(obs["totals"][seat], 10000)
+            out[off["deal_points"] + rel] = squash(obs["deal_points"][seat], 1000)
+            hits.append(off["aces"] + rel * 4 + "DSCH".index(obs["aces"][seat][1]))
+            out[off["hand_sizes"] + rel] = obs["hand_sizes"][seat] / 5
         if obs["turn"] is not None:
-            one_hot(out, off["turn"], rel(obs, obs["turn"]))
-            one_hot(out, off["decision"], DECISIONS.index(obs["decision"]))
-        counts(out, off["hand"], (CARD_SLOT[card] for card in obs["hand"]))
+            hits.append(off["turn"] + (obs["turn"] - me) % n)
+            hits.append(off["decision"] + DECISIONS.index(obs["decision"]))
+        hits += [off["hand"] + slot[card] for card in obs["hand"]]
         out[off["library"]] = obs["library"] / NODES
-        counts(out, off["graveyard"], (CARD_SLOT[card] for card in obs["graveyard"]))
+        hits += [off["graveyard"] + slot[card] for card in obs["graveyard"]]
         table = obs["table"]
         check_size("table", table, NODES)
+        card_base, as_base, owner_base, on_base = off["table_card"], off["table_as"], off["table_owner"], off["table_on"]
+        live_base, ranks = off["table_live"], len(RANKS)
         for node in table:
             i = node["id"]
-            out[off["table_card"] + i * CARDS + CARD_SLOT[node["card"]]] = 1.0
-            out[off["table_as"] + i * len(RANKS) + RANKS.index(node["as"])] = 1.0
-            out[off["table_owner"] + i * n + rel(obs, node["owner"])] = 1.0
+            hits.append(card_base + i * CARDS + slot[node["card"]])
+            hits.append(as_base + i * ranks + RANKS.index(node["as"]))
+            hits.append(owner_base + i * n + (node["owner"] - me) % n)
             if node["on"] is not None:
-                out[off["table_on"] + i * NODES + node["on"]] = 1.0
-            out[off["table_live"] + i] = float(node["live"])
+                hits.append(on_base + i * NODES + node["on"])
+            if node["live"]:
+                hits.append(live_base + i)
         pending = obs["pending"]
         if pending is not None:
-            one_hot(out, off["pending_card"], CARD_SLOT[pending["card"]])
-            one_hot(out, off["pending_as"], RANKS.index(pending["as"]))
-        one_hot(out, off["swap_from"], obs["swap_from"])
+            hits.append(off["pending_card"] + slot[pending["card"]])
+            hits.append(off["pending_as"] + RANKS.index(pending["as"]))
+        if obs["swap_from"] is not None:
+            hits.append(off["swap_from"] + obs["swap_from"])
         out[off["window"]] = obs["window"] / WINDOW
         check_size("looking", obs["looking"], WINDOW)
-        for i, card in enumerate(obs["looking"]):
-            out[off["looking"] + i * CARDS + CARD_SLOT[card]] = 1.0
+        hits += [off["looking"] + i * CARDS + slot[card] for i, card in enumerate(obs["looking"])]
         top = obs["library_top"]
         check_size("library_top", top, WINDOW)
-        for i, card in enumerate(top):
-            out[off["library_top"] + i * (CARDS + 1) + (CARDS if card is None else CARD_SLOT[card])] = 1.0
+        hits += [off["library_top"] + i * (CARDS + 1) + (CARDS if card is None else slot[card])
+                 for i, card in enumerate(top)]
         for seat, cards in enumerate(obs["seen_in_hands"]):
-            counts(out, off["seen_in_hands"] + rel(obs, seat) * CARDS, (CARD_SLOT[card] for card in cards))
+            base = off["seen_in_hands"] + (seat - me) % n * CARDS
+            hits += [base + slot[card] for card in cards]
+        self.add_hits(out, hits)
