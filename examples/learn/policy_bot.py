@@ -5,7 +5,8 @@
 The bot turns each request into what the policy was trained on, with the same codec as the
 environment (``envs.codec_for``): the observation tensor of its seat, and the ids of the
 request's legal actions; through the same features (``model.py``) it plays the legal action
-the policy likes best.
+the policy likes best. At a player count it was not trained for (its tensor and numbering
+have other sizes) it plays a random legal action.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def load(path: Path = POLICY):
     def policy(request: Request, rng: random.Random):
         codec = codec_for(request.game, request.players, **request.options)
         legal = codec.request_legal(request.kind, request.legal, request.observation)
+        if request.players != players:
+            return legal[rng.choice(list(legal))]
         ids = np.fromiter(legal, dtype=np.int64)
         logits = weights[ids] @ Features(codec.layout)(codec.tensor(request.observation)) + bias[ids]
         return legal[int(ids[int(np.argmax(logits))])]

@@ -22,7 +22,7 @@ SIMULATIONS = (
        ("dead_mans_draw", 3, {"turn_based": True}),
        ("opito_bay", 2, {}), ("opito_bay", 3, {"deals": 2}), ("opito_bay", 4, {"deals": 1}),
        ("opito_bay", 3, {"target": 500}), ("opito_bay", 2, {"deals": 1, "seed": 7}),
-       ("karibik", 2, {}), ("karibik", 3, {}), ("karibik", 4, {"max_rounds": 8}),
+       ("karibik", 2, {}), ("karibik", 3, {"max_rounds": 10}), ("karibik", 4, {"max_rounds": 8}),
        ("karibik", 3, {"max_rounds": 2, "turn_based": True})]
 )
 
