@@ -89,7 +89,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         }) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.codec.num_actions) for agent in self.possible_agents}
         self._seeds = random.Random()
-        self.state: State | None = None
+        self.engine: State | None = None  # not `state`: AECEnv.state() is PettingZoo's global-state method
         self._buffer: dict[int, int] = {}
         self._legal: dict[int, Any] | None = None
 
@@ -110,7 +110,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         else:
             seed = self._seeds.getrandbits(63)
         self.seed_used = seed
-        self.state = self.game.new_state(self.num_players, seed, self.game_options)
+        self.engine = self.game.new_state(self.num_players, seed, self.game_options)
         self._buffer = {}
         self._legal = None
         self.agents = self.possible_agents[:]
@@ -122,7 +122,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.agent_selection = self.possible_agents[self._to_move()]
 
     def _to_move(self) -> int:
-        acting = self.state.acting
+        acting = self.engine.acting
         if len(acting) == 1:
             return acting[0]
         return next(seat for seat in acting if seat not in self._buffer)
@@ -130,14 +130,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     def _legal_now(self) -> dict[int, Any]:
         """``{id: engine action}`` of the seat to move (cached until the next step)."""
         if self._legal is None:
-            self._legal = self.codec.legal(self.state, self._to_move())
+            self._legal = self.codec.legal(self.engine, self._to_move())
         return self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        observation = self.codec.tensor(self.state.observation(seat))
+        observation = self.codec.tensor(self.engine.observation(seat))
         mask = np.zeros(self.codec.num_actions, np.int8)
-        if self.state.acting and agent == self.agent_selection:
+        if self.engine.acting and agent == self.agent_selection:
             mask[list(self._legal_now())] = 1
         return {"observation": observation, "action_mask": mask}
 
@@ -152,7 +152,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         if number not in legal:
             raise ValueError(f"action {number} is not legal for {agent} now; legal: {sorted(legal)[:20]}")
         self._cumulative_rewards[agent] = 0.0
-        state = self.state
+        state = self.engine
         self._buffer[seat] = number
         self._legal = None
         if len(self._buffer) == len(state.acting):
@@ -182,7 +182,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return seat_free_view(self.codec, self.state, self.game_options)
+        return seat_free_view(self.codec, self.engine, self.game_options)
 
     def close(self) -> None:
         pass

@@ -165,3 +165,6 @@ def test_bad_names_and_values_are_spiel_errors():
     illegal = next(a for a in range(state.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(pyspiel.SpielError, match="not legal for player"):
         state.apply_action(illegal)
+    bribes = pyspiel.load_game("karibik", {"seed": 1}).new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="decide at once here: use apply_actions"):
+        bribes.apply_action(0)

@@ -46,7 +46,7 @@ def test_reset_seed_deals_as_arena_match_and_observations_are_the_codecs(game, p
     engine = get_game(game).new_state(players, 2 ** 62 + 5, {})
     rng = random.Random(1)
     for _ in range(30):
-        state = environment.state
+        state = environment.engine
         for seat, agent in enumerate(environment.possible_agents):
             observed = environment.observe(agent)
             assert np.array_equal(observed["observation"], environment.codec.tensor(state.observation(seat)))
@@ -67,10 +67,10 @@ def test_simultaneous_choices_stay_hidden_until_every_seat_chose():
     assert environment.agent_selection == "player_1"
     for agent in ("player_1", "player_2"):
         assert np.array_equal(environment.observe(agent)["observation"], before[agent])
-    assert environment.state.observation(1)["revealed"] == [None, None, None]
+    assert environment.engine.observation(1)["revealed"] == [None, None, None]
     environment.step(int(np.flatnonzero(environment.observe("player_1")["action_mask"])[7]))
     environment.step(int(np.flatnonzero(environment.observe("player_2")["action_mask"])[3000]))
-    assert environment.state.observation(0)["my_bids"] is not None  # applied once all three chose
+    assert environment.engine.observation(0)["my_bids"] is not None  # applied once all three chose
 
 
 def test_rewards_at_the_end_are_the_pairwise_rank_score():
@@ -83,7 +83,7 @@ def test_rewards_at_the_end_are_the_pairwise_rank_score():
         totals[agent] += reward
         environment.step(None if termination or truncation else
                          int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    ranks = environment.unwrapped.state.outcome().ranks
+    ranks = environment.unwrapped.engine.outcome().ranks
     expected = [sum((o > r) - (o < r) for o in ranks) / 2 for r in ranks]
     assert [totals[a] for a in environment.possible_agents] == expected
 
