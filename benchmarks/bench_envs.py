@@ -9,6 +9,8 @@ random play in the same run:
 
 - engine: ``random_action`` of every acting seat, ``apply`` (what a search's playout does);
 - engine + observation: the same plus the deciding seats' observations (what a learner reads);
+- engine + observation + tensor: the same plus the codec's tensor of each and its legal ids
+  (what every PettingZoo step must compute, without PettingZoo's API);
 - OpenSpiel: ``legal_actions`` of each deciding player, a uniform pick, ``apply_action`` /
   ``apply_actions``, through pyspiel (simultaneous nodes as such);
 - PettingZoo: ``last()`` (the observation tensor and the action mask), a uniform pick among
@@ -36,7 +38,7 @@ def _timed(run, seconds: float) -> tuple[int, float]:
     return count, time.process_time() - start
 
 
-def _engine_game(game, options, rng, observe: bool):
+def _engine_game(game, options, rng, observe: bool, codec=None):
     def run() -> int:
         state = game.new_state(PLAYERS, rng.getrandbits(32), options)
         steps = 0
@@ -44,7 +46,10 @@ def _engine_game(game, options, rng, observe: bool):
             acting = state.acting
             if observe:
                 for seat in acting:
-                    state.observation(seat)
+                    observation = state.observation(seat)
+                    if codec is not None:
+                        codec.tensor(observation)
+                        codec.legal(state, seat)
             state.apply({seat: state.random_action(seat, rng) for seat in acting})
             steps += len(acting)
         return steps
@@ -122,6 +127,7 @@ def bench_envs(seconds: float, blocks: int) -> dict:
     except ImportError as error:
         return {"skipped": f"{error.name} is not installed: pip install -e '.[openspiel,pettingzoo]'"}
     from engines import get_game
+    from envs._games import codec
 
     results = {}
     for game_id, options in GAMES:
@@ -129,9 +135,11 @@ def bench_envs(seconds: float, blocks: int) -> dict:
         rng = random.Random(10)
         short = game_id.replace("-", "_")
         os_game = pyspiel.load_game(short, {"players": PLAYERS, **options})
+        shared = codec(game_id, PLAYERS, game.resolve_options(options))
         ways = {
             "engine": _engine_game(game, options, rng, observe=False),
             "engine + observation": _engine_game(game, options, rng, observe=True),
+            "engine + observation + tensor": _engine_game(game, options, rng, observe=True, codec=shared),
             "openspiel": _openspiel_game(os_game, rng),
             "pettingzoo env()": _pettingzoo_game(env(short, players=PLAYERS, **options), rng),
             "pettingzoo raw_env": _pettingzoo_game(raw_env(short, players=PLAYERS, **options), rng),

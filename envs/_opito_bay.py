@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import permutations
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -87,6 +88,10 @@ class OpitoBayCodec(Codec):
                           CARDS, high=3.0),
         ])
         self._off = self.layout.offset
+        #: per window size k >= 2: (itemgetter of a permutation of range(k), its id), in order
+        index = self.kind_index["spyglass"]
+        self._walks = {k: [(itemgetter(*perm), index[perm + tuple(range(k, WINDOW))]) for perm in permutations(range(k))]
+                       for k in range(2, WINDOW + 1)}
 
     # -- the spyglass's orders as permutations of positions ------------------------------------
 
@@ -99,14 +104,11 @@ class OpitoBayCodec(Codec):
         instead of searching each listed order's positions; the engine's list must hold
         exactly the orders found."""
         looking = state.looking()
-        window = len(looking)
-        index = self.kind_index[kind]
-        tail = tuple(range(window, WINDOW))
         orders: dict[tuple[str, ...], int] = {}
-        for perm in permutations(range(window)):
-            order = tuple(looking[i] for i in perm)
+        for pick, number in self._walks[len(looking)]:
+            order = pick(looking)
             if order not in orders:
-                orders[order] = index[perm + tail]
+                orders[order] = number
         if len(orders) != len(actions):
             raise AssertionError(f"the engine lists {len(actions)} spyglass orders of {looking}, not {len(orders)}")
         return {number: list(order) for order, number in orders.items()}
