@@ -489,7 +489,7 @@ def main() -> None:
             results["match_round_trip"] = bench_match_round_trip(1 if smoke else 6, 50 if smoke else 2000,
                                                                  1 if smoke else 5, folder)
         if 10 in only:
-            results["envs"] = bench_envs(0.05 if smoke else 3.0, 1 if smoke else 4)
+            results["envs"] = bench_envs(0.05 if smoke else 2.0, 1 if smoke else 3)
         results["load"].append(os.getloadavg()[0])
     if not smoke and (args.only is None or "--json" in sys.argv):
         args.json.write_text(json.dumps(results, indent=2) + "\n")
