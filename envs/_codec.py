@@ -119,6 +119,12 @@ class Codec:
             self.unlisted[kind] = ids
             self.unlisted_legal[kind] = dict.fromkeys(ids)
         self.num_actions = len(self.table)
+        #: kind -> the action mask of an unlisted kind (int8; copy before changing it)
+        self.unlisted_mask: dict[str, np.ndarray] = {}
+        for kind, ids in self.unlisted.items():
+            mask = np.zeros(self.num_actions, np.int8)
+            mask[ids] = 1
+            self.unlisted_mask[kind] = mask
 
     # -- actions ------------------------------------------------------------------------------
 

@@ -136,9 +136,16 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         observation = self.codec.tensor(self.engine.observation(seat))
-        mask = np.zeros(self.codec.num_actions, np.int8)
         if self.engine.acting and agent == self.agent_selection:
-            mask[list(self._legal_now())] = 1
+            legal = self._legal_now()
+            kind = self.engine.decision(seat)
+            if legal is self.codec.unlisted_legal.get(kind):  # all 5,040 Karibik bribes: one copy
+                mask = self.codec.unlisted_mask[kind].copy()
+            else:
+                mask = np.zeros(self.codec.num_actions, np.int8)
+                mask[list(legal)] = 1
+        else:
+            mask = np.zeros(self.codec.num_actions, np.int8)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
