@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
