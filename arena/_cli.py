@@ -107,12 +107,12 @@ def make_log_dir(path: Path | None) -> None:
 
 
 def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
-                   margin_ms: int = 0):
+                   margin_ms: int = 0, ponder: bool = False):
     from ._match import MatchSettings
     from ._timecontrol import TimeControl
 
     try:
-        time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms)
+        time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms, ponder)
     except ValueError as error:
         raise UsageError(str(error)) from None
     return MatchSettings(time_control, FaultPolicy(policy), substitutions)
@@ -130,6 +130,8 @@ def match_command(
     startup_ms: Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")] = "10000",
     margin_ms: Annotated[str, number_option(
         "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", "MS")] = "0",
+    ponder: Annotated[bool, typer.Option(
+        "--ponder", help="Let bots think while others are on move (else, as root, a bot not on move is frozen).")] = False,
     fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
     substitutions: Annotated[str, number_option(
         "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
@@ -149,7 +151,8 @@ def match_command(
     seed_value = parse_option("--seed", seed)
     settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
                               parse_option("--startup-ms", startup_ms), fault_policy.value,
-                              parse_option("--substitutions", substitutions), parse_option("--margin-ms", margin_ms))
+                              parse_option("--substitutions", substitutions), parse_option("--margin-ms", margin_ms),
+                              ponder)
     specs = [resolve_bot(bot) for bot in bots]
     if replay is not None:
         check_writable(replay)
@@ -334,7 +337,7 @@ def _doctor_row(spec: BotSpec, box: Sandbox) -> list[str]:
         uid = f"arena's uid: {confinement.why}"
     else:
         uid = f"{'REFUSED' if confinement.refused else 'ROOT (--allow-root-bots)'}: {confinement.why}"
-    return [spec.name, uid, "yes" if box.bwrap else "no", "yes" if box.cgroup_root else "no"]
+    return [spec.name, uid, "yes" if box.bwrap else "no", "yes" if box.cgroups else "no"]
 
 
 #: the modules that add commands to the line, by the command names each adds (its

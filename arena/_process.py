@@ -23,7 +23,7 @@ from typing import Any
 import trio
 
 from ._faults import BotFault, FaultKind
-from ._cgroups import BotCgroup
+from ._botcgroup import BotCgroup
 from ._manifest import BotSpec, log_name
 from ._sandbox import Confinement, Sandbox, SandboxError
 from ._uids import UidError, UidLease
@@ -146,9 +146,15 @@ class BotProcess:
     def returncode(self) -> int | None:
         return self.process.poll()
 
+    def release(self) -> None:
+        """Thaw the bot for good, where it is frozen: it is being shut down (``bye``, SIGTERM)."""
+        if self.cgroup is not None:
+            self.cgroup.release()
+
     def kill(self) -> None:
         """SIGKILL the whole process group (the bot and every child it left in the group),
-        and every process in the bot's cgroup."""
+        and every process in the bot's cgroup (thawed after, where frozen: cgroup v1 delivers
+        no SIGKILL to a frozen process)."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -158,6 +164,7 @@ class BotProcess:
 
     async def terminate(self, grace: float = 0.5) -> None:
         """SIGTERM the group, wait up to ``grace`` seconds for the bot to exit, then SIGKILL."""
+        self.release()
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGTERM)

@@ -5,9 +5,11 @@ Layers, each used when the machine allows it (``arena doctor`` reports which are
 1. Always: a new session (own process group), resource limits (address space, CPU time,
    processes, open files, file size, no core dumps), an environment reduced to what the
    manifest names, stderr captured and capped.
-2. Where the cgroup ``pids`` controller is writable (root): every bot process and all its
-   descendants live in their own cgroup, which caps their number (a fork bomb stops there)
-   and lets the arena kill every one of them, whatever they did to their session or group.
+2. Where cgroups are writable (root; ``_cgroups``, ``_botcgroup``): every bot process and all
+   its descendants live in cgroups of their own, which cap their number (a fork bomb stops
+   there), give every bot the same CPU weight and at most one core, freeze the bot while it is
+   not on move, count its CPU time and its memory (tmpfs included) together, and let the arena
+   kill every one of them, whatever they did to their session or group.
 3. When the arena runs as root: every bot process runs under its own unprivileged uid, leased
    machine-wide (``_uids``), so it cannot read files only the arena may read (the results
    database and logs are created ``0600``), cannot signal other bots or other arenas' bots,
@@ -34,7 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._cgroups import BotCgroup, find_pids_cgroup, remove_bot_cgroups, remove_stale_cgroups
+from ._botcgroup import BotCgroup, Turns
+from ._cgroups import CgroupLayout, find_cgroups
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._uids import UidAllocator
 
@@ -48,15 +51,26 @@ class Limits:
     processes: int | None = 128
     open_files: int | None = 256
     file_size_mb: int | None = 64
+    #: cores (a fraction is fine) the bot's processes may use together; cgroup cpu only
+    cpus: float | None = 1.0
 
-    def apply(self) -> None:
-        """Set the limits on the calling process (runs in the child before exec)."""
+    def apply(self, address_space: bool = True, cpu_time: bool = True) -> None:
+        """Set the limits on the calling process (runs in the child before exec).
+
+        ``address_space``, ``cpu_time``: whether ``memory_mb`` and ``cpu_s`` are set as
+        ``RLIMIT_AS`` and ``RLIMIT_CPU``. The sandbox leaves them out where a memory cgroup
+        or a CPU-time cgroup counts them for all the bot's processes together: per process,
+        they multiply with every fork, and ``RLIMIT_AS`` counts reserved address space, which
+        runtimes that reserve far more than they use (Go, Java, V8) cannot live within.
+        """
         def limit(kind: int, value: int | None) -> None:
             if value is not None:
                 resource.setrlimit(kind, (value, value))
 
-        limit(resource.RLIMIT_AS, self.memory_mb * 2**20 if self.memory_mb else None)
-        limit(resource.RLIMIT_CPU, self.cpu_s)
+        if address_space:
+            limit(resource.RLIMIT_AS, self.memory_mb * 2**20 if self.memory_mb else None)
+        if cpu_time:
+            limit(resource.RLIMIT_CPU, self.cpu_s)
         limit(resource.RLIMIT_NOFILE, self.open_files)
         limit(resource.RLIMIT_FSIZE, self.file_size_mb * 2**20 if self.file_size_mb else None)
         limit(resource.RLIMIT_CORE, 0)
@@ -174,14 +188,27 @@ class Sandbox:
     bwrap: str | None = None
     drop_privileges: bool = False
     hidden_paths: tuple[Path, ...] = ()
-    #: this arena's folder under the cgroup pids controller, or None
-    cgroup_root: Path | None = None
+    #: the cgroup hierarchies bots get cgroups in and this arena's folder there, or None
+    cgroups: CgroupLayout | None = None
     #: private mount namespaces work here (root), so bots under /root can get their own uid
     namespaces: bool = False
     allow_root: bool = False
     uids: UidAllocator = field(default_factory=UidAllocator, repr=False)
     root_bots: set[str] = field(default_factory=set, repr=False)
+    #: the organiser's ceilings for the cgroup limits: a manifest may ask less, never more
+    max_cpus: float = 1.0
+    max_memory_mb: int = 2048
     _ids: itertools.count = field(default_factory=lambda: itertools.count(), repr=False)
+    #: which of this process's bots may use the CPU now (shared by copies of this sandbox)
+    turns: Turns = field(default_factory=Turns, repr=False)
+
+    @property
+    def cgroup_root(self) -> Path | None:
+        """This arena's folder in its first cgroup hierarchy (the pids one), or None."""
+        if self.cgroups is None:
+            return None
+        hierarchy = self.cgroups.hierarchy("pids") or self.cgroups.hierarchies[0]
+        return self.cgroups.folder(hierarchy)
 
     def with_hidden(self, paths: Sequence[Path]) -> Sandbox:
         """A sandbox that also hides ``paths`` (files or folders) from bots (sharing the rest).
@@ -190,13 +217,31 @@ class Sandbox:
         return dataclasses.replace(self, hidden_paths=self.hidden_paths + tuple(Path(p).resolve() for p in paths))
 
     def new_cgroup(self, limits: Limits) -> BotCgroup | None:
-        """A fresh cgroup for one bot process, or ``None`` where cgroups are not available."""
-        if self.cgroup_root is None:
+        """Fresh cgroups for one bot process, or ``None`` where cgroups are not available.
+
+        Its CPU quota and memory limit are the manifest's ``cpus`` and ``memory_mb``, at most
+        the organiser's :attr:`max_cpus` and :attr:`max_memory_mb` (also where the manifest
+        asks for none)."""
+        if self.cgroups is None:
             return None
         try:
-            return BotCgroup(self.cgroup_root / f"bot-{next(self._ids)}", limits.processes)
+            return BotCgroup(self.cgroups, f"bot-{next(self._ids)}", processes=limits.processes,
+                             cpus=min(limits.cpus or self.max_cpus, self.max_cpus),
+                             memory_mb=min(limits.memory_mb or self.max_memory_mb, self.max_memory_mb),
+                             cpu_s=limits.cpu_s, turns=self.turns)
         except OSError:
             return None
+
+    def tmpfs_bytes(self, limits: Limits) -> int | None:
+        """The size for each of a bot's private tmpfs mounts (``/tmp``, ``/dev/shm``:
+        bubblewrap's ``--size``), or ``None`` for the kernel's default (half the machine's RAM).
+
+        Where a memory cgroup serves, the pages of both count against the bot's memory limit
+        anyway: each may be that large, and a full one is ``ENOSPC`` before it is an OOM kill.
+        Elsewhere nothing else bounds them: each gets a quarter of ``memory_mb``."""
+        if self.cgroups is not None and self.cgroups.hierarchy("memory") is not None:
+            return min(limits.memory_mb or self.max_memory_mb, self.max_memory_mb) * 2**20
+        return limits.memory_mb * 2**20 // 4 if limits.memory_mb else None
 
     def confinement(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> Confinement:
         """Whether a bot started as ``argv`` in ``cwd`` can run under its own uid, and how."""
@@ -281,7 +326,8 @@ class Sandbox:
                 plan.apply()
                 if cwd is not None:
                     os.chdir(cwd)  # the recreated folder, not the real one hidden under the tmpfs
-            limits.apply()
+            limits.apply(address_space=cgroup is None or not cgroup.has("memory"),
+                         cpu_time=cgroup is None or not cgroup.has("cputime"))
             if uid is not None:
                 if limits.processes is not None:
                     resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
@@ -293,27 +339,25 @@ class Sandbox:
     def close(self) -> None:
         """Remove this arena's cgroup folders (each bot's own is removed as it stops; this
         sweeps any that could not be, and the arena's folder)."""
-        if self.cgroup_root is not None and self.cgroup_root.is_dir():
-            remove_bot_cgroups(self.cgroup_root)
-            try:
-                self.cgroup_root.rmdir()
-            except OSError:
-                pass
+        if self.cgroups is not None:
+            self.cgroups.close()
 
     def describe(self) -> list[tuple[str, bool, str]]:
         """(protection, active, how) rows for ``arena doctor``."""
         root = self.drop_privileges
         box = self.bwrap is not None
-        cgroup = self.cgroup_root is not None
         elsewise = "run as root (--allow-root-bots)" if self.allow_root else "are refused"
         uid_how = ("arena runs as root; a bot whose program other users cannot reach runs in a private mount "
                    f"view{'' if self.namespaces else ' (NOT available here)'}; bots that still cannot {elsewise}; "
                    "`arena doctor BOT...` says which" if root else "needs the arena to run as root")
+        rlimits = "setrlimit, per manifest [limits]"
+        if self._cgroup("memory")[0] or self._cgroup("cputime")[0]:
+            rlimits += "; memory_mb and cpu_s by the bot's cgroups instead, where they serve (below)"
         return [
-            ("process count capped; every descendant killed (cgroup pids)", cgroup,
-             str(self.cgroup_root.parent) if cgroup else "needs a writable cgroup pids controller (root)"),
+            ("process count capped; every descendant killed (cgroup pids)", *self._cgroup("pids")),
+            *self.cgroup_rows(),
             ("own process session, killed by process group", True, "always"),
-            ("resource limits (memory, CPU, files, file size, no core)", True, "setrlimit, per manifest [limits]"),
+            ("resource limits (memory, CPU, files, file size, no core)", True, rlimits),
             ("environment reduced to PATH, HOME, LANG and the manifest's [env]", True, "always"),
             ("stderr captured and capped", True, "last 16 KiB kept with each fault"),
             ("own unprivileged uid per bot process, unique machine-wide; database and logs unreadable; "
@@ -325,6 +369,43 @@ class Sandbox:
             ("tournament file, database and logs hidden; seed not visible in /proc", box,
              "bubblewrap" if box else "needs bubblewrap"),
         ]
+
+
+    def cgroup_rows(self) -> list[tuple[str, bool, str]]:
+        """The rows of :meth:`describe` for the cgroups other than pids (CPU and memory)."""
+        return [
+            (f"CPU: the same weight for every bot, each at most {self.max_cpus:g} core (cgroup cpu)",
+             *self._cgroup("cpu")),
+            ("a bot not on move is frozen: it takes no CPU from the bots on move (cgroup freezer; "
+             "not under ponder)", *self._cgroup("freezer")),
+            ("cpu_s counts the CPU time of all of a bot's processes together (cgroup cpuacct)",
+             *self._cgroup("cputime")),
+            (f"memory limit per bot, at most {self.max_memory_mb} MiB, swap and tmpfs files included; "
+             f"past it a memory fault of its own (cgroup memory)", *self._cgroup("memory")),
+        ]
+
+    def missing_cgroups(self) -> list[str]:
+        """The cgroup protections not active here, each in a few words (``arena doctor`` and
+        :meth:`describe` say why)."""
+        return [name for role, name in _CGROUP_NAMES if not self._cgroup(role)[0]]
+
+    def _cgroup(self, role: str) -> tuple[bool, str]:
+        """Whether ``role``'s cgroup serves here, and where (or why not)."""
+        layout = self.cgroups
+        if layout is None:
+            return False, ("needs the arena to run as root" if os.geteuid() != 0 else
+                           "needs a writable cgroup filesystem (/sys/fs/cgroup)")
+        hierarchy = layout.hierarchy(role)
+        if hierarchy is None:
+            return False, dict(layout.missing).get(role, "not available here")
+        return True, f"{layout.folder(hierarchy)} (cgroup v{hierarchy.version})"
+
+
+#: each cgroup role in a few words, for the warning a tournament starts with
+_CGROUP_NAMES = (("pids", "process cap (cgroup pids)"), ("cpu", "equal CPU weight and quota (cgroup cpu)"),
+                 ("freezer", "freezing bots not on move (cgroup freezer)"),
+                 ("cputime", "cpu_s over all of a bot's processes (cgroup cpuacct)"),
+                 ("memory", "memory limit with tmpfs (cgroup memory)"))
 
 
 def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
@@ -343,10 +424,9 @@ def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
             bwrap = path
         elif mode == "bwrap":
             raise RuntimeError("bubblewrap is required but does not work here (apt-get install bubblewrap)")
-    pids = find_pids_cgroup()
-    if pids is not None:
-        remove_stale_cgroups(pids)
+    cgroups = find_cgroups()
+    if cgroups is not None:
+        cgroups.sweep_stale()
     root = os.geteuid() == 0
-    return Sandbox(bwrap=bwrap, drop_privileges=root,
-                   cgroup_root=pids / f"pirate-arena-{os.getpid()}" if pids else None,
+    return Sandbox(bwrap=bwrap, drop_privileges=root, cgroups=cgroups,
                    namespaces=root and namespaces_work(), allow_root=allow_root)

@@ -82,8 +82,8 @@ def sandbox_fields(sandbox: Sandbox | None) -> dict[str, Any] | None:
         return None
     return {"bwrap": sandbox.bwrap, "drop_privileges": sandbox.drop_privileges,
             "hidden_paths": sandbox.hidden_paths, "namespaces": sandbox.namespaces,
-            "allow_root": sandbox.allow_root,
-            "cgroups": sandbox.cgroup_root.parent if sandbox.cgroup_root is not None else None}
+            "allow_root": sandbox.allow_root, "max_cpus": sandbox.max_cpus, "max_memory_mb": sandbox.max_memory_mb,
+            "cgroups": sandbox.cgroups}
 
 
 def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:
@@ -93,7 +93,7 @@ def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:
     cgroups = fields.pop("cgroups")
     # Its own cgroup folder, named after its pid like an arena's: if the worker is killed, the
     # coordinator (or any later arena) sweeps it with remove_stale_cgroups.
-    return Sandbox(**fields, cgroup_root=cgroups / f"pirate-arena-{os.getpid()}" if cgroups else None,
+    return Sandbox(**fields, cgroups=cgroups.renamed(f"pirate-arena-{os.getpid()}") if cgroups else None,
                    uids=UidAllocator(), _ids=itertools.count())
 
 
