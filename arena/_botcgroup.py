@@ -44,7 +44,8 @@ class Turns:
     """Which bots of this process may use the CPU: those on move (and, under ``ponder``, all).
 
     :meth:`wake` thaws a bot just before its request is written; :meth:`rest` after its
-    reply marks it *resting*: still thawed, frozen by the next :meth:`wake` of another bot.
+    reply freezes it if another bot is on move, else marks it *resting*: still thawed, frozen
+    by the next :meth:`wake` of another bot.
     So a bot asked again right away (a seat with several decisions in a row) costs no write
     at all, and in the usual alternation each move costs one freeze and one thaw (a write of
     a few bytes to an open file each: about 1 us in v1, 3 us in v2 per pair). A resting bot
@@ -52,12 +53,14 @@ class Turns:
     whenever it waits for a bot, every other bot it started is frozen or on move.
     """
 
-    __slots__ = ("_resting",)
+    __slots__ = ("_resting", "_on_move")
 
     def __init__(self) -> None:
         self._resting: list[BotCgroup] = []
+        self._on_move = 0  # bots woken and not yet resting
 
     def wake(self, cgroup: BotCgroup) -> None:
+        self._on_move += 1
         resting = self._resting
         was_resting = False
         if resting:
@@ -71,9 +74,15 @@ class Turns:
             cgroup.thaw()
 
     def rest(self, cgroup: BotCgroup, ponder: bool = False) -> None:
-        """``cgroup``'s bot is off move: frozen at the next :meth:`wake` of another, unless
-        ``ponder`` (it then runs on, and nothing here freezes it)."""
-        if not ponder and cgroup not in self._resting:
+        """``cgroup``'s bot is off move (after a :meth:`wake`): frozen now if another bot is on
+        move (a simultaneous decision, another game), else at the next :meth:`wake` of another;
+        unless ``ponder`` (it then runs on, and nothing here freezes it)."""
+        self._on_move = max(self._on_move - 1, 0)
+        if ponder:
+            return
+        if self._on_move:
+            cgroup.freeze()
+        elif cgroup not in self._resting:
             self._resting.append(cgroup)
 
     def park(self) -> None:
@@ -219,7 +228,7 @@ class BotCgroup:
     def freeze(self) -> None:
         if not self.frozen and self._freeze is not None and not self.dead:
             try:
-                os.write(self._freeze, self._frozen_bytes)
+                os.pwrite(self._freeze, self._frozen_bytes, 0)
             except OSError:
                 return
             self.frozen = True
@@ -227,7 +236,7 @@ class BotCgroup:
     def thaw(self) -> None:
         if self.frozen and self._freeze is not None:
             try:
-                os.write(self._freeze, self._thawed_bytes)
+                os.pwrite(self._freeze, self._thawed_bytes, 0)
             except OSError:
                 return
             self.frozen = False

@@ -220,7 +220,7 @@ def plan_layout(mounts: Iterable[Mount], own: dict[str, str], name: str) -> Cgro
             hierarchy = Hierarchy(1, _base(mount, own.get(min(mount.controllers))), mount.controllers)
             for controller in mount.controllers:
                 v1.setdefault(controller, hierarchy)
-        elif v2 is None:
+        elif mount.version == 2 and v2 is None:
             v2 = Hierarchy(2, mount.path, _v2_enabled(mount.path))
     for role in ROLES:
         controller = V1_CONTROLLER[role]
@@ -229,8 +229,8 @@ def plan_layout(mounts: Iterable[Mount], own: dict[str, str], name: str) -> Cgro
         elif v2 is not None and (role in V2_CORE or role in v2.controllers):
             roles[role] = v2
         elif v2 is not None:
-            missing[role] = (f"the cgroup v2 controller {role!r} is not enabled for children of {v2.path}; "
-                             f"enable it: echo +{role} > {v2.path / 'cgroup.subtree_control'}")
+            missing[role] = (f"the cgroup v2 controller {role!r} is not enabled for children of {v2.base}; "
+                             f"enable it: echo +{role} > {v2.base / 'cgroup.subtree_control'}")
         else:
             missing[role] = f"no cgroup {controller!r} controller is mounted here"
     return CgroupLayout(name, tuple(roles.items()), tuple(missing.items()))

@@ -125,8 +125,6 @@ class Player:
                 raise BotFault(FaultKind.PROTOCOL, f"bad hello: {error}") from None
             except protocol.ProtocolError as error:
                 raise BotFault(FaultKind.PROTOCOL, f"bad hello: {error}") from None
-            if self._cgroup is not None:
-                self._cgroup.rest()  # started thawed; frozen once another bot is on move
             return self.hello
         raise BotFault(FaultKind.TIMEOUT, f"no hello within {startup_s * 1000:.0f} ms of starting")
 
@@ -326,10 +324,15 @@ async def open_player(spec: BotSpec, startup_s: float = 10.0,
             player.failure = fault
         else:
             player = Player(spec, process, max_frame)
+            if process.cgroup is not None:
+                process.cgroup.wake()  # starting up counts as being on move
             try:
                 await player.handshake(startup_s)
             except BotFault as fault:
                 player.fail(player.explain(fault))
+            finally:
+                if process.cgroup is not None:
+                    process.cgroup.rest()
         try:
             yield player
         finally:
