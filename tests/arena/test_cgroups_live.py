@@ -186,3 +186,31 @@ async def test_a_memory_hog_faults_alone_as_memory(sandbox, mode):
     assert result.reason is EndReason.FORFEIT and result.ranks == (1, 2), "the other bot keeps its result"
     assert processes_with(marker) == []
     assert rss_mb() - before < 100, "the arena's memory grew by more than 100 MB"
+
+
+def _dead(pid: int) -> bool:
+    """Whether ``pid`` is gone or a zombie (its reaper, init, may not have come by yet)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in "ZX"
+    except OSError:
+        return True
+
+
+@needs("pids", "freezer")
+async def test_the_folders_of_a_dead_arena_are_swept_in_every_hierarchy():
+    # An arena killed with kill -9 leaves its folders, and a frozen bot in them.
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    dead = LAYOUT.renamed(f"pirate-arena-{ended.pid}")
+    cgroup = BotCgroup(dead, "bot-0", processes=8)
+    # orphaned at once, as a dead arena's bots are: init reaps it once it is killed
+    shell = subprocess.run(["sh", "-c", "sleep 600 >/dev/null & echo $!"], preexec_fn=cgroup.join,
+                           capture_output=True, text=True, check=True)
+    sleeper = int(shell.stdout)
+    try:
+        cgroup.freeze()
+        LAYOUT.renamed(f"pirate-arena-test{uuid.uuid4().hex[:8]}").sweep_stale()  # a later arena
+        assert not any(dead.folder(hierarchy).exists() for hierarchy in dead.hierarchies)
+        assert _dead(sleeper)
+    finally:
+        dead.close()
