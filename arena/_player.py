@@ -36,6 +36,7 @@ class Player:
         self.connection = Connection(process, max_frame) if process is not None else None
         #: the bot's cgroups (frozen while it is not on move; memory and cpu_s checked)
         self._cgroup = process.cgroup if process is not None else None
+        self._ponder = False  # the last game's time control let it think on others' time
         self.hello: protocol.BotHello | None = None
         self.failure: BotFault | None = None
         #: the last request sent and the last message received (for reports like check-bot)
@@ -82,7 +83,7 @@ class Player:
                     delay = min(2 * delay, 0.05)
         finally:
             if cgroup is not None:
-                cgroup.rest()
+                cgroup.rest(self._ponder)
 
     def begin_game(self) -> None:
         """Note that the player is handed out for a new game (see :meth:`read_nothing_of_game`)."""
@@ -132,12 +133,18 @@ class Player:
         """Send a message that needs no answer; a bot that does not read it times out. A
         frozen bot is thawed while the arena waits for it to read what the pipe cannot hold."""
         connection = self.connection
+        cgroup = self._cgroup
+        if cgroup is not None:
+            try:
+                cgroup.check()  # past its memory or cpu_s since its last move: charged here
+            except BotFault as fault:
+                self.fail(fault)
+                raise
         frame = connection.encode(message)
         before = connection.written
         written = connection.write_now(frame)
         if written == len(frame):
             return  # the usual case: the pipe took it all, no deadline was needed
-        cgroup = self._cgroup
         if cgroup is not None:
             cgroup.wake()
         try:
@@ -149,7 +156,7 @@ class Player:
             raise self.explain(fault) from None
         finally:
             if cgroup is not None:
-                cgroup.rest()
+                cgroup.rest(self._ponder)
 
     def _write_timeout(self, before: int, size: int, detail: str) -> BotFault:
         """The fault for a frame not written in time. When part of it went out, the bot's input
@@ -179,6 +186,7 @@ class Player:
         cgroup = self._cgroup
         if cgroup is None:
             return await self._ask(kind, observation, events, legal, clock)
+        self._ponder = clock.ponder
         cgroup.wake()
         try:
             action, elapsed = await self._ask(kind, observation, events, legal, clock)

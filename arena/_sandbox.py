@@ -352,7 +352,7 @@ class Sandbox:
                    "`arena doctor BOT...` says which" if root else "needs the arena to run as root")
         rlimits = "setrlimit, per manifest [limits]"
         if self._cgroup("memory")[0] or self._cgroup("cputime")[0]:
-            rlimits += "; memory_mb and cpu_s by the bot's cgroups instead, where they serve (below)"
+            rlimits += "; memory_mb and cpu_s counted by the bot's cgroups instead where those serve (above)"
         return [
             ("process count capped; every descendant killed (cgroup pids)", *self._cgroup("pids")),
             *self.cgroup_rows(),

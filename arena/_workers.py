@@ -41,6 +41,7 @@ from typing import Any
 import trio
 
 from ._config import TournamentConfig
+from ._cgroups import find_cgroups
 from ._sandbox import Sandbox
 from ._schedule import ScheduledGame
 from ._uids import UidAllocator
@@ -91,9 +92,10 @@ def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:
         return None
     fields = dict(fields)
     cgroups = fields.pop("cgroups")
-    # Its own cgroup folder, named after its pid like an arena's: if the worker is killed, the
-    # coordinator (or any later arena) sweeps it with remove_stale_cgroups.
-    return Sandbox(**fields, cgroups=cgroups.renamed(f"pirate-arena-{os.getpid()}") if cgroups else None,
+    # Its own cgroup folders, named after its pid like an arena's: if the worker is killed, the
+    # coordinator (or any later arena) sweeps them. Found again here: a Dask worker's machine
+    # may offer other hierarchies than the coordinator's.
+    return Sandbox(**fields, cgroups=find_cgroups(f"pirate-arena-{os.getpid()}") if cgroups else None,
                    uids=UidAllocator(), _ids=itertools.count())
 
 
