@@ -1,4 +1,4 @@
-"""One bot process's cgroups, and which bots of this process may use the CPU now.
+"""One bot process's cgroups: its limits, its freezer, its accounting, its end.
 
 A :class:`BotCgroup` is the bot's folder in every hierarchy of the arena's
 :class:`~arena._cgroups.CgroupLayout`. Its process joins them before exec; from then on it and
@@ -14,7 +14,7 @@ frozen and killed together:
   ``/dev/shm`` under bubblewrap), which the kernel charges to the writer's cgroup. Past it the
   kernel's OOM killer ends one of *their* processes, never another's; the arena reads the
   count of such kills and calls it a ``memory`` fault.
-- **freezer**: frozen while the bot is not on move (:class:`Turns`).
+- **freezer**: frozen while the bot is not on move (:meth:`BotCgroup.wake`, :meth:`BotCgroup.rest`).
 
 Frozen processes hold no CPU and cannot fork; a v1-frozen process does not die of SIGKILL
 until thawed, so :meth:`BotCgroup.kill_all` thaws after killing.
@@ -40,62 +40,6 @@ _CPUTIME = {1: "cpuacct.usage", 2: "cpu.stat"}
 _OOM = {1: "memory.oom_control", 2: "memory.events"}
 
 
-class Turns:
-    """Which bots of this process may use the CPU: those on move (and, under ``ponder``, all).
-
-    :meth:`wake` thaws a bot just before its request is written; :meth:`rest` after its
-    reply freezes it if another bot is on move, else marks it *resting*: still thawed, frozen
-    by the next :meth:`wake` of another bot.
-    So a bot asked again right away (a seat with several decisions in a row) costs no write
-    at all, and in the usual alternation each move costs one freeze and one thaw (a write of
-    a few bytes to an open file each: about 1 us in v1, 3 us in v2 per pair). A resting bot
-    runs at most while this process itself works (the engine's step, the next request):
-    whenever it waits for a bot, every other bot it started is frozen or on move.
-    """
-
-    __slots__ = ("_resting", "_on_move")
-
-    def __init__(self) -> None:
-        self._resting: list[BotCgroup] = []
-        self._on_move = 0  # bots woken and not yet resting
-
-    def wake(self, cgroup: BotCgroup) -> None:
-        self._on_move += 1
-        resting = self._resting
-        was_resting = False
-        if resting:
-            for other in resting:
-                if other is cgroup:
-                    was_resting = True
-                else:
-                    other.freeze()
-            resting.clear()
-        if not was_resting:
-            cgroup.thaw()
-
-    def rest(self, cgroup: BotCgroup, ponder: bool = False) -> None:
-        """``cgroup``'s bot is off move (after a :meth:`wake`): frozen now if another bot is on
-        move (a simultaneous decision, another game), else at the next :meth:`wake` of another;
-        unless ``ponder`` (it then runs on, and nothing here freezes it)."""
-        self._on_move = max(self._on_move - 1, 0)
-        if ponder:
-            return
-        if self._on_move:
-            cgroup.freeze()
-        elif cgroup not in self._resting:
-            self._resting.append(cgroup)
-
-    def park(self) -> None:
-        """Freeze every resting bot now."""
-        for other in self._resting:
-            other.freeze()
-        self._resting.clear()
-
-    def forget(self, cgroup: BotCgroup) -> None:
-        if cgroup in self._resting:
-            self._resting.remove(cgroup)
-
-
 class BotCgroup:
     """One bot process's cgroups. Create with :meth:`arena._sandbox.Sandbox.new_cgroup`.
 
@@ -105,16 +49,16 @@ class BotCgroup:
     """
 
     def __init__(self, layout: CgroupLayout, name: str, processes: int | None = None, cpus: float | None = None,
-                 memory_mb: int | None = None, cpu_s: float | None = None, turns: Turns | None = None) -> None:
+                 memory_mb: int | None = None, cpu_s: float | None = None) -> None:
         layout.prepare()
         self.layout = layout
         self.processes, self.cpus, self.memory_mb, self.cpu_s = processes, cpus, memory_mb, cpu_s
-        self.turns = turns
         self.folders = [layout.folder(hierarchy) / name for hierarchy in layout.hierarchies]
         #: role -> (folder, cgroup version)
         self._roles = {role: (layout.folder(hierarchy) / name, hierarchy.version) for role, hierarchy in layout.roles}
         self.frozen = False
         self.dead = False
+        self.released = False  # being shut down: never frozen again
         self._fds: list[int] = []
         self._freeze = self._cputime = self._oom = None
         try:
@@ -197,36 +141,31 @@ class BotCgroup:
             with open(folder / "cgroup.procs", "w") as procs:
                 procs.write("0")
 
-    # -- turns ---------------------------------------------------------------------------------
-
-    @property
-    def freezes(self) -> bool:
-        """Whether this bot can be frozen (a freezer serves it)."""
-        return self._freeze is not None
+    # -- on move and off -------------------------------------------------------------------------
 
     def wake(self) -> None:
-        """Thaw the bot for its move (and freeze the other resting bots of this process)."""
-        if self.turns is not None:
-            self.turns.wake(self)
-        else:
-            self.thaw()
+        """The bot goes on move (its request is about to be written): thaw it."""
+        self.thaw()
 
     def rest(self, ponder: bool = False) -> None:
-        """The bot is off move: frozen before another bot of this process is woken, unless
-        ``ponder``."""
-        if self.turns is not None:
-            self.turns.rest(self, ponder)
-        elif not ponder:
+        """The bot is off move (its reply has arrived): freeze it, unless ``ponder``.
+
+        At once, not when another bot is woken: skipping the freeze for a bot asked again right
+        away saves two writes, but by the time another is woken the bot has gone back to sleep
+        on its stdin, and freezing a sleeping process costs a wake-up (the freezer signals it),
+        which cost more than it saved in real matches (BENCHMARKS.md). Frozen at once, it is
+        caught on its way back to reading, and its children at once too, so a burner's freezing
+        happens while the arena works, not during the next bot's move."""
+        if not ponder:
             self.freeze()
 
     def release(self) -> None:
         """Thaw the bot for good (it is being shut down: it must see ``bye`` and SIGTERM)."""
-        if self.turns is not None:
-            self.turns.forget(self)
+        self.released = True
         self.thaw()
 
     def freeze(self) -> None:
-        if not self.frozen and self._freeze is not None and not self.dead:
+        if not self.frozen and self._freeze is not None and not self.dead and not self.released:
             try:
                 os.pwrite(self._freeze, self._frozen_bytes, 0)
             except OSError:
@@ -303,8 +242,6 @@ class BotCgroup:
         """SIGKILL every process in the cgroup; ``True`` once it is empty. The bot is never
         frozen again (a v1-frozen process would not die)."""
         self.dead = True
-        if self.turns is not None:
-            self.turns.forget(self)
         return kill_leftovers(self.path, remove=False, thaw=self._freeze_folder())
 
     def _freeze_folder(self) -> Path | None:

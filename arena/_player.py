@@ -68,17 +68,25 @@ class Player:
         """Wait, at most ``limit`` seconds, until the bot has read everything sent to it.
 
         A bot that is waiting for its next game has already read the last one's ``end``, so
-        this returns at once; nothing signals an empty pipe, hence the short sleeps.
+        this returns at once; nothing signals an empty pipe, hence the short sleeps. A bot
+        frozen since its last reply has not: it is thawed while it reads (a buffered reader
+        would otherwise take the next game's first bytes with ``end``, and a bot that exits
+        after ``end`` would seem to have died in the next game), and frozen again; the first
+        2 ms are polled at every pass of the event loop, since it usually takes well under one.
         """
         if not self.connection.unread():
             return
         cgroup = self._cgroup
         if cgroup is not None:
-            cgroup.wake()  # a frozen bot reads nothing
+            cgroup.wake()
+        quick = trio.current_time() + 0.002
         delay = 0.001
         try:
             with trio.move_on_after(limit):
                 while self.connection.unread():
+                    if trio.current_time() < quick:
+                        await trio.lowlevel.checkpoint()
+                        continue
                     await trio.sleep(delay)
                     delay = min(2 * delay, 0.05)
         finally:
@@ -180,8 +188,8 @@ class Player:
         ``cpu_s`` (checked after every move). The action is not checked for legality here.
 
         Where a cgroup freezer serves, the bot is thawed just before the request is written
-        (before the clock starts) and left to rest after its reply: frozen as soon as another
-        bot of this process is woken (:class:`arena._botcgroup.Turns`), unless ``clock.ponder``.
+        (before the clock starts) and frozen again once its reply has arrived, unless
+        ``clock.ponder``.
         """
         cgroup = self._cgroup
         if cgroup is None:
@@ -333,7 +341,7 @@ async def open_player(spec: BotSpec, startup_s: float = 10.0,
         else:
             player = Player(spec, process, max_frame)
             if process.cgroup is not None:
-                process.cgroup.wake()  # starting up counts as being on move
+                process.cgroup.wake()  # it starts thawed: starting up is on move
             try:
                 await player.handshake(startup_s)
             except BotFault as fault:

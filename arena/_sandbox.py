@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._botcgroup import BotCgroup, Turns
+from ._botcgroup import BotCgroup
 from ._cgroups import CgroupLayout, find_cgroups
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._uids import UidAllocator
@@ -199,8 +199,6 @@ class Sandbox:
     max_cpus: float = 1.0
     max_memory_mb: int = 2048
     _ids: itertools.count = field(default_factory=lambda: itertools.count(), repr=False)
-    #: which of this process's bots may use the CPU now (shared by copies of this sandbox)
-    turns: Turns = field(default_factory=Turns, repr=False)
 
     @property
     def cgroup_root(self) -> Path | None:
@@ -228,7 +226,7 @@ class Sandbox:
             return BotCgroup(self.cgroups, f"bot-{next(self._ids)}", processes=limits.processes,
                              cpus=min(limits.cpus or self.max_cpus, self.max_cpus),
                              memory_mb=min(limits.memory_mb or self.max_memory_mb, self.max_memory_mb),
-                             cpu_s=limits.cpu_s, turns=self.turns)
+                             cpu_s=limits.cpu_s)
         except OSError:
             return None
 

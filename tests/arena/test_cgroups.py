@@ -1,5 +1,5 @@
 """Which cgroup hierarchy serves which role (v1, v2, hybrid), what a bot's cgroups write where
-(against fake cgroup trees in tmp_path: no root needed), and who :class:`Turns` freezes when.
+(against fake cgroup trees in tmp_path: no root needed), and when a bot is frozen.
 
 The live counterparts (real cgroups, as root) are in test_cgroups_live.py."""
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena._botcgroup import BotCgroup, Turns, kill_leftovers
+from arena._botcgroup import BotCgroup, kill_leftovers
 from arena._cgroups import CgroupLayout, Hierarchy, parse_mounts, parse_own_cgroups, plan_layout
 from arena._faults import BotFault, FaultKind
 from arena._sandbox import Limits, Sandbox
@@ -184,75 +184,19 @@ def test_v2_the_layout_is_removed_with_its_bots(v2):
     assert not arena.exists()
 
 
-# -- who Turns freezes ---------------------------------------------------------------------------
+# -- on move and off ----------------------------------------------------------------------------
 
-class Fake:
-    """A bot's cgroup as Turns sees it: its freeze and thaw calls, in order."""
-
-    def __init__(self, name: str, calls: list) -> None:
-        self.name, self.calls, self.frozen = name, calls, False
-
-    def freeze(self) -> None:
-        if not self.frozen:
-            self.calls.append(f"freeze {self.name}")
-        self.frozen = True
-
-    def thaw(self) -> None:
-        if self.frozen:
-            self.calls.append(f"thaw {self.name}")
-        self.frozen = False
-
-
-def test_turns_a_bot_rests_thawed_until_another_is_woken():
-    calls = []
-    turns, a, b = Turns(), Fake("a", calls), Fake("b", calls)
-    turns.wake(a)
-    turns.rest(a)
-    turns.wake(a)  # asked again right away: no write at all
-    turns.rest(a)
-    assert calls == []
-    turns.wake(b)
-    assert calls == ["freeze a"]
-    turns.rest(b)
-    turns.wake(a)
-    assert calls == ["freeze a", "freeze b", "thaw a"]
-
-
-def test_turns_a_bot_off_move_while_another_is_on_move_is_frozen_at_once():
-    calls = []
-    turns, a, b = Turns(), Fake("a", calls), Fake("b", calls)
-    turns.wake(a)
-    turns.wake(b)  # a simultaneous decision, or another game
-    turns.rest(a)
-    assert calls == ["freeze a"]
-    turns.rest(b)  # the last one off move rests
-    assert calls == ["freeze a"]
-
-
-def test_turns_a_pondering_bot_is_never_frozen():
-    calls = []
-    turns, a, b = Turns(), Fake("a", calls), Fake("b", calls)
-    turns.wake(a)
-    turns.rest(a, ponder=True)
-    turns.wake(b)
-    turns.rest(b, ponder=True)
-    turns.wake(a)
-    assert calls == []
-
-
-def test_turns_a_forgotten_bot_is_not_frozen_again():
-    calls = []
-    turns, a, b = Turns(), Fake("a", calls), Fake("b", calls)
-    turns.wake(a)
-    turns.rest(a)
-    turns.forget(a)  # it is being shut down or killed
-    turns.wake(b)
-    assert calls == []
-
-
-def test_a_cgroup_without_turns_freezes_when_it_rests(v2):
+def test_a_bot_is_thawed_on_move_frozen_off_move_unless_ponder_and_thawed_for_good_at_the_end(v2):
     layout, arena = v2
     cgroup = BotCgroup(layout, "bot-9")
-    cgroup.wake()
+    freeze = arena / "bot-9" / "cgroup.freeze"
     cgroup.rest()
-    assert read(arena / "bot-9", "cgroup.freeze") == "1"
+    assert freeze.read_text() == "1"
+    cgroup.wake()
+    assert freeze.read_text() == "0"
+    cgroup.rest(ponder=True)
+    assert freeze.read_text() == "0"
+    cgroup.rest()
+    cgroup.release()  # shut down: it must read bye and see SIGTERM
+    cgroup.rest()
+    assert freeze.read_text() == "0" and not cgroup.frozen
