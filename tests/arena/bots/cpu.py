@@ -6,11 +6,11 @@ Modes:
 - ``busy MS``: spends MS milliseconds of its own CPU time on every move (a busy loop on the
   thread's CPU clock, so a move takes longer when something else holds the CPU).
 - ``burner N``: after its hello, forks N children that each call ``setsid()`` (a scheduler
-  autogroup of their own) and burn CPU during its games (it stops them at ``end`` and lets
-  them go on at ``start``, so that they burn only while a game of its own is played); it
-  answers at once. The children run as ``SCHED_IDLE``: that changes nothing between
-  autogroups (each weighs as much as any other), and inside the bot's own cpu cgroup it lets
-  the bot itself answer before them.
+  autogroup of their own) and burn CPU while it is not on move in one of its games: it stops
+  them (SIGSTOP) when a request arrives and lets them go on (SIGCONT) once it has answered,
+  and stops them at ``end``. So it answers at once, as a bot that wants to slow the others
+  would: burning during its own move would only slow itself. The children run as
+  ``SCHED_IDLE``: that changes nothing between autogroups (each weighs as much as any other).
 - ``counter``: a forked child spins and counts in shared memory; on each request the bot
   writes ``IDLE n`` on stderr: the child's count since the bot's last reply (while it was not
   on move, and the moment between its thaw and its reading the count). Each move sleeps 20 ms.
@@ -116,6 +116,7 @@ while True:
         signal_all(burners, signal.SIGCONT if message["type"] == "start" else signal.SIGSTOP)
     if message["type"] != "request":
         continue
+    signal_all(burners, signal.SIGSTOP)
     requests += 1
     if MODE == "busy":
         spin_for(float(ARG) / 1000)
@@ -132,3 +133,4 @@ while True:
     elif MODE.startswith("hog") and requests >= 3:
         hog(requests)
     send({"type": "action", "id": message["id"], "action": message["legal"][0]})
+    signal_all(burners, signal.SIGCONT)
