@@ -120,7 +120,6 @@ class BotCgroup:
         if "cputime" in self._roles and self.cpu_s is not None:
             folder, version = self._roles["cputime"]
             self._cputime = opened(folder / _CPUTIME[version], os.O_RDONLY)
-            self._cputime_version = version
         if "memory" in self._roles:
             folder, version = self._roles["memory"]
             self._oom = opened(folder / _OOM[version], os.O_RDONLY)
@@ -285,6 +284,21 @@ def memory_detail(memory_mb: int | None, kills: int) -> str:
             f"the kernel killed {kills} of its processes")
 
 
+def _write(path: Path, data: bytes) -> bool:
+    """Write ``data`` to the cgroup file ``path`` if it exists (never creates one)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        os.write(fd, data)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
 def _field(text: bytes, key: bytes) -> int:
     """The number after ``key`` at the start of a line of a cgroup's flat-keyed file."""
     for line in text.splitlines():
@@ -310,19 +324,14 @@ def kill_leftovers(folder: Path, remove: bool = True, thaw: Path | None = None, 
         if not pids:
             break
         killed = True
-        try:
-            kill_file.write_text("1")
-        except OSError:
+        if not _write(kill_file, b"1"):
             for pid in pids:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
         for name, _, thawed in _FREEZER.values():
-            try:
-                (thaw / name).write_bytes(thawed)
-            except OSError:
-                pass
+            _write(thaw / name, thawed)
     else:
         return False
     if not remove:
