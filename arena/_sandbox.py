@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._botcgroup import BotCgroup
-from ._cgroups import CgroupLayout, find_cgroups
+from ._cgroups import CgroupLayout, cgroup_rows, find_cgroups, missing_roles, role_status
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._uids import UidAllocator
 
@@ -349,10 +349,10 @@ class Sandbox:
                    f"view{'' if self.namespaces else ' (NOT available here)'}; bots that still cannot {elsewise}; "
                    "`arena doctor BOT...` says which" if root else "needs the arena to run as root")
         rlimits = "setrlimit, per manifest [limits]"
-        if self._cgroup("memory")[0] or self._cgroup("cputime")[0]:
+        if role_status(self.cgroups, "memory")[0] or role_status(self.cgroups, "cputime")[0]:
             rlimits += "; memory_mb and cpu_s counted by the bot's cgroups instead where those serve (above)"
         return [
-            ("process count capped; every descendant killed (cgroup pids)", *self._cgroup("pids")),
+            ("process count capped; every descendant killed (cgroup pids)", *role_status(self.cgroups, "pids")),
             *self.cgroup_rows(),
             ("own process session, killed by process group", True, "always"),
             ("resource limits (memory, CPU, files, file size, no core)", True, rlimits),
@@ -371,39 +371,12 @@ class Sandbox:
 
     def cgroup_rows(self) -> list[tuple[str, bool, str]]:
         """The rows of :meth:`describe` for the cgroups other than pids (CPU and memory)."""
-        return [
-            (f"CPU: the same weight for every bot, each at most {self.max_cpus:g} core (cgroup cpu)",
-             *self._cgroup("cpu")),
-            ("a bot not on move is frozen: it takes no CPU from the bots on move (cgroup freezer; "
-             "not under ponder)", *self._cgroup("freezer")),
-            ("cpu_s counts the CPU time of all of a bot's processes together (cgroup cpuacct)",
-             *self._cgroup("cputime")),
-            (f"memory limit per bot, at most {self.max_memory_mb} MiB, swap and tmpfs files included; "
-             f"past it a memory fault of its own (cgroup memory)", *self._cgroup("memory")),
-        ]
+        return cgroup_rows(self.cgroups, self.max_cpus, self.max_memory_mb)
 
     def missing_cgroups(self) -> list[str]:
         """The cgroup protections not active here, each in a few words (``arena doctor`` and
         :meth:`describe` say why)."""
-        return [name for role, name in _CGROUP_NAMES if not self._cgroup(role)[0]]
-
-    def _cgroup(self, role: str) -> tuple[bool, str]:
-        """Whether ``role``'s cgroup serves here, and where (or why not)."""
-        layout = self.cgroups
-        if layout is None:
-            return False, ("needs the arena to run as root" if os.geteuid() != 0 else
-                           "needs a writable cgroup filesystem (/sys/fs/cgroup)")
-        hierarchy = layout.hierarchy(role)
-        if hierarchy is None:
-            return False, dict(layout.missing).get(role, "not available here")
-        return True, f"{layout.folder(hierarchy)} (cgroup v{hierarchy.version})"
-
-
-#: each cgroup role in a few words, for the warning a tournament starts with
-_CGROUP_NAMES = (("pids", "process cap (cgroup pids)"), ("cpu", "equal CPU weight and quota (cgroup cpu)"),
-                 ("freezer", "freezing bots not on move (cgroup freezer)"),
-                 ("cputime", "cpu_s over all of a bot's processes (cgroup cpuacct)"),
-                 ("memory", "memory limit with tmpfs (cgroup memory)"))
+        return missing_roles(self.cgroups)
 
 
 def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:

@@ -200,3 +200,20 @@ def test_a_bot_is_thawed_on_move_frozen_off_move_unless_ponder_and_thawed_for_go
     cgroup.release()  # shut down: it must read bye and see SIGTERM
     cgroup.rest()
     assert freeze.read_text() == "0" and not cgroup.frozen
+
+
+def test_doctor_and_the_tournaments_first_lines_name_each_missing_cgroup(tmp_path):
+    from arena._cli_common import cgroups_warning
+
+    assert len(Sandbox().missing_cgroups()) == 5  # no cgroups at all (not root)
+    (tmp_path / "cgroup.subtree_control").write_text("cpu pids\n")
+    mounts = f"41 31 0:38 / {tmp_path} rw,relatime - cgroup2 cgroup2 rw\n"
+    box = Sandbox(cgroups=plan_layout(parse_mounts(mounts), parse_own_cgroups("0::/\n"), "pirate-arena-7"))
+    assert box.missing_cgroups() == ["memory limit with tmpfs (cgroup memory)"]
+    assert cgroups_warning(box) == ("warning: missing protections (`arena doctor` says why): memory limit with tmpfs "
+                                    "(cgroup memory): bots can slow each other down or take the machine's memory")
+    rows = {name: (active, how) for name, active, how in box.describe()}
+    memory = next(name for name in rows if name.startswith("memory limit per bot"))
+    assert rows[memory][0] is False and f"echo +memory > {tmp_path}/cgroup.subtree_control" in rows[memory][1]
+    assert cgroups_warning(Sandbox(cgroups=CgroupLayout("x", tuple((role, Hierarchy(2, tmp_path)) for role in
+                                                                   ("pids", "cpu", "cputime", "memory", "freezer"))))) is None
