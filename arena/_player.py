@@ -139,10 +139,13 @@ class Player:
 
     async def send(self, message: dict[str, Any], timeout_s: float) -> None:
         """Send a message that needs no answer; a bot that does not read it times out. A
-        frozen bot is thawed while the arena waits for it to read what the pipe cannot hold."""
+        frozen bot is thawed while the arena waits for it to read what the pipe cannot hold,
+        and for good when told ``bye``."""
         connection = self.connection
         cgroup = self._cgroup
-        if cgroup is not None:
+        if cgroup is not None and message.get("type") == "bye":
+            cgroup.release()
+        elif cgroup is not None:
             try:
                 cgroup.check()  # past its memory or cpu_s since its last move: charged here
             except BotFault as fault:
