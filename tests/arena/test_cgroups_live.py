@@ -155,9 +155,8 @@ async def test_cpu_s_counts_every_process_of_the_bot(strongest):
 async def test_a_bot_not_on_move_is_frozen_unless_ponder(strongest):
     # The counter's child counts while its bot is not on move; the other bot spends 50 ms of
     # CPU on each of its moves. Frozen, the child counts only between the bot's thaw and its
-    # reading the count (on move), and between its reply and the arena's next request (the
-    # arena's own work, as when the bot is asked twice in a row): measured here, 5-8% of what
-    # it counts pondering.
+    # reading the count (on move), and between its reply and its freezing: measured here, 3%
+    # of what it counts pondering.
     counts = {}
     for ponder in (True, False):
         counter, _ = cpu_bot("counter")
