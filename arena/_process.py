@@ -24,6 +24,7 @@ import trio
 
 from ._faults import BotFault, FaultKind
 from ._cgroups import BotCgroup
+from ._loopback import PrivateLoopback
 from ._manifest import BotSpec, log_name
 from ._sandbox import Confinement, Sandbox, SandboxError
 from ._uids import UidError, UidLease
@@ -35,8 +36,10 @@ PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PA
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 
-def open_reply_socket() -> tuple[socket.socket, socket.socket]:
-    """A connected TCP loopback pair ``(arena end, bot end)`` for a bot's stdout.
+def open_reply_socket(loopback: PrivateLoopback | None = None) -> tuple[socket.socket, socket.socket]:
+    """A connected TCP loopback pair ``(arena end, bot end)`` for a bot's stdout, made in
+    ``loopback``'s network namespace when given (see ``_loopback``: there it reaches nothing
+    but the arena, however the bot re-connects it), else in the arena's own.
 
     The arena end is non-blocking and stamps what it receives (``SO_TIMESTAMPNS``); the bot
     end sends without Nagle's delay (``TCP_NODELAY``: a bot that writes a header and then a
@@ -45,6 +48,9 @@ def open_reply_socket() -> tuple[socket.socket, socket.socket]:
     that connected in that window) is dropped. Raises :class:`OSError` where TCP on the
     loopback cannot be used; the caller then falls back to a pipe.
     """
+    if loopback is not None:
+        with loopback.inside():
+            return open_reply_socket()
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen(8)
@@ -258,17 +264,18 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
     uid = lease.uid if lease is not None else None
     cgroup = sandbox.new_cgroup(spec.limits)
     try:
-        reply_socket, bot_end = open_reply_socket()
+        reply_socket, bot_end = open_reply_socket(sandbox.loopback)
     except OSError:
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
     try:
         process = await trio.lowlevel.open_process(
-            sandbox.command(argv, spec.cwd, uid, confinement.plan),
+            sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env,
+                            tmp_bytes=spec.limits.memory_mb * 2**20 if spec.limits.memory_mb else None),
             stdin=subprocess.PIPE,
             stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=spec.cwd,
-            env=sandbox.environment(env),
+            env=sandbox.environment(env, argv, spec.cwd),
             start_new_session=True,
             preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd()),
         )

@@ -82,7 +82,8 @@ def sandbox_fields(sandbox: Sandbox | None) -> dict[str, Any] | None:
         return None
     return {"bwrap": sandbox.bwrap, "drop_privileges": sandbox.drop_privileges,
             "hidden_paths": sandbox.hidden_paths, "namespaces": sandbox.namespaces,
-            "allow_root": sandbox.allow_root,
+            "allow_root": sandbox.allow_root, "bwrap_sizes": sandbox.bwrap_sizes,
+            "private_network": sandbox.private_network,
             "cgroups": sandbox.cgroup_root.parent if sandbox.cgroup_root is not None else None}
 
 
