@@ -267,9 +267,11 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
         reply_socket, bot_end = open_reply_socket(sandbox.loopback)
     except OSError:
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
+    seccomp_fd = None
     try:
+        seccomp_fd = sandbox.seccomp_fd()
         process = await trio.lowlevel.open_process(
-            sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env,
+            sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env, seccomp_fd=seccomp_fd,
                             tmp_bytes=spec.limits.memory_mb * 2**20 if spec.limits.memory_mb else None),
             stdin=subprocess.PIPE,
             stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
@@ -277,7 +279,9 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             cwd=spec.cwd,
             env=sandbox.environment(env, argv, spec.cwd),
             start_new_session=True,
-            preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd()),
+            pass_fds=(seccomp_fd,) if seccomp_fd is not None else (),
+            preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd(),
+                                       seccomp=True),
         )
     except (OSError, subprocess.SubprocessError) as error:
         if reply_socket is not None:
@@ -288,6 +292,8 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
     finally:
         if bot_end is not None:
             bot_end.close()  # the bot holds its own copy; ours would hide its end of stream
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)  # bubblewrap has its own copy
     log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
     bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup, reply_socket)
     try:

@@ -19,6 +19,11 @@ Layers, each used when the machine allows it (``arena doctor`` reports which are
 4. When bubblewrap (``bwrap``) works: no network, a read-only view of the filesystem with a
    private ``/tmp``, its own PID namespace (children die with it, even after ``setsid``),
    and the tournament file, database and logs hidden.
+5. On x86_64 and aarch64: a seccomp filter (``_seccomp``) refuses the system calls that would
+   let a bot reach the network through its own stdout socket, talk to another bot through
+   locks or watches on a file both can read, or leave its namespaces. Bubblewrap installs it
+   (``--seccomp``) just before it runs the bot; without bubblewrap :meth:`Sandbox.preexec`
+   installs it as its last step.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import platform
 import resource
 import shutil
 import subprocess
@@ -37,6 +43,7 @@ from pathlib import Path
 from ._loopback import PrivateLoopback
 from ._cgroups import BotCgroup, find_pids_cgroup, remove_bot_cgroups, remove_stale_cgroups
 from ._mounts import MountPlan, namespaces_work, plan_mounts
+from ._seccomp import bot_filter, filter_fd, filter_installer, probe
 from ._uids import UidAllocator
 from ._view import PACKAGES, PROJECT_ROOT, bot_path, program_path, view
 
@@ -142,6 +149,9 @@ class Sandbox:
     bwrap_sizes: bool = True
     #: this arena may make its own network namespace for the bots' stdout sockets (root)
     private_network: bool = False
+    #: the system-call filter every bot runs under (``_seccomp``), or None, and then why not
+    seccomp: bytes | None = None
+    seccomp_missing: str = "not checked (a Sandbox made without detect_sandbox)"
     uids: UidAllocator = field(default_factory=UidAllocator, repr=False)
     root_bots: set[str] = field(default_factory=set, repr=False)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(), repr=False)
@@ -204,12 +214,14 @@ class Sandbox:
 
     def command(self, argv: Sequence[str], cwd: Path | None, uid: int | None = None,
                 plan: MountPlan = MountPlan(), writable: Sequence[Path] = (),
-                env: Mapping[str, str] | None = None, tmp_bytes: int | None = None) -> list[str]:
+                env: Mapping[str, str] | None = None, tmp_bytes: int | None = None,
+                seccomp_fd: int | None = None) -> list[str]:
         """``argv`` wrapped in bubblewrap when available, which shows it only what it needs
         (``_view``; run as ``uid`` inside ``plan``'s view; ``env``: the environment it is
         started with, to find its program); ``writable`` folders stay writable inside (a
         ladder's build step writes its bot folder); ``tmp_bytes``: the size of its private
-        ``/tmp`` and ``/dev/shm``."""
+        ``/tmp`` and ``/dev/shm``; ``seccomp_fd`` (from :meth:`seccomp_fd`) is the filter
+        bubblewrap installs."""
         if self.bwrap is None:
             return list(argv)
         # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
@@ -221,6 +233,8 @@ class Sandbox:
                          tmp_bytes, self.bwrap_sizes)]
         for path in writable:
             wrapped += ["--bind", str(path), str(path)]
+        if seccomp_fd is not None:
+            wrapped += ["--seccomp", str(seccomp_fd)]
         # Last: the root's own folders (mount points of all the above) stay as they are.
         wrapped += ["--remount-ro", "/", "--chdir", str(inside), "--"]
         return wrapped + list(argv)
@@ -234,10 +248,23 @@ class Sandbox:
             env = {**env, "HOME": "/tmp", "TMPDIR": "/tmp", "PATH": path}
         return env
 
+    def seccomp_fd(self) -> int | None:
+        """For one bot started under bubblewrap: a new descriptor holding the filter, for
+        :meth:`command` and the process's ``pass_fds``; the caller closes it once the process
+        has started. ``None`` without bubblewrap (:meth:`preexec` installs it) or filter."""
+        return filter_fd(self.seccomp) if self.bwrap is not None and self.seccomp is not None else None
+
     def preexec(self, limits: Limits, uid: int | None, cgroup: BotCgroup | None,
-                plan: MountPlan = MountPlan(), cwd: Path | None = None) -> Callable[[], None]:
+                plan: MountPlan = MountPlan(), cwd: Path | None = None,
+                seccomp: bool = False) -> Callable[[], None]:
+        """The child's set-up before exec. ``seccomp``: a bot, so without bubblewrap install
+        the filter last (under bubblewrap, :meth:`seccomp_fd` hands it to bubblewrap, whose
+        own set-up needs calls the filter refuses)."""
+        install = (filter_installer(self.seccomp)
+                   if seccomp and self.bwrap is None and self.seccomp is not None else None)
+
         # Order matters: join the cgroup and build the view while still root, then limit,
-        # then give up root.
+        # then give up root, then the filter (the view's mounts are among what it refuses).
         def setup() -> None:
             if cgroup is not None:
                 cgroup.join()
@@ -252,6 +279,8 @@ class Sandbox:
                 os.setgroups([])
                 os.setgid(uid)
                 os.setuid(uid)
+            if install is not None:
+                install()
         return setup
 
     def close(self) -> None:
@@ -292,7 +321,16 @@ class Sandbox:
             ("own PID namespace (children die with the bot)", box, "bubblewrap" if box else "needs bubblewrap"),
             ("tournament file, database and logs hidden; seed not visible in /proc", box,
              "bubblewrap" if box else "needs bubblewrap"),
+            ("system calls refused: file locks, inotify, connect/bind/listen, sockets but unix streams, "
+             "ptrace, new namespaces, mounts, SysV IPC", self.seccomp is not None,
+             self._seccomp_how()),
         ]
+
+    def _seccomp_how(self) -> str:
+        if self.seccomp is None:
+            return self.seccomp_missing
+        where = "installed by bubblewrap (--seccomp)" if self.bwrap else "installed before exec"
+        return f"seccomp filter ({len(self.seccomp) // 8} instructions), {where}; probed: flock and AF_INET refused"
 
 
 def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
@@ -316,9 +354,13 @@ def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
     if pids is not None:
         remove_stale_cgroups(pids)
     root = os.geteuid() == 0
+    program = bot_filter()
+    missing = probe(program) if program is not None else (
+        f"no system-call table for {platform.machine()} here (x86_64 and aarch64 have one)")
     sandbox = Sandbox(bwrap=bwrap, drop_privileges=root, bwrap_sizes=sizes,
                       cgroup_root=pids / f"pirate-arena-{os.getpid()}" if pids else None,
-                      namespaces=root and namespaces_work(), allow_root=allow_root, private_network=root)
+                      namespaces=root and namespaces_work(), allow_root=allow_root, private_network=root,
+                      seccomp=program if missing is None else None, seccomp_missing=missing or "")
     if sandbox.loopback is None:
         sandbox.private_network = False
     return sandbox
