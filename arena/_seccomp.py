@@ -8,8 +8,8 @@ points anywhere. This module builds a classic-BPF seccomp filter (no library: th
 small, and every instruction is tested) that refuses such calls with ``EPERM``, so a bot gets a
 plain ``PermissionError`` instead of dying. What it refuses, and why:
 
-- cross-process channels: ``flock``; ``fcntl`` record, open-file-description and lease locks
-  and ``F_NOTIFY``; inotify, fanotify; SysV IPC and POSIX message queues (machine-wide without
+- cross-process channels: ``flock``; ``fcntl`` record, open-file-description and lease locks,
+  ``F_NOTIFY`` and ``F_SET_RW_HINT``; inotify, fanotify; SysV IPC and POSIX message queues (machine-wide without
   bubblewrap); ``fadvise(POSIX_FADV_DONTNEED)`` and ``preadv2(RWF_NOWAIT)`` (dropping and
   probing another's pages of a shared file in the page cache);
 - the network: ``connect``, ``bind``, ``listen``, ``accept``; sockets other than ``AF_UNIX``
@@ -60,7 +60,9 @@ JUMPS = (JEQ_K, JGE_K, JSET_K)
 #: arguments compared by value, from the uapi headers
 F_LOCKS = (5, 6, 7, 12, 13, 14, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, their *64 (refused
 # by 64-bit kernels anyway), F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
-F_LEASES_AND_NOTIFY = (1024, 1025, 1026)  # F_SETLEASE, F_GETLEASE, F_NOTIFY
+#: F_SETLEASE, F_GETLEASE, F_NOTIFY; F_SET_RW_HINT (a hint kept on the inode that anyone reads
+#: back with F_GET_RW_HINT; recent kernels let only the file's owner set it, older may not)
+F_INODE_STATE = (1024, 1025, 1026, 1036)
 TIOCSTI, TIOCLINUX = 0x5412, 0x541C
 AF_UNIX = 1
 SOCK_STREAM, SOCK_SEQPACKET = 1, 5
@@ -216,7 +218,7 @@ def _arg_checks(numbers: dict[str, int]) -> list[_Op | str]:
         tests = [_Op(JEQ_K, value, true=f"no-{name}") for value in values]
         block(name, [_load(_low(arg)), *tests, _ret(RET_ALLOW), f"no-{name}", _errno(answer)])
 
-    refuse_values("fcntl", 1, F_LOCKS + F_LEASES_AND_NOTIFY)
+    refuse_values("fcntl", 1, F_LOCKS + F_INODE_STATE)
     refuse_values("ioctl", 1, (TIOCSTI, TIOCLINUX))
     block("clone", [_load(_low(0)), _Op(JSET_K, CLONE_NEW_ANY, true="no-clone"), _ret(RET_ALLOW),
                     "no-clone", _errno(errno.EPERM)])

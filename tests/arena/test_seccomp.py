@@ -101,9 +101,9 @@ def test_arguments_are_judged_on_their_low_32_bits(arch):
         return run_filter(program, nr[name], args, arch.audit)
 
     high = 0xDEAD_0000_0000_0000
-    for cmd in (5, 6, 7, 12, 13, 14, 36, 37, 38, 1024, 1025, 1026):
+    for cmd in (5, 6, 7, 12, 13, 14, 36, 37, 38, 1024, 1025, 1026, 1036):
         assert answer("fcntl", 3, cmd) == answer("fcntl", 3, high | cmd) == eperm(), cmd
-    for cmd in (0, 1, 2, 3, 4, 8, 1030, 1031, 1033, 1034):  # F_DUPFD, F_GETFD... F_DUPFD_CLOEXEC, pipe sizes
+    for cmd in (0, 1, 2, 3, 4, 8, 1030, 1031, 1032, 1035):  # F_DUPFD... F_DUPFD_CLOEXEC, pipe size, F_GET_RW_HINT
         assert answer("fcntl", 3, cmd) == answer("fcntl", 3, high | cmd) == RET_ALLOW, cmd
     assert answer("ioctl", 0, 0x5412) == answer("ioctl", 0, high | 0x541C) == eperm()
     assert answer("ioctl", 0, 0x541B) == answer("ioctl", 0, 0x5401) == RET_ALLOW  # FIONREAD, TCGETS

@@ -104,6 +104,8 @@ try_refused("fcntl F_OFD_SETLKW", lambda: fcntl.fcntl(own, 38, flock_struct))
 try_refused("fcntl F_SETLEASE", lambda: fcntl.fcntl(own, 1024, fcntl.F_UNLCK))
 try_refused("fcntl F_GETLEASE", lambda: fcntl.fcntl(own, 1025))
 try_refused("fcntl F_NOTIFY", lambda: fcntl.fcntl(folder, 1026, 0))  # 0: no signals wanted
+hint = ctypes.c_uint64(2)  # RWH_WRITE_LIFE_SHORT
+try_refused("fcntl F_SET_RW_HINT", lambda: raw("fcntl", own, 1036, ctypes.byref(hint)))
 lock = ctypes.create_string_buffer(flock_struct)
 # the kernel reads cmd as unsigned int: a high bit must not let F_SETLK through
 try_refused("fcntl F_SETLK with high bits", lambda: raw("fcntl", own, (1 << 32) | fcntl.F_SETLK, lock))
