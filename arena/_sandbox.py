@@ -43,7 +43,7 @@ from pathlib import Path
 from ._loopback import PrivateLoopback
 from ._cgroups import BotCgroup, find_pids_cgroup, remove_bot_cgroups, remove_stale_cgroups
 from ._mounts import MountPlan, namespaces_work, plan_mounts
-from ._seccomp import bot_filter, filter_fd, filter_installer, probe
+from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
 from ._uids import UidAllocator
 from ._view import PACKAGES, PROJECT_ROOT, bot_path, program_path, view
 
@@ -321,16 +321,17 @@ class Sandbox:
             ("own PID namespace (children die with the bot)", box, "bubblewrap" if box else "needs bubblewrap"),
             ("tournament file, database and logs hidden; seed not visible in /proc", box,
              "bubblewrap" if box else "needs bubblewrap"),
-            ("system calls refused: file locks, inotify, connect/bind/listen, sockets but unix streams, "
-             "ptrace, new namespaces, mounts, SysV IPC", self.seccomp is not None,
-             self._seccomp_how()),
+            ("system calls refused: locks, inotify, connect, sockets but unix streams, ptrace, namespaces, "
+             "mounts, IPC (seccomp)", self.seccomp is not None, self._seccomp_how()),
         ]
 
     def _seccomp_how(self) -> str:
         if self.seccomp is None:
             return self.seccomp_missing
-        where = "installed by bubblewrap (--seccomp)" if self.bwrap else "installed before exec"
-        return f"seccomp filter ({len(self.seccomp) // 8} instructions), {where}; probed: flock and AF_INET refused"
+        arch = current_arch()
+        where = "installed by bubblewrap --seccomp" if self.bwrap else "installed before exec"
+        return (f"{arch.name if arch else '?'} filter of {len(self.seccomp) // 8} instructions, {where}; "
+                f"a probe's flock and AF_INET socket refused")
 
 
 def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:

@@ -277,3 +277,19 @@ async def test_two_colluders_at_one_table_learn_nothing_of_each_other(sandbox):
     one, two = await collusion(sandbox)
     channels = dict.fromkeys(("posix", "ofd", "flock", "inotify"), "EPERM")
     assert (one["GOT"], two["GOT"], one["REFUSED"], two["REFUSED"]) == ({}, {}, channels, channels)
+
+
+def test_doctor_says_whether_the_filter_is_there(monkeypatch):
+    box = detect_sandbox("none")
+    try:
+        (active, how), = [(active, how) for name, active, how in box.describe() if "(seccomp)" in name]
+        assert (active, how) == (box.seccomp is not None, box._seccomp_how())
+        if box.seccomp is not None:
+            assert how.startswith(f"{current_arch().name} filter of ") and "installed before exec" in how
+        monkeypatch.setattr(platform, "machine", lambda: "riscv64")
+        other = detect_sandbox("none")
+        other.close()
+        (active, how), = [(active, how) for name, active, how in other.describe() if "(seccomp)" in name]
+        assert (active, how) == (False, "no system-call table for riscv64 here (x86_64 and aarch64 have one)")
+    finally:
+        box.close()
