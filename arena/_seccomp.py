@@ -55,7 +55,6 @@ LD_W_ABS = 0x20
 ALU_AND_K = 0x54
 JEQ_K, JGE_K, JSET_K = 0x15, 0x35, 0x45
 RET_K = 0x06
-JUMPS = (JEQ_K, JGE_K, JSET_K)
 
 #: arguments compared by value, from the uapi headers
 F_LOCKS = (5, 6, 7, 12, 13, 14, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, their *64 (refused
@@ -250,8 +249,8 @@ def program_for(arch: Arch) -> bytes:
     """The filter for ``arch``, as the ``struct sock_filter`` array (8 bytes an instruction).
 
     Order: the architecture; another ABI's numbers; the calls judged by their arguments;
-    the calls refused outright; allow. The kernel caches, per call number, a verdict that does
-    not depend on the arguments, so the ordinary calls never run the program at all.
+    the calls refused outright; allow. The kernel (5.11 and later) caches, per call number, an
+    "allow" that does not depend on the arguments: the ordinary calls never run the program.
     """
     numbers = arch.numbers
     ops: list[_Op | str] = [
@@ -286,29 +285,32 @@ class _Fprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def filter_installer(program: bytes) -> Callable[[], None]:
-    """A function that installs ``program`` on the calling process, prepared here (the C
-    library looked up, the program copied into C memory) so that the child of a fork, where
-    a ``preexec_fn`` runs, only makes the two calls. Raises :class:`OSError` there if the
-    kernel refuses (a kernel without seccomp); the process must then not run the bot.
+class FilterInstaller:
+    """Installs a program on the calling process when called: made in the parent (the C
+    library looked up, the program copied into C memory), so that the child of a fork, where a
+    ``preexec_fn`` runs, only makes the two calls. Raises :class:`OSError` there if the kernel
+    refuses (one without seccomp): the process must then not run the bot.
 
-    ``PR_SET_NO_NEW_PRIVS`` first: the kernel requires it (or root) for a filter, and it
-    keeps a set-uid program from gaining privileges the filter could not see.
+    ``PR_SET_NO_NEW_PRIVS`` first: the kernel requires it (or root) for a filter, and it keeps
+    a set-uid program from gaining privileges the filter could not see.
     """
-    libc = ctypes.CDLL(None, use_errno=True)
-    prctl = libc.prctl
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-    buffer = ctypes.create_string_buffer(program, len(program))
-    fprog = _Fprog(len(program) // 8, ctypes.addressof(buffer))
 
-    def install() -> None:
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-                or prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog), 0, 0) != 0):
+    def __init__(self, program: bytes) -> None:
+        self._prctl = ctypes.CDLL(None, use_errno=True).prctl
+        self._prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+        self._program = ctypes.create_string_buffer(program, len(program))
+        self._fprog = _Fprog(len(program) // 8, ctypes.addressof(self._program))
+
+    def __call__(self) -> None:
+        if (self._prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                or self._prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(self._fprog), 0, 0) != 0):
             number = ctypes.get_errno()
             raise OSError(number, f"cannot install the system-call filter: {os.strerror(number)}")
 
-    install.keep = (buffer, fprog)  # type: ignore[attr-defined]  (alive as long as the function)
-    return install
+
+def filter_installer(program: bytes) -> Callable[[], None]:
+    """A :class:`FilterInstaller` of ``program``, for a ``preexec_fn``."""
+    return FilterInstaller(program)
 
 
 def install_filter(program: bytes) -> None:
