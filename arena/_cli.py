@@ -306,19 +306,32 @@ def doctor_command(
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
 ) -> None:
-    """Explain which protections against hostile bots are active on this machine (and for BOTs)."""
+    """Try each attack against the sandbox with a probe bot, say which protections held on this
+    machine, and what each BOT will get."""
+    import trio
     from tabulate import tabulate
 
     from ._manifest import resolve_bot
+    from ._probe import judge, run_probe
 
     specs = [resolve_bot(bot) for bot in bots or []]
+    from ._faults import BotFault
+
     with open_sandbox(sandbox, allow_root_bots) as box:
-        pass
+        try:
+            checks = judge(trio.run(run_probe, box))
+        except (RuntimeError, BotFault) as error:
+            raise UsageError(f"the sandbox probe could not run here: {error}") from None
+    typer.echo(f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")
+    typer.echo(tabulate([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
+                        headers=["held", "protection", "what the probe found"]))
+    typer.echo("")
     rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
-    typer.echo(tabulate(rows, headers=["active", "protection", "how"]))
-    missing = [name for name, active, _ in box.describe() if not active]
+    typer.echo(tabulate(rows, headers=["active", "layer", "how"]))
+    missing = [check.protection for check in checks if not check.held] + [
+        name for name, active, _ in box.describe() if not active]
     if missing:
-        typer.echo(f"\n{len(missing)} protection(s) inactive; see README, 'Running untrusted bots'.")
+        typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
     if specs:
         typer.echo("")
         typer.echo(tabulate([_doctor_row(spec, box) for spec in specs], headers=["bot", "uid", "bubblewrap", "cgroup"]))

@@ -78,13 +78,19 @@ class Setup:
         return dataclasses.replace(self, slots=share, keep=self.config.schedule.players + share - 1)
 
 
+#: the parts of a Sandbox that belong to one process: a worker makes its own
+_PER_PROCESS = frozenset({"cgroups", "uids", "root_bots", "_ids", "_loopback"})
+
+
 def sandbox_fields(sandbox: Sandbox | None) -> dict[str, Any] | None:
+    """What a worker needs to confine bots as the coordinator does: every field of the
+    coordinator's sandbox (a field added later travels too), but its per-process parts."""
     if sandbox is None:
         return None
-    return {"bwrap": sandbox.bwrap, "drop_privileges": sandbox.drop_privileges,
-            "hidden_paths": sandbox.hidden_paths, "namespaces": sandbox.namespaces,
-            "allow_root": sandbox.allow_root, "max_cpus": sandbox.max_cpus, "max_memory_mb": sandbox.max_memory_mb,
-            "cgroups": sandbox.cgroups}
+    fields = {field.name: getattr(sandbox, field.name) for field in dataclasses.fields(sandbox)
+              if field.name not in _PER_PROCESS}
+    fields["cgroups"] = sandbox.cgroups is not None  # a worker finds its own machine's
+    return fields
 
 
 def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:

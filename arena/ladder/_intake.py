@@ -224,9 +224,10 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
     read_fd, write_fd = os.pipe()
     try:
         process = await trio.lowlevel.open_process(
-            box.command(build.argv(), build.cwd, uid, confinement.plan, writable=[build.cwd]),
+            box.command(build.argv(), build.cwd, uid, confinement.plan, writable=[build.cwd], env=env,
+                        tmp_bytes=box.tmpfs_bytes(build.limits)),
             stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd, cwd=build.cwd,
-            env=box.environment(env), start_new_session=True,
+            env=box.environment(env, build.argv(), build.cwd), start_new_session=True,
             preexec_fn=box.preexec(build.limits, uid, cgroup, confinement.plan, build.cwd))
     except (OSError, subprocess.SubprocessError) as error:
         os.close(read_fd)
