@@ -30,7 +30,7 @@ from ._sandbox import Limits, Sandbox
 
 #: what the probe does; its arguments come as one JSON object in argv[1]
 PROBE = r'''
-import ctypes, errno, json, os, resource, socket, sys
+import ctypes, errno, json, os, resource, socket, sys, time
 task = json.loads(sys.argv[1])
 found = {}
 def error(exception):
@@ -119,6 +119,53 @@ for pid in children:
     os.kill(pid, 9)
     os.waitpid(pid, 0)
 
+# memory: children that each stay under any per-process limit, together over the bot's
+pids = []
+for _ in range(task["hogs"]):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            hog = bytearray(task["hog_mb"] << 20)  # zero-filled: every page touched
+            for offset in range(0, len(hog), 4096):
+                hog[offset] = 1
+            time.sleep(0.3)  # held together
+        except MemoryError:
+            os._exit(3)
+        os._exit(0)
+    pids.append(pid)
+statuses = [os.waitpid(pid, 0)[1] for pid in pids]
+found["hogs"] = ["killed" if os.WIFSIGNALED(status) and os.WTERMSIG(status) == 9 else
+                 "MemoryError" if os.WEXITSTATUS(status) == 3 else "kept its memory" for status in statuses]
+try:
+    stats = os.statvfs("/tmp")
+    found["tmp_mb"] = stats.f_blocks * stats.f_frsize >> 20
+except OSError:
+    found["tmp_mb"] = None
+
+# CPU: two busy processes for a while; how many cores did they get together?
+def burn(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+began, before = time.monotonic(), os.times()
+pid = os.fork()
+if pid == 0:
+    burn(0.4)
+    os._exit(0)
+burn(0.4)
+os.waitpid(pid, 0)
+after = os.times()
+used = (after.user + after.system + after.children_user + after.children_system
+        - before.user - before.system - before.children_user - before.children_system)
+found["cores"] = round(used / (time.monotonic() - began), 2)
+
+# frozen: the arena freezes it during this window; the longest pause it notices
+print("window", file=sys.stderr, flush=True)
+gap, last, end = 0.0, time.monotonic(), time.monotonic() + task["window"]
+while (now := time.monotonic()) < end:
+    gap, last = max(gap, now - last), now
+found["paused_ms"] = round(gap * 1000)
+
 # a child that leaves the bot's session and would outlive it (the arena looks for its marker)
 if os.fork() == 0:
     os.setsid()
@@ -126,8 +173,12 @@ if os.fork() == 0:
 print(json.dumps(found), file=sys.stderr, flush=True)
 '''
 
-#: the probe's limits: a small process cap to try it against
-PROBE_LIMITS = Limits(processes=8)
+#: the probe's limits: a small process cap and memory to try them against
+PROBE_LIMITS = Limits(processes=8, memory_mb=96)
+#: children each holding this much memory: under the limit alone, over it together
+HOGS, HOG_MB = 4, 48
+#: how long the probe watches for a pause, and how long the arena freezes it in that time
+WINDOW_S, FREEZE_S = 0.8, 0.3
 #: forks the probe tries (more than its cap)
 PROBE_FORKS = 24
 #: paths that must not exist in a bot's view
@@ -178,7 +229,8 @@ class _Targets:
     def task(self) -> dict:
         return {"port": self.tcp.getsockname()[1], "unix": self.unix_path, "locked": self.locked,
                 "offset": self.offset, "absent": [*ABSENT, str(self.host_tmp)], "arena_pid": os.getpid(),
-                "forks": PROBE_FORKS, "marker": self.marker}
+                "forks": PROBE_FORKS, "marker": self.marker, "hogs": HOGS, "hog_mb": HOG_MB,
+                "window": WINDOW_S}
 
     def reached(self) -> list[str]:
         """What arrived at the listeners: the first bytes of each connection."""
@@ -232,6 +284,7 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0) -> dict:
                        cwd=targets.home, limits=PROBE_LIMITS)
         async with open_bot_process(spec, sandbox) as bot:
             with trio.move_on_after(limit_s):
+                await _freeze_in_window(bot)
                 await bot.process.wait()
         lines = bot.stderr.tail().splitlines()
         try:
@@ -248,6 +301,22 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0) -> dict:
         return found
     finally:
         targets.close()
+
+
+async def _freeze_in_window(bot) -> None:
+    """Freeze the probe for :data:`FREEZE_S` once it says its window began, as the arena
+    freezes a bot that is not on move (where there is no freezer, nothing happens)."""
+    while "window" not in bot.stderr.tail().splitlines():
+        if bot.returncode() is not None:
+            return
+        await trio.sleep(0.005)
+    if bot.cgroup is None or not bot.cgroup.has("freezer"):
+        return
+    bot.cgroup.freeze()
+    try:
+        await trio.sleep(FREEZE_S)
+    finally:
+        bot.cgroup.thaw()
 
 
 def judge(found: dict) -> list[Check]:
@@ -284,7 +353,16 @@ def judge(found: dict) -> list[Check]:
               f"{found['forked']} of {PROBE_FORKS} forks made under a cap of {PROBE_LIMITS.processes}"),
         Check("environment reduced to PATH, HOME, LANG and the manifest's [env]",
               set(found["env"]) <= allowed_env, ", ".join(found["env"])),
-        Check("resource limits (files, memory, CPU, file size, no core)", found["nofile"] == PROBE_LIMITS.open_files,
+        Check("resource limits (open files, file size, no core)", found["nofile"] == PROBE_LIMITS.open_files,
               f"open files limit {found['nofile']}"),
+        Check("memory limited over all its processes (and its /tmp)",
+              found["hogs"].count("kept its memory") * HOG_MB <= PROBE_LIMITS.memory_mb,
+              f"{HOGS} children of {HOG_MB} MiB under a limit of {PROBE_LIMITS.memory_mb} MiB: "
+              f"{', '.join(found['hogs'])}; /tmp of {found['tmp_mb']} MiB"),
+        Check("CPU: one core at most, whatever it forks", found["cores"] <= 1.2,
+              f"two busy processes got {found['cores']} cores together"),
+        Check("frozen while not on move", found["paused_ms"] >= FREEZE_S * 1000 * 0.8,
+              f"its longest pause in a {WINDOW_S:g} s window: {found['paused_ms']} ms "
+              f"(the arena froze it for {FREEZE_S * 1000:.0f} ms where it can)"),
     ]
     return checks

@@ -81,3 +81,24 @@ async def test_without_filter_and_private_network_the_stdout_escape_is_caught():
     finally:
         sandbox.close()
     assert "stdout" in found["reached"] and held_by(judge(found))["no network"] is False
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (cgroups)")
+async def test_without_cgroups_memory_is_limited_only_per_process_and_nothing_is_frozen():
+    sandbox = detect_sandbox("auto")
+    try:
+        if sandbox.cgroups is None:
+            pytest.skip("no cgroups here")
+        with_cgroups = held_by(judge(await run_probe(sandbox)))
+        layout, sandbox.cgroups = sandbox.cgroups, None  # as on a machine without them
+        try:
+            found = await run_probe(sandbox)
+        finally:
+            sandbox.cgroups = layout
+    finally:
+        sandbox.close()
+    assert with_cgroups["memory limited over all its processes (and its /tmp)"] is True
+    assert with_cgroups["frozen while not on move"] is True
+    # Four children each under the limit on its own keep four times their share.
+    assert held_by(judge(found))["memory limited over all its processes (and its /tmp)"] is False
+    assert found["hogs"].count("kept its memory") >= 3
