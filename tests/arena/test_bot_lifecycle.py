@@ -155,7 +155,8 @@ async def test_a_death_found_only_in_the_next_game_asks_for_that_game_again():
 
 # -- tournaments: configs, runs, logs ------------------------------------------------------------
 
-def write_tournament(folder: Path, entrants: dict[str, list[str]], rounds=2, concurrency=1, extra="") -> Path:
+def write_tournament(folder: Path, entrants: dict[str, list[str]], rounds=2, concurrency=1, extra="",
+                     ponder=False) -> Path:
     lines = "".join(f"\n[[entrants]]\nname = {json.dumps(name)}\ncommand = {json.dumps(command)}\n"
                     for name, command in entrants.items())
     path = folder / "t.toml"
@@ -169,6 +170,7 @@ def write_tournament(folder: Path, entrants: dict[str, list[str]], rounds=2, con
         {extra}
         [time]
         move_ms = 2000
+        ponder = {json.dumps(ponder)}
         [options]
         characters = false
         """) + lines)
@@ -235,9 +237,11 @@ async def test_a_memorising_bot_never_sees_a_deal_twice(tmp_path, sandbox, memo_
 
 async def test_processes_of_one_entrant_share_no_files_under_bubblewrap(tmp_path, sandbox, memo_token):
     """With files as memory: under bubblewrap no rotation sees the deal again; without it the
-    second rotation of each block reads what the first one wrote (as the README says)."""
+    second rotation of each block reads what the first one wrote (as the README says). The
+    bots ponder: a bot frozen after its last move would read its ``end``, where it writes its
+    memory, only when it next runs (maybe after the other rotation)."""
     path = write_tournament(tmp_path, {"memo": ["python", str(BOTS / "memory.py"), "disk", memo_token],
-                                       "r1": RANDOM, "r2": RANDOM})
+                                       "r1": RANDOM, "r2": RANDOM}, ponder=True)
     games, _, _ = await run_tournament(path, sandbox)
     assert [game.faults for game in games] == [()] * 12
     lines = log_lines(tmp_path / "t.db", "memo")
