@@ -203,7 +203,7 @@ async def test_the_folders_of_a_dead_arena_are_swept_in_every_hierarchy():
     dead = LAYOUT.renamed(f"pirate-arena-{ended.pid}")
     cgroup = BotCgroup(dead, "bot-0", processes=8)
     # orphaned at once, as a dead arena's bots are: init reaps it once it is killed
-    shell = subprocess.run(["sh", "-c", "sleep 600 >/dev/null & echo $!"], preexec_fn=cgroup.join,
+    shell = subprocess.run(["sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!"], preexec_fn=cgroup.join,
                            capture_output=True, text=True, check=True)
     sleeper = int(shell.stdout)
     try:
