@@ -107,12 +107,12 @@ def make_log_dir(path: Path | None) -> None:
 
 
 def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
-                   margin_ms: int = 0, ponder: bool = False):
+                   margin_ms: int = 0, ponder: bool = False, in_turn: bool = False):
     from ._match import MatchSettings
     from ._timecontrol import TimeControl
 
     try:
-        time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms, ponder)
+        time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms, ponder, in_turn)
     except ValueError as error:
         raise UsageError(str(error)) from None
     return MatchSettings(time_control, FaultPolicy(policy), substitutions)
@@ -132,6 +132,8 @@ def match_command(
         "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", "MS")] = "0",
     ponder: Annotated[bool, typer.Option(
         "--ponder", help="Let bots think while others are on move (else, as root, a bot not on move is frozen).")] = False,
+    in_turn: Annotated[bool, typer.Option(
+        "--in-turn", help="Ask the seats of a simultaneous decision one after another (no two bots run at once).")] = False,
     fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
     substitutions: Annotated[str, number_option(
         "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
@@ -152,7 +154,7 @@ def match_command(
     settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
                               parse_option("--startup-ms", startup_ms), fault_policy.value,
                               parse_option("--substitutions", substitutions), parse_option("--margin-ms", margin_ms),
-                              ponder)
+                              ponder, in_turn)
     specs = [resolve_bot(bot) for bot in bots]
     if replay is not None:
         check_writable(replay)

@@ -173,9 +173,12 @@ class _Match:
         state = self.state
         while state.acting and not self.stopped:
             acting = state.acting
-            if len(acting) == 1:
-                seat = self.seats[acting[0]]
-                actions = {seat.index: await self._action_of(seat)}
+            if len(acting) == 1 or self.settings.time_control.in_turn:
+                # In turn, no two bots of the game ever run at once (the others stay frozen):
+                # nothing can pass between them while they decide.
+                actions = {}
+                for index in acting:
+                    actions[index] = await self._action_of(self.seats[index])
             else:
                 actions = {}
                 async with trio.open_nursery() as nursery:

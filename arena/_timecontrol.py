@@ -19,13 +19,16 @@ from dataclasses import dataclass
 class TimeControl:
     """Per-move limit and per-game reserve, in milliseconds; ``startup_ms`` bounds the handshake;
     ``margin_ms``: lateness that is charged but not a timeout; ``ponder``: bots may think while
-    others are on move (else, where a cgroup freezer serves, a bot not on move is frozen)."""
+    others are on move (else, where a cgroup freezer serves, a bot not on move is frozen);
+    ``in_turn``: the seats of a simultaneous decision are asked one after another, each with
+    the others frozen, instead of all at once (their choices stay secret from each other)."""
 
     move_ms: int = 1000
     reserve_ms: int = 0
     startup_ms: int = 10_000
     margin_ms: int = 0
     ponder: bool = False
+    in_turn: bool = False
 
     def __post_init__(self) -> None:
         if self.move_ms <= 0:
