@@ -42,7 +42,6 @@ import signal
 import struct
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

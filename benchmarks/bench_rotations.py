@@ -94,16 +94,22 @@ def play(checkout: Path, database: Path, concurrency: int, workers: int, run_fol
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--other", type=Path, required=True, help="the checkout to compare with (e.g. main)")
+    parser.add_argument("--this", type=Path, default=ROOT, help="the checkout measured (default: this one)")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--only", default="", help="comma-separated tournament names")
     parser.add_argument("--spreads", default="", help="e.g. 1x1,2x2 (concurrency x workers)")
     parser.add_argument("--out", type=Path, default=HERE / "rotations.jsonl")
+    parser.add_argument("--folder", type=Path, default=None, help="where the runs' databases go (default: a "
+                        "temporary folder)")
     args = parser.parse_args()
     names = [name for name in TOURNAMENTS if not args.only or name in args.only.split(",")]
     spreads = [tuple(map(int, s.split("x"))) for s in args.spreads.split(",")] if args.spreads else SPREADS
-    checkouts = {"this": ROOT, "other": args.other.resolve()}
+    checkouts = {"this": args.this.resolve(), "other": args.other.resolve()}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    with tempfile.TemporaryDirectory(prefix="bench-rotations-") as tmp:
+    commit = commit if args.this.resolve() == ROOT else str(args.this)
+    if args.folder is not None:
+        args.folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="bench-rotations-", dir=args.folder) as tmp:
         folder = Path(tmp)
         folder.chmod(0o755)
         rows = []
