@@ -165,7 +165,11 @@ class BotPool:
         while self._blocked(names, deal):
             await self._changed.wait()
         self._claims.update((name, deal) for name in names)
-        players: list[Player] = []
+        players: list[Player | None] = [None] * len(seats)
+
+        async def hand_out(seat: int) -> None:
+            players[seat] = await self._hand_out(seats[seat], deal)
+
         try:
             seen = [entry for name in names for entry in self._idle[name] if deal in entry.deals]
             for entry in seen:
@@ -174,10 +178,13 @@ class BotPool:
             self._ended += len(seen)
             for entry in seen:
                 await entry.closed.wait()
-            for name in seats:
-                players.append(await self._hand_out(name, deal))
+            # All seats at once: at a pass's first game every seat may need a new process.
+            async with trio.open_nursery() as nursery:
+                for seat in range(len(seats)):
+                    nursery.start_soon(hand_out, seat)
         except BaseException:
-            self.checkin_game(seats[:len(players)], players)
+            handed = [(name, player) for name, player in zip(seats, players) if player is not None]
+            self.checkin_game([name for name, _ in handed], [player for _, player in handed])
             raise
         finally:
             self._claims.difference_update((name, deal) for name in names)
