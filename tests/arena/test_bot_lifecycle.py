@@ -1,6 +1,8 @@
 """Bot processes across requests and games, with real bots: replies written before their
-request, requests cut mid-frame, deaths between games, the deal rule of the pool (no process
-plays a deal twice) and the start-up check of ``arena match`` and ``arena tournament``."""
+request, requests cut mid-frame, misbehaviour between games charged up to withdrawal, the deal
+rule of the pool (no process that saw a deal is alive when another rotation of it starts: a
+timeline bot and a deal carrier) and the start-up check of ``arena match`` and ``arena
+tournament``."""
 
 import json
 import os
@@ -210,6 +212,10 @@ def test_a_withdrawal_is_one_warning_and_holds_on_resume(tmp_path):
     assert result.stderr == ("warning: entrant 'leaver' withdrawn after 1 faults between games (limit 1): it "
                              "forfeited its remaining games\n")
     assert "leaver: withdrawn after 1 faults between games (limit 1)" in result.stdout
+    # The report lists it with the other faults.
+    assert arena("report", str(tmp_path / "t.db"), "-o", str(tmp_path / "r.html")).returncode == 0
+    page = (tmp_path / "r.html").read_text()
+    assert "wrote 12 bytes between games" in page and "withdrawn after 1 faults between games" in page
     # Resumed with more rounds, it is not started again.
     assert arena("tournament", "extend", str(tmp_path / "t.db"), "--rounds", "2").returncode == 0
     logs = len(list(log_dir_of(tmp_path / "t.db").glob("leaver.*.log")))
