@@ -176,7 +176,8 @@ class BotPool:
                 self._idle[entry.name].remove(entry)
                 self._end(entry, inspect=True)  # what it did before we end it is still its fault
             self._ended += len(seen)
-            for entry in seen:
+            # Also those ended earlier for a fault between games, whose charge is still to pay.
+            for entry in seen + [entry for name in names for entry in self._charges[name] if deal in entry.deals]:
                 await entry.closed.wait()
             # All seats at once: at a pass's first game every seat may need a new process.
             async with trio.open_nursery() as nursery:
