@@ -26,9 +26,11 @@ complete pairs only.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 from collections import deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 
 import trio
@@ -41,6 +43,8 @@ GAMES_PER_PASS = 64
 GAMES_PER_PASS_SPRT = 8
 #: The most blocks a window holds (it is held in memory: a few hundred bytes a game).
 MAX_WINDOW_BLOCKS = 4096
+#: How many games per slot :func:`pick` looks ahead (a worker is sent as many ahead).
+LOOKAHEAD = 8
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class WindowPlan:
     sprt: bool = False
     #: about how many games an entrant's process plays per pass (:data:`GAMES_PER_PASS`)
     games_per_pass: int = GAMES_PER_PASS
+    #: the blocks to hand out in all, if known (set by :class:`GameSource`)
+    total: int | None = None
 
     def blocks(self, remaining: int | None = None) -> int:
         """The blocks of the next window, with ``remaining`` blocks left to hand out
@@ -63,8 +69,10 @@ class WindowPlan:
         k, share = self.players, self.share
         # Each pass after the first ends about one process per entrant and slot of the window
         # (max(entrants, share * players) of them at most): a window plays at least twice as
-        # many games as it starts processes, unless it is the last.
-        least = max(share + 1, math.ceil(2 * (k - 1) * max(self.entrants, share * k) / k))
+        # many games as it starts processes, unless it is the last; and, since every window
+        # costs as many starts however short, a worker gets about two of them at most.
+        least = max(share + 1, math.ceil(2 * (k - 1) * max(self.entrants, share * k) / k),
+                    math.ceil((self.total or 0) / (2 * self.workers)))
         # An entrant sits at players/entrants of the tables, so its games of a pass number
         # m * players / entrants, spread over about max(1, share * players / entrants)
         # processes at once: each plays about `per_pass` of them when m is this.
@@ -75,11 +83,49 @@ class WindowPlan:
         return max(least, min(most, math.ceil(remaining / self.workers)))
 
 
-def rotation_major(blocks: list[list[ScheduledGame]]) -> list[ScheduledGame]:
+def rotation_major(blocks: list[list[ScheduledGame]], share: int = 1) -> list[ScheduledGame]:
     """The games of ``blocks`` (each a block's pending games in rotation order) as the first
-    game of every block, then the second of every block, and so on."""
+    game of every block, then the second of every block, and so on, the blocks in the order of
+    :func:`spread` (the same in every pass, so a block's next rotation comes a pass later)."""
+    blocks = spread(blocks, share)
     longest = max((len(block) for block in blocks), default=0)
     return [block[i] for i in range(longest) for block in blocks if i < len(block)]
+
+
+def spread(blocks: list[list[ScheduledGame]], share: int, lookahead: int = 64) -> list[list[ScheduledGame]]:
+    """``blocks`` reordered so that, where it can be done, no ``share + 1`` blocks in a row
+    seat the same entrant twice: a worker plays ``share`` games at once, and the next one
+    starts when any of them ends, so an entrant of the next game may still be playing any of
+    the last ``share``; in two games at once it needs a second process, which the next pass
+    must end and replace. Greedy: each next block is the first of the following ``lookahead``
+    that shares no entrant with the last ``share`` taken (else simply the next)."""
+    if share <= 1 or len(blocks) <= 2:
+        return blocks
+    remaining, order = list(blocks), []
+    recent: deque[frozenset[str]] = deque(maxlen=share)
+    while remaining:
+        busy = frozenset().union(*recent)
+        pick = next((i for i, block in enumerate(remaining[:lookahead]) if busy.isdisjoint(block[0].seats)), 0)
+        order.append(remaining.pop(pick))
+        recent.append(frozenset(order[-1][0].seats))
+    return order
+
+
+def pick(queue: deque[ScheduledGame], ready: Callable[[ScheduledGame], bool] | None,
+         lookahead: int) -> ScheduledGame:
+    """Take from ``queue`` the first of its first ``lookahead`` games that ``ready`` accepts
+    (:meth:`BotPool.ready`: every entrant has an idle process that may play it), else its first.
+
+    The order of a window is planned (:func:`spread`), but which games end first is not: a
+    game whose entrant is still playing another would need a second process of it, which the
+    next pass has to end and replace again. Taking one a little further on instead keeps an
+    entrant on one process per pass where the tables allow it."""
+    if ready is not None:
+        for index, game in enumerate(itertools.islice(queue, lookahead)):
+            if ready(game):
+                del queue[index]
+                return game
+    return queue.popleft()
 
 
 def _blocks(games: Iterator[ScheduledGame]) -> Iterator[list[ScheduledGame]]:
@@ -106,9 +152,9 @@ class GameSource:
 
     def __init__(self, pending: Iterator[ScheduledGame], plan: WindowPlan | None = None,
                  remaining: int | None = None) -> None:
+        self._remaining = remaining
         self.plan = plan or WindowPlan()
         self._blocks = _blocks(pending)
-        self._remaining = remaining
         self._windows: dict[Hashable, deque[ScheduledGame]] = {}
         self._retry: deque[list[ScheduledGame]] = deque()
         #: keys of games given back by a worker that died (played again elsewhere)
@@ -119,13 +165,16 @@ class GameSource:
         self.windows = 0  # windows handed out, given-back ones included (for measurements)
         self._changed = trio.Event()
 
-    async def take(self, worker: Hashable = None) -> ScheduledGame | None:
+    async def take(self, worker: Hashable = None,
+                   ready: Callable[[ScheduledGame], bool] | None = None) -> ScheduledGame | None:
         """The next game for ``worker``, or ``None`` once every game is played or in flight
-        for good (a worker that dies gives its games back, so until then this waits)."""
+        for good (a worker that dies gives its games back, so until then this waits).
+        ``ready``: prefer the first of the next few games it says can start at once
+        (:func:`pick`)."""
         while True:
             window = self._windows.get(worker)
             if window:
-                game = window.popleft()
+                game = pick(window, ready, LOOKAHEAD * self.plan.share)
                 break
             window = self._retry.popleft() if self._retry else self._next_window()
             if window:
@@ -158,6 +207,16 @@ class GameSource:
         self.withdrawn[name] = detail
         self._notify()
 
+    @property
+    def plan(self) -> WindowPlan:
+        return self._plan
+
+    @plan.setter
+    def plan(self, plan: WindowPlan) -> None:
+        """How windows are sized (a worker pool sets its share and count once it knows them)."""
+        total = None if self._remaining is None else math.ceil(self._remaining / plan.players)
+        self._plan = dataclasses.replace(plan, total=plan.total if plan.total is not None else total)
+
     def _next_window(self) -> list[ScheduledGame]:
         remaining = None if self._remaining is None else math.ceil(self._remaining / self.plan.players)
         blocks = []
@@ -168,7 +227,7 @@ class GameSource:
             blocks.append(block)
         if self._remaining is not None:
             self._remaining = max(self._remaining - sum(len(block) for block in blocks), 0)
-        return rotation_major(blocks)
+        return rotation_major(blocks, self.plan.share)
 
     def _notify(self) -> None:
         # Wake every waiting taker (each waits on the event current when it began to wait).

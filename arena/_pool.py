@@ -192,6 +192,16 @@ class BotPool:
             self._notify()
         return players
 
+    def ready(self, seats: Sequence[str], deal: int) -> bool:
+        """Whether a game of ``deal`` could start now without waiting and without starting or
+        ending a process: every entrant (broken, withdrawn or charged ones aside) has enough
+        idle processes that have not seen ``deal``, and no game of it is in play."""
+        names = [name for name in seats if name not in self.broken and name not in self.withdrawn]
+        if self._blocked(names, deal):
+            return False
+        return all(self._charges[name] or sum(deal not in entry.deals for entry in self._idle[name])
+                   >= names.count(name) for name in set(names))
+
     def checkin_game(self, seats: Sequence[str], players: Sequence[Player]) -> dict[int, BotFault]:
         """Take back the players of a finished game (as :meth:`checkout_game` gave them).
 

@@ -183,7 +183,7 @@ class TournamentRunner:
 
     async def _slot(self, source: GameSource, pool: BotPool) -> None:
         game = get_game(self.config.game)
-        while (scheduled := await source.take()) is not None:
+        while (scheduled := await source.take(ready=lambda game: pool.ready(game.seats, game.seed))) is not None:
             result = await play_scheduled(game, scheduled, pool, self.config)
             source.done()
             self._stored(scheduled, result)

@@ -42,6 +42,7 @@ import signal
 import struct
 import subprocess
 import sys
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,7 @@ from typing import Any
 import trio
 
 from ._config import TournamentConfig
-from ._handout import GameSource
+from ._handout import LOOKAHEAD, GameSource, pick
 from ._sandbox import Sandbox
 from ._schedule import ScheduledGame
 from ._uids import UidAllocator
@@ -227,9 +228,11 @@ class Workers:
                                  f"its {games} unfinished games are played again")
 
     def served(self, send: trio.abc.SendStream, receive: trio.abc.ReceiveStream) -> _Served:
-        # Twice its slots in flight: a slot that finishes finds its next game already there
-        # instead of waiting for the result's round trip through this process.
-        return _Served(send, FrameReader(receive), trio.Semaphore(2 * self.setup.slots))
+        # Games ahead of its slots: a slot that finishes finds its next game already there
+        # instead of waiting for the result's round trip through this process, and can take
+        # one whose entrants have an idle process (arena._handout.pick). They are of its own
+        # window, so sending them early takes nothing from another worker.
+        return _Served(send, FrameReader(receive), trio.Semaphore(LOOKAHEAD * self.setup.slots))
 
     def give_back(self, served: _Served) -> int:
         """Put the games ``served`` did not finish, and the rest of its window, back in the
@@ -403,7 +406,10 @@ async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
     sandbox = _worker_sandbox(setup.sandbox)
     specs = {spec.name: spec for spec in config.entrants}
     deaths: list[tuple[str, str]] = []
-    games_send, games_receive = trio.open_memory_channel(setup.slots)
+    # The games sent and not begun (the coordinator sends at most twice the slots ahead): each
+    # slot takes the first that can start at once on the pool's idle processes (pick).
+    queue: deque[ScheduledGame] = deque()
+    arrived = trio.Event()
     try:
         async with open_bot_pool(specs, config.settings.time_control.startup_ms / 1000, sandbox, setup.log_dir,
                                  keep=setup.keep, on_death=lambda name, detail: deaths.append((name, detail))) as pool:
@@ -420,8 +426,12 @@ async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
 
             game = get_game(config.game)
 
-            async def slot(games: trio.MemoryReceiveChannel) -> None:
-                async for scheduled in games:
+            async def slot() -> None:
+                while True:
+                    while not queue:
+                        await arrived.wait()
+                    scheduled = pick(queue, lambda next_game: pool.ready(next_game.seats, next_game.seed),
+                                     LOOKAHEAD * setup.slots)
                     result = await play_scheduled(game, scheduled, pool, config)
                     while deaths:
                         await send(("death", *deaths.pop(0)))
@@ -429,8 +439,7 @@ async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
 
             async with trio.open_nursery() as nursery:
                 for _ in range(setup.slots):
-                    nursery.start_soon(slot, games_receive.clone())
-                games_receive.close()
+                    nursery.start_soon(slot)
                 while (message := await reader.receive()) is not None:
                     if message[0] == "withdraw":
                         pool.withdraw(message[1], message[2])
@@ -438,7 +447,9 @@ async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
                     _, scheduled, sweep = message
                     if sweep:
                         _sweep_dead_workers(sandbox)
-                    await games_send.send(scheduled)
+                    queue.append(scheduled)
+                    arrived.set()
+                    arrived = trio.Event()
                 # stdin closed: the coordinator is done with us (or gone); games in flight are dropped
                 nursery.cancel_scope.cancel()
     finally:

@@ -122,3 +122,31 @@ async def test_resumed_schedules_keep_their_keys_and_seeds(players):
     source = GameSource(iter(pending), WindowPlan(players=players, entrants=4), remaining=len(pending))
     taken = await take_all(source)
     assert sorted((g.key, g.seed, g.seats) for g in taken) == sorted((g.key, g.seed, g.seats) for g in pending)
+
+
+def test_spread_keeps_an_entrant_out_of_games_played_at_once():
+    from arena._handout import _blocks, spread
+
+    blocks = list(_blocks(iter(schedule(entrants=6, rounds=10))))
+    order = spread(blocks, 2)
+    assert sorted(b[0].key for b in order) == sorted(b[0].key for b in blocks)
+
+    def clashes(blocks):
+        return sum(1 for i in range(2, len(blocks))
+                   if set(blocks[i][0].seats) & (set(blocks[i - 1][0].seats) | set(blocks[i - 2][0].seats)))
+
+    assert clashes(order) < clashes(blocks) / 4
+    assert spread(blocks, 1) == blocks
+
+
+def test_pick_takes_the_first_ready_game_within_its_lookahead():
+    from collections import deque
+
+    from arena._handout import pick
+
+    games = deque(schedule(entrants=4, rounds=1))
+    first, third, fifth = games[0], games[2], games[4]
+    assert pick(games, lambda game: game is third, 4) is third and games[0] is first
+    assert pick(games, lambda game: game is fifth, 3) is first  # beyond the lookahead: the first
+    second = games[0]
+    assert pick(games, None, 3) is second

@@ -42,6 +42,8 @@ async def test_a_process_that_saw_a_deal_is_gone_before_another_game_of_it_start
         _, first, _ = await play(pool, ["a", "b"], 1)
         _, second, _ = await play(pool, ["a", "b"], 2)  # another deal: the same processes
         assert second == first and pool.started == 2
+        # Deal 3 could start on the idle processes at once; deal 1 would need new ones.
+        assert pool.ready(["a", "b"], 3) and not pool.ready(["b", "a"], 1)
         players = await pool.checkout_game(["b", "a"], 1)  # the other rotation of deal 1
         # Both processes saw deal 1: ended, and dead, before the game was handed out.
         assert all(old.process.returncode() is not None for old in first)
@@ -68,6 +70,7 @@ async def test_a_rotation_waits_for_a_game_of_its_deal_in_play_and_ends_its_proc
             assert players[1] is not playing[0]
             pool.checkin_game(["c", "a"], players)
 
+        assert not pool.ready(["c", "a"], 7) and pool.ready(["c"], 8)
         nursery.start_soon(other_rotation)
         await trio.sleep(0.3)
         assert order == []  # a's process plays deal 7: the other rotation waits
