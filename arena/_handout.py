@@ -17,7 +17,13 @@ keys and seeds do not depend on the order games are played in):
   :data:`GAMES_PER_PASS` games per pass, and at least ``share + 1`` blocks so that a block's
   next rotation never has to wait for its last one (:meth:`WindowPlan.blocks`). With several
   workers the window is also at most the remaining blocks over the workers (guided
-  self-scheduling: windows shrink towards the end, so the workers finish together).
+  self-scheduling: windows shrink towards the end, so the workers finish together), but not
+  below half the blocks over the workers: each window costs the same starts, however short.
+- **One process per entrant and pass, where the tables allow.** An entrant in two games at
+  once needs a second process, which the next pass ends and replaces too. A window's blocks
+  are ordered so that games played at once share no entrant where possible (:func:`spread`),
+  and a slot takes, of the next few games, the first that the pool's idle processes can play
+  at once (:func:`pick`, :meth:`BotPool.ready`).
 
 Results still come back and are stored game by game, so resuming, the SPRT and the progress
 display work as before; a gauntlet with an SPRT gets short windows, because its test counts
