@@ -183,7 +183,10 @@ class TournamentRunner:
 
     async def _slot(self, source: GameSource, pool: BotPool) -> None:
         game = get_game(self.config.game)
-        while (scheduled := await source.take(ready=lambda game: pool.ready(game.seats, game.seed))) is not None:
+        def ready(scheduled: ScheduledGame) -> bool:
+            return pool.ready(scheduled.seats, scheduled.seed)
+
+        while (scheduled := await source.take(ready=ready)) is not None:
             result = await play_scheduled(game, scheduled, pool, self.config)
             source.done()
             self._stored(scheduled, result)
