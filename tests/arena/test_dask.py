@@ -235,4 +235,5 @@ def test_no_deal_crosses_rotations_when_a_dask_worker_dies(tmp_path, cluster, sh
     assert f"warning: the arena worker on Dask worker {victim} was lost; its " in err
     assert not (shared_folder / "violations").exists(), (shared_folder / "violations").read_text()
     assert sum(len(blocks) for blocks in timeline(shared_folder).values()) >= 2 * total
-    cluster.wait_for_workers(2, timeout=60)
+    # The last test of the module's cluster: no waiting for the nanny's restart of the worker
+    # (over a minute at load 40).
