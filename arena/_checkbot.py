@@ -36,7 +36,7 @@ REFERENCE = BotSpec("py-random", (sys.executable, "-m", "bots.random"))
 _SECTION = {
     FaultKind.TIMEOUT: "§9 Time control", FaultKind.CRASH: "§2 Process and streams",
     FaultKind.PROTOCOL: "§5 Messages / §8 ids", FaultKind.ILLEGAL: "§12 Games",
-    FaultKind.OVERSIZE: "§3 Framing",
+    FaultKind.OVERSIZE: "§3 Framing", FaultKind.MEMORY: "§2 Process and streams",
 }
 
 

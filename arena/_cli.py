@@ -107,12 +107,12 @@ def make_log_dir(path: Path | None) -> None:
 
 
 def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
-                   margin_ms: int = 0):
+                   margin_ms: int = 0, ponder: bool = False):
     from ._match import MatchSettings
     from ._timecontrol import TimeControl
 
     try:
-        time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms)
+        time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms, ponder)
     except ValueError as error:
         raise UsageError(str(error)) from None
     return MatchSettings(time_control, FaultPolicy(policy), substitutions)
@@ -130,6 +130,8 @@ def match_command(
     startup_ms: Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")] = "10000",
     margin_ms: Annotated[str, number_option(
         "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", "MS")] = "0",
+    ponder: Annotated[bool, typer.Option(
+        "--ponder", help="Let bots think while others are on move (else, as root, a bot not on move is frozen).")] = False,
     fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
     substitutions: Annotated[str, number_option(
         "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
@@ -149,7 +151,8 @@ def match_command(
     seed_value = parse_option("--seed", seed)
     settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
                               parse_option("--startup-ms", startup_ms), fault_policy.value,
-                              parse_option("--substitutions", substitutions), parse_option("--margin-ms", margin_ms))
+                              parse_option("--substitutions", substitutions), parse_option("--margin-ms", margin_ms),
+                              ponder)
     specs = [resolve_bot(bot) for bot in bots]
     if replay is not None:
         check_writable(replay)
@@ -303,19 +306,32 @@ def doctor_command(
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
 ) -> None:
-    """Explain which protections against hostile bots are active on this machine (and for BOTs)."""
+    """Try each attack against the sandbox with a probe bot, say which protections held on this
+    machine, and what each BOT will get."""
+    import trio
     from tabulate import tabulate
 
     from ._manifest import resolve_bot
+    from ._probe import judge, run_probe
 
     specs = [resolve_bot(bot) for bot in bots or []]
+    from ._faults import BotFault
+
     with open_sandbox(sandbox, allow_root_bots) as box:
-        pass
+        try:
+            checks = judge(trio.run(run_probe, box))
+        except (RuntimeError, BotFault) as error:
+            raise UsageError(f"the sandbox probe could not run here: {error}") from None
+    typer.echo(f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")
+    typer.echo(tabulate([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
+                        headers=["held", "protection", "what the probe found"]))
+    typer.echo("")
     rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
-    typer.echo(tabulate(rows, headers=["active", "protection", "how"]))
-    missing = [name for name, active, _ in box.describe() if not active]
+    typer.echo(tabulate(rows, headers=["active", "layer", "how"]))
+    missing = [check.protection for check in checks if not check.held] + [
+        name for name, active, _ in box.describe() if not active]
     if missing:
-        typer.echo(f"\n{len(missing)} protection(s) inactive; see README, 'Running untrusted bots'.")
+        typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
     if specs:
         typer.echo("")
         typer.echo(tabulate([_doctor_row(spec, box) for spec in specs], headers=["bot", "uid", "bubblewrap", "cgroup"]))
@@ -334,7 +350,7 @@ def _doctor_row(spec: BotSpec, box: Sandbox) -> list[str]:
         uid = f"arena's uid: {confinement.why}"
     else:
         uid = f"{'REFUSED' if confinement.refused else 'ROOT (--allow-root-bots)'}: {confinement.why}"
-    return [spec.name, uid, "yes" if box.bwrap else "no", "yes" if box.cgroup_root else "no"]
+    return [spec.name, uid, "yes" if box.bwrap else "no", "yes" if box.cgroups else "no"]
 
 
 #: the modules that add commands to the line, by the command names each adds (its

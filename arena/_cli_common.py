@@ -294,6 +294,16 @@ def root_bots_warning(sandbox: Sandbox) -> str | None:
             f"they could have changed these results or harmed other bots")
 
 
+def cgroups_warning(sandbox: Sandbox) -> str | None:
+    """The warning line a tournament starts with when some cgroup protection is missing here
+    (not root, or a controller not writable), or ``None``."""
+    missing = sandbox.missing_cgroups()
+    if not missing:
+        return None
+    return (f"warning: missing protections (`arena doctor` says why): {'; '.join(missing)}: bots can slow "
+            f"each other down or take the machine's memory")
+
+
 @contextlib.contextmanager
 def open_sandbox(mode: str, allow_root: bool = False) -> Iterator[Sandbox]:
     """The sandbox for ``--sandbox MODE``, cleaned up (cgroup folders) on exit; ``allow_root``:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ._cli_common import (AllowRootOption, OutputOption, SandboxOption, UsageError, check_writable, on_interrupt,
-                          open_sandbox, reports_errors, root_bots_warning, write_text_file)
+from ._cli_common import (AllowRootOption, OutputOption, SandboxOption, UsageError, cgroups_warning, check_writable,
+                          on_interrupt, open_sandbox, reports_errors, root_bots_warning, write_text_file)
 from ._ranges import RANGES, parse_option
 
 if TYPE_CHECKING:
@@ -120,6 +120,8 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
             # Before the run, when the organiser can still stop it; an error later is the last line.
             typer.echo(f"warning: without bubblewrap (or root), bots run as your user and can read "
                        f"{store.path}, with the key of every deal; install bubblewrap", err=True)
+        if cgroups_warning(sandbox):
+            typer.echo(cgroups_warning(sandbox), err=True)
         display = None if quiet else open_progress(stored=store.games())
         runner = TournamentRunner(config, store, display, sandbox.with_hidden(hidden), skip_broken=skip_broken)
         _, total, done = runner.pending()

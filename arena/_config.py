@@ -70,7 +70,7 @@ _WHERE = ("database", "concurrency", "workers", "executor", "scheduler")
 EXECUTORS = ("local", "dask")
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
         "executor", "scheduler", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
-_TIME = {"move_ms", "reserve_ms", "startup_ms", "margin_ms"}
+_TIME = {"move_ms", "reserve_ms", "startup_ms", "margin_ms", "ponder"}
 _FAULTS = {"policy", "max_substitutions", "withdraw_after"}
 
 
@@ -172,6 +172,7 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
             reader.number(time, "reserve_ms", 0, "time.reserve_ms"),
             reader.number(time, "startup_ms", 10_000, "time.startup_ms"),
             reader.number(time, "margin_ms", 0, "time.margin_ms"),
+            reader.get(time, "ponder", bool, False, "time.ponder"),
         ),
         policy,
         reader.number(faults, "max_substitutions", 3, "faults.max_substitutions"),

@@ -14,6 +14,8 @@ class FaultKind(enum.Enum):
     PROTOCOL = "protocol"        #: bad frame, bad msgpack, wrong message or id
     ILLEGAL = "illegal"          #: a well-formed reply with an action the engine rejected
     OVERSIZE = "oversize"        #: a frame header declared more than the frame limit
+    #: the kernel killed one of its processes for the bot's memory limit (its memory cgroup)
+    MEMORY = "memory"
     #: not the bot's: the engine raised an unexpected exception (a bug); the game stops, no
     #: bot is charged (the fault's ``seat`` and ``bot`` are None), the detail holds the traceback
     ARENA_ERROR = "arena-error"

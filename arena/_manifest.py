@@ -10,11 +10,16 @@ A manifest is a small TOML file::
     [env]                                       # optional: extra environment variables
     BOT_LEVEL = "3"
     [limits]                                    # optional: resource limits (defaults shown)
-    memory_mb = 2048                            # address space
+    memory_mb = 2048                            # memory (cgroup), else address space per process
     cpu_s = 0                                   # CPU seconds over the process's life (0 = none)
     processes = 128                             # processes and threads (when the arena is root)
     open_files = 256
     file_size_mb = 64
+    cpus = 1                                    # cores, a fraction allowed (cgroup; 0 = the most)
+
+Where the arena has cgroups (as root), ``memory_mb`` is the memory of all the bot's processes
+together (swap and its tmpfs files included) and ``cpus`` its CPU quota, both at most the
+organiser's ceilings (2048 MiB, one core); ``cpu_s`` counts all its processes together.
 
 A name is 1 to 64 characters from ``A-Z a-z 0-9 . _ + -``, starting with a letter or digit
 (:data:`NAME_PATTERN`): it names the bot's log files, so it can never be a path. Without
@@ -102,7 +107,7 @@ def _interpreter(command: tuple[str, ...]) -> list[str]:
 
 
 _KEYS = {"name", "command", "cwd", "games", "env", "limits", "build"}
-_LIMIT_KEYS = {"memory_mb", "cpu_s", "processes", "open_files", "file_size_mb"}
+_LIMIT_KEYS = {"memory_mb", "cpu_s", "processes", "open_files", "file_size_mb", "cpus"}
 
 
 def load_manifest(path: str | os.PathLike[str]) -> BotSpec:
@@ -167,6 +172,12 @@ def _limits(table: object, where: str) -> Limits:
         raise ManifestError(f"{where}: unknown key 'limits.{unknown[0]}'; known: {sorted(_LIMIT_KEYS)}")
     values = {}
     for key, value in table.items():
+        if key == "cpus":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1024:
+                raise ManifestError(f"{where}: 'limits.cpus' must be a number of cores from 0 to 1024, a fraction "
+                                    f"allowed (0 = as many as the organiser allows)")
+            values[key] = float(value) or None
+            continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ManifestError(f"{where}: 'limits.{key}' must be a non-negative integer (0 = no limit)")
         values[key] = value or None

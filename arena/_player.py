@@ -34,6 +34,9 @@ class Player:
         self.spec = spec
         self.process = process
         self.connection = Connection(process, max_frame) if process is not None else None
+        #: the bot's cgroups (frozen while it is not on move; memory and cpu_s checked)
+        self._cgroup = process.cgroup if process is not None else None
+        self._ponder = False  # the last game's time control let it think on others' time
         self.hello: protocol.BotHello | None = None
         self.failure: BotFault | None = None
         #: the last request sent and the last message received (for reports like check-bot)
@@ -65,13 +68,30 @@ class Player:
         """Wait, at most ``limit`` seconds, until the bot has read everything sent to it.
 
         A bot that is waiting for its next game has already read the last one's ``end``, so
-        this returns at once; nothing signals an empty pipe, hence the short sleeps.
+        this returns at once; nothing signals an empty pipe, hence the short sleeps. A bot
+        frozen since its last reply has not: it is thawed while it reads (a buffered reader
+        would otherwise take the next game's first bytes with ``end``, and a bot that exits
+        after ``end`` would seem to have died in the next game), and frozen again; the first
+        2 ms are polled at every pass of the event loop, since it usually takes well under one.
         """
+        if not self.connection.unread():
+            return
+        cgroup = self._cgroup
+        if cgroup is not None:
+            cgroup.wake()
+        quick = trio.current_time() + 0.002
         delay = 0.001
-        with trio.move_on_after(limit):
-            while self.connection.unread():
-                await trio.sleep(delay)
-                delay = min(2 * delay, 0.05)
+        try:
+            with trio.move_on_after(limit):
+                while self.connection.unread():
+                    if trio.current_time() < quick:
+                        await trio.lowlevel.checkpoint()
+                        continue
+                    await trio.sleep(delay)
+                    delay = min(2 * delay, 0.05)
+        finally:
+            if cgroup is not None:
+                cgroup.rest(self._ponder)
 
     def begin_game(self) -> None:
         """Note that the player is handed out for a new game (see :meth:`read_nothing_of_game`)."""
@@ -126,6 +146,17 @@ class Player:
         if self.process is not None:
             self.process.kill()
 
+    def explain(self, fault: BotFault) -> BotFault:
+        """``fault`` as its cgroups explain it: a bot the kernel killed for its memory limit
+        has a ``memory`` fault, one past its ``cpu_s`` a timeout saying so (whatever the
+        connection saw); such a bot is failed at once. Other faults are returned unchanged."""
+        if self._cgroup is None:
+            return fault
+        explained = self._cgroup.explain(fault)
+        if explained is not fault:
+            self.fail(explained)
+        return explained
+
     async def handshake(self, startup_s: float) -> protocol.BotHello:
         with trio.move_on_after(startup_s):
             await self.connection.send(protocol.hello(ARENA_NAME))
@@ -142,17 +173,36 @@ class Player:
         raise BotFault(FaultKind.TIMEOUT, f"no hello within {startup_s * 1000:.0f} ms of starting")
 
     async def send(self, message: dict[str, Any], timeout_s: float) -> None:
-        """Send a message that needs no answer; a bot that does not read it times out."""
+        """Send a message that needs no answer; a bot that does not read it times out. A
+        frozen bot is thawed while the arena waits for it to read what the pipe cannot hold,
+        and for good when told ``bye``."""
         connection = self.connection
+        cgroup = self._cgroup
+        if cgroup is not None and message.get("type") == "bye":
+            cgroup.release()
+        elif cgroup is not None:
+            try:
+                cgroup.check()  # past its memory or cpu_s since its last move: charged here
+            except BotFault as fault:
+                self.fail(fault)
+                raise
         frame = connection.encode(message)
         before = connection.written
         written = connection.write_now(frame)
         if written == len(frame):
             return  # the usual case: the pipe took it all, no deadline was needed
-        with trio.move_on_after(timeout_s):
-            await connection.send_frame(memoryview(frame)[written:])
-            return
-        raise self._write_timeout(before, len(frame), f"did not read its stdin for {timeout_s * 1000:.0f} ms")
+        if cgroup is not None:
+            cgroup.wake()
+        try:
+            with trio.move_on_after(timeout_s):
+                await connection.send_frame(memoryview(frame)[written:])
+                return
+            raise self._write_timeout(before, len(frame), f"did not read its stdin for {timeout_s * 1000:.0f} ms")
+        except BotFault as fault:
+            raise self.explain(fault) from None
+        finally:
+            if cgroup is not None:
+                cgroup.rest(self._ponder)
 
     def _write_timeout(self, before: int, size: int, detail: str) -> BotFault:
         """The fault for a frame not written in time. When part of it went out, the bot's input
@@ -171,9 +221,35 @@ class Player:
         """Ask for one decision; return ``(action, elapsed seconds)``.
 
         Replies with an older id (answers to requests that already timed out) are discarded.
-        Raises :class:`BotFault` on timeout (the clock is charged), crash or protocol error.
-        The action is not checked for legality here.
+        Raises :class:`BotFault` on timeout (the clock is charged), crash or protocol error,
+        and, where the bot has cgroups, for memory (an OOM kill among its processes) and for
+        ``cpu_s`` (checked after every move). The action is not checked for legality here.
+
+        Where a cgroup freezer serves, the bot is thawed just before the request is written
+        (before the clock starts) and frozen again once its reply has arrived, unless
+        ``clock.ponder``.
         """
+        cgroup = self._cgroup
+        if cgroup is None:
+            return await self._ask(kind, observation, events, legal, clock)
+        self._ponder = clock.ponder
+        cgroup.wake()
+        try:
+            action, elapsed = await self._ask(kind, observation, events, legal, clock)
+        except BotFault as fault:
+            raise self.explain(fault) from None
+        finally:
+            cgroup.rest(clock.ponder)
+        try:
+            cgroup.check()
+        except BotFault as fault:
+            self.fail(fault)
+            raise
+        return action, elapsed
+
+    async def _ask(self, kind: str, observation: Mapping[str, Any], events: Sequence[Any],
+                   legal: Sequence[Any] | None, clock: GameClock) -> tuple[Any, float]:
+        """The round trip of :meth:`decide`."""
         request_id = self._next_id
         self._next_id += 1
         budget = clock.budget()
@@ -302,14 +378,20 @@ async def open_player(spec: BotSpec, startup_s: float = 10.0,
             player.failure = fault
         else:
             player = Player(spec, process, max_frame)
+            if process.cgroup is not None:
+                process.cgroup.wake()  # it starts thawed: starting up is on move
             try:
                 await player.handshake(startup_s)
             except BotFault as fault:
-                player.fail(fault)
+                player.fail(player.explain(fault))
+            finally:
+                if process.cgroup is not None:
+                    process.cgroup.rest()
         try:
             yield player
         finally:
             if player.usable:
+                player.process.release()  # thawed for good: it must read `bye` and exit
                 with trio.move_on_after(0.5) as scope:
                     scope.shield = True
                     try:

@@ -23,7 +23,8 @@ from typing import Any
 import trio
 
 from ._faults import BotFault, FaultKind
-from ._cgroups import BotCgroup
+from ._botcgroup import BotCgroup
+from ._loopback import PrivateLoopback
 from ._manifest import BotSpec, log_name
 from ._sandbox import Confinement, Sandbox, SandboxError
 from ._uids import UidError, UidLease
@@ -35,8 +36,10 @@ PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PA
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 
-def open_reply_socket() -> tuple[socket.socket, socket.socket]:
-    """A connected TCP loopback pair ``(arena end, bot end)`` for a bot's stdout.
+def open_reply_socket(loopback: PrivateLoopback | None = None) -> tuple[socket.socket, socket.socket]:
+    """A connected TCP loopback pair ``(arena end, bot end)`` for a bot's stdout, made in
+    ``loopback``'s network namespace when given (see ``_loopback``: there it reaches nothing
+    but the arena, however the bot re-connects it), else in the arena's own.
 
     The arena end is non-blocking and stamps what it receives (``SO_TIMESTAMPNS``); the bot
     end sends without Nagle's delay (``TCP_NODELAY``: a bot that writes a header and then a
@@ -45,6 +48,9 @@ def open_reply_socket() -> tuple[socket.socket, socket.socket]:
     that connected in that window) is dropped. Raises :class:`OSError` where TCP on the
     loopback cannot be used; the caller then falls back to a pipe.
     """
+    if loopback is not None:
+        with loopback.inside():
+            return open_reply_socket()
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen(8)
@@ -146,9 +152,15 @@ class BotProcess:
     def returncode(self) -> int | None:
         return self.process.poll()
 
+    def release(self) -> None:
+        """Thaw the bot for good, where it is frozen: it is being shut down (``bye``, SIGTERM)."""
+        if self.cgroup is not None:
+            self.cgroup.release()
+
     def kill(self) -> None:
         """SIGKILL the whole process group (the bot and every child it left in the group),
-        and every process in the bot's cgroup."""
+        and every process in the bot's cgroup (thawed after, where frozen: cgroup v1 delivers
+        no SIGKILL to a frozen process)."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -158,6 +170,7 @@ class BotProcess:
 
     async def terminate(self, grace: float = 0.5) -> None:
         """SIGTERM the group, wait up to ``grace`` seconds for the bot to exit, then SIGKILL."""
+        self.release()
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGTERM)
@@ -258,19 +271,24 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
     uid = lease.uid if lease is not None else None
     cgroup = sandbox.new_cgroup(spec.limits)
     try:
-        reply_socket, bot_end = open_reply_socket()
+        reply_socket, bot_end = open_reply_socket(sandbox.loopback)
     except OSError:
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
+    seccomp_fd = None
     try:
+        seccomp_fd = sandbox.seccomp_fd()
         process = await trio.lowlevel.open_process(
-            sandbox.command(argv, spec.cwd, uid, confinement.plan),
+            sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env, seccomp_fd=seccomp_fd,
+                            tmp_bytes=sandbox.tmpfs_bytes(spec.limits)),
             stdin=subprocess.PIPE,
             stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=spec.cwd,
-            env=sandbox.environment(env),
+            env=sandbox.environment(env, argv, spec.cwd),
             start_new_session=True,
-            preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd()),
+            pass_fds=(seccomp_fd,) if seccomp_fd is not None else (),
+            preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd(),
+                                       seccomp=True),
         )
     except (OSError, subprocess.SubprocessError) as error:
         if reply_socket is not None:
@@ -281,6 +299,8 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
     finally:
         if bot_end is not None:
             bot_end.close()  # the bot holds its own copy; ours would hide its end of stream
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)  # bubblewrap has its own copy
     log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
     bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup, reply_socket)
     try:

@@ -5,9 +5,11 @@ Layers, each used when the machine allows it (``arena doctor`` reports which are
 1. Always: a new session (own process group), resource limits (address space, CPU time,
    processes, open files, file size, no core dumps), an environment reduced to what the
    manifest names, stderr captured and capped.
-2. Where the cgroup ``pids`` controller is writable (root): every bot process and all its
-   descendants live in their own cgroup, which caps their number (a fork bomb stops there)
-   and lets the arena kill every one of them, whatever they did to their session or group.
+2. Where cgroups are writable (root; ``_cgroups``, ``_botcgroup``): every bot process and all
+   its descendants live in cgroups of their own, which cap their number (a fork bomb stops
+   there), give every bot the same CPU weight and at most one core, freeze the bot while it is
+   not on move, count its CPU time and its memory (tmpfs included) together, and let the arena
+   kill every one of them, whatever they did to their session or group.
 3. When the arena runs as root: every bot process runs under its own unprivileged uid, leased
    machine-wide (``_uids``), so it cannot read files only the arena may read (the results
    database and logs are created ``0600``), cannot signal other bots or other arenas' bots,
@@ -19,6 +21,11 @@ Layers, each used when the machine allows it (``arena doctor`` reports which are
 4. When bubblewrap (``bwrap``) works: no network, a read-only view of the filesystem with a
    private ``/tmp``, its own PID namespace (children die with it, even after ``setsid``),
    and the tournament file, database and logs hidden.
+5. On x86_64 and aarch64: a seccomp filter (``_seccomp``) refuses the system calls that would
+   let a bot reach the network through its own stdout socket, talk to another bot through
+   locks or watches on a file both can read, or leave its namespaces. Bubblewrap installs it
+   (``--seccomp``) just before it runs the bot; without bubblewrap :meth:`Sandbox.preexec`
+   installs it as its last step.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import platform
 import resource
 import shutil
 import subprocess
@@ -34,9 +42,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._cgroups import BotCgroup, find_pids_cgroup, remove_bot_cgroups, remove_stale_cgroups
+from ._botcgroup import BotCgroup
+from ._cgroups import CgroupLayout, cgroup_rows, find_cgroups, missing_roles, role_status
+from ._loopback import PrivateLoopback
 from ._mounts import MountPlan, namespaces_work, plan_mounts
+from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
 from ._uids import UidAllocator
+from ._view import PACKAGES, PROJECT_ROOT, bot_path, program_path, view
 
 
 @dataclass(frozen=True)
@@ -48,15 +60,26 @@ class Limits:
     processes: int | None = 128
     open_files: int | None = 256
     file_size_mb: int | None = 64
+    #: cores (a fraction is fine) the bot's processes may use together; cgroup cpu only
+    cpus: float | None = 1.0
 
-    def apply(self) -> None:
-        """Set the limits on the calling process (runs in the child before exec)."""
+    def apply(self, address_space: bool = True, cpu_time: bool = True) -> None:
+        """Set the limits on the calling process (runs in the child before exec).
+
+        ``address_space``, ``cpu_time``: whether ``memory_mb`` and ``cpu_s`` are set as
+        ``RLIMIT_AS`` and ``RLIMIT_CPU``. The sandbox leaves them out where a memory cgroup
+        or a CPU-time cgroup counts them for all the bot's processes together: per process,
+        they multiply with every fork, and ``RLIMIT_AS`` counts reserved address space, which
+        runtimes that reserve far more than they use (Go, Java, V8) cannot live within.
+        """
         def limit(kind: int, value: int | None) -> None:
             if value is not None:
                 resource.setrlimit(kind, (value, value))
 
-        limit(resource.RLIMIT_AS, self.memory_mb * 2**20 if self.memory_mb else None)
-        limit(resource.RLIMIT_CPU, self.cpu_s)
+        if address_space:
+            limit(resource.RLIMIT_AS, self.memory_mb * 2**20 if self.memory_mb else None)
+        if cpu_time:
+            limit(resource.RLIMIT_CPU, self.cpu_s)
         limit(resource.RLIMIT_NOFILE, self.open_files)
         limit(resource.RLIMIT_FSIZE, self.file_size_mb * 2**20 if self.file_size_mb else None)
         limit(resource.RLIMIT_CORE, 0)
@@ -64,53 +87,20 @@ class Limits:
             limit(resource.RLIMIT_NPROC, self.processes)
 
 
-_TMP = Path("/tmp")
-#: the folder holding the engines/protocol/arena/bots packages (bots import them)
-_PROJECT_ROOT = Path(__file__).resolve().parent.parent
-
-
-def _branches(folder: Path, paths: Sequence[Path]) -> list[Path]:
-    """The entries of ``folder`` that hold any of ``paths`` (as given and resolved)."""
-    branches = []
-    for path in paths:
-        for candidate in (Path(os.path.abspath(path)), path.resolve()):
-            if folder in candidate.parents:
-                branch = folder / candidate.relative_to(folder).parts[0]
-                if branch not in branches:
-                    branches.append(branch)
-    return branches
-
-
-def _tmp_roots(paths: Sequence[Path]) -> list[Path]:
-    """The top folders under /tmp that hold any of ``paths`` (as given and resolved)."""
-    return [root for root in _branches(_TMP, paths) if root.exists()]
-
-
-def _open_to_others(path: Path) -> bool:
-    """Whether a user without privileges can reach ``path`` (o+x on every folder above it,
-    o+r on it) — following symlinks, as exec would."""
-    try:
-        path = path.resolve()
-        for folder in path.parents:
-            if not folder.stat().st_mode & 0o001:
-                return False
-        return bool(path.stat().st_mode & 0o004)
-    except OSError:
-        return False
-
-
 #: the uid the bubblewrap probe runs as when the arena is root (bots run bwrap unprivileged)
 _PROBE_UID = 65534
 
 
-def _probe_bwrap(path: str) -> bool:
+def _probe_bwrap(path: str, sizes: bool = False) -> bool:
     """Whether bubblewrap works here, as bots will run it: unprivileged (as ``nobody`` when the
-    arena is root; a kernel without unprivileged user namespaces fails only then)."""
+    arena is root; a kernel without unprivileged user namespaces fails only then); ``sizes``:
+    with a size-capped tmpfs (``--size``, bubblewrap 0.5 and later)."""
     user = {"user": _PROBE_UID, "group": _PROBE_UID, "extra_groups": []} if os.geteuid() == 0 else {}
+    size = ["--size", str(2**20)] if sizes else []
     try:
         result = subprocess.run(
-            [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all",
-             "--die-with-parent", "--", "/bin/true"],
+            [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *size, "--tmpfs", "/tmp",
+             "--unshare-all", "--die-with-parent", "--", "/bin/true"],
             capture_output=True, timeout=10, cwd="/", **user,
         )
     except (OSError, subprocess.TimeoutExpired):
@@ -137,24 +127,14 @@ class Confinement:
     refused: bool = False
 
 
-def _program(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Path | None:
-    """The file ``argv[0]`` names, as exec will find it (a relative path is from ``cwd``)."""
-    if not argv:
-        return None
-    if "/" in argv[0]:
-        return cwd / argv[0]
-    found = shutil.which(argv[0], path=env.get("PATH", os.environ.get("PATH")))
-    return Path(found) if found else None
-
-
 def _needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> tuple[list[Path], list[Path]]:
     """(required, optional): what a bot needs to start at all (its program, and the prefix of
     the arena's Python when it runs that), and what the arena offers where it may (its own
     packages, the organiser's ``PYTHONPATH``/``NODE_PATH``). Files named on the command line
     are shown only inside these or the bot's folder: a manifest cannot ask for more."""
-    program = _program(argv, cwd, env)
+    program = program_path(argv, cwd, env)
     required = []
-    optional = [_PROJECT_ROOT, *(Path(entry) for key in ("PYTHONPATH", "NODE_PATH")
+    optional = [*(PROJECT_ROOT / name for name in PACKAGES), *(Path(entry) for key in ("PYTHONPATH", "NODE_PATH")
                                  for entry in env.get(key, "").split(os.pathsep) if os.path.isabs(entry))]
     if program is not None:
         required.append(program)
@@ -174,14 +154,45 @@ class Sandbox:
     bwrap: str | None = None
     drop_privileges: bool = False
     hidden_paths: tuple[Path, ...] = ()
-    #: this arena's folder under the cgroup pids controller, or None
-    cgroup_root: Path | None = None
+    #: the cgroup hierarchies bots get cgroups in and this arena's folder there, or None
+    cgroups: CgroupLayout | None = None
     #: private mount namespaces work here (root), so bots under /root can get their own uid
     namespaces: bool = False
     allow_root: bool = False
+    #: bubblewrap takes ``--size`` (0.5 and later): the bot's /tmp and /dev/shm are capped
+    bwrap_sizes: bool = True
+    #: this arena may make its own network namespace for the bots' stdout sockets (root)
+    private_network: bool = False
+    #: the system-call filter every bot runs under (``_seccomp``), or None, and then why not
+    seccomp: bytes | None = None
+    seccomp_missing: str = "not checked (a Sandbox made without detect_sandbox)"
     uids: UidAllocator = field(default_factory=UidAllocator, repr=False)
     root_bots: set[str] = field(default_factory=set, repr=False)
+    #: the organiser's ceilings for the cgroup limits: a manifest may ask less, never more
+    max_cpus: float = 1.0
+    max_memory_mb: int = 2048
     _ids: itertools.count = field(default_factory=lambda: itertools.count(), repr=False)
+    #: the namespace itself, made in this process on first use (``loopback``)
+    _loopback: list[PrivateLoopback | None] = field(default_factory=list, repr=False)
+
+    @property
+    def loopback(self) -> PrivateLoopback | None:
+        """The private loopback in which this process makes bots' stdout sockets (``_loopback``),
+        or ``None`` where it cannot have one. Made once per process, on first use: a worker
+        process makes its own."""
+        if not self.private_network:
+            return None
+        if not self._loopback:
+            self._loopback.append(PrivateLoopback.create())
+        return self._loopback[0]
+
+    @property
+    def cgroup_root(self) -> Path | None:
+        """This arena's folder in its first cgroup hierarchy (the pids one), or None."""
+        if self.cgroups is None:
+            return None
+        hierarchy = self.cgroups.hierarchy("pids") or self.cgroups.hierarchies[0]
+        return self.cgroups.folder(hierarchy)
 
     def with_hidden(self, paths: Sequence[Path]) -> Sandbox:
         """A sandbox that also hides ``paths`` (files or folders) from bots (sharing the rest).
@@ -190,13 +201,31 @@ class Sandbox:
         return dataclasses.replace(self, hidden_paths=self.hidden_paths + tuple(Path(p).resolve() for p in paths))
 
     def new_cgroup(self, limits: Limits) -> BotCgroup | None:
-        """A fresh cgroup for one bot process, or ``None`` where cgroups are not available."""
-        if self.cgroup_root is None:
+        """Fresh cgroups for one bot process, or ``None`` where cgroups are not available.
+
+        Its CPU quota and memory limit are the manifest's ``cpus`` and ``memory_mb``, at most
+        the organiser's :attr:`max_cpus` and :attr:`max_memory_mb` (also where the manifest
+        asks for none)."""
+        if self.cgroups is None:
             return None
         try:
-            return BotCgroup(self.cgroup_root / f"bot-{next(self._ids)}", limits.processes)
+            return BotCgroup(self.cgroups, f"bot-{next(self._ids)}", processes=limits.processes,
+                             cpus=min(limits.cpus or self.max_cpus, self.max_cpus),
+                             memory_mb=min(limits.memory_mb or self.max_memory_mb, self.max_memory_mb),
+                             cpu_s=limits.cpu_s)
         except OSError:
             return None
+
+    def tmpfs_bytes(self, limits: Limits) -> int | None:
+        """The size for each of a bot's private tmpfs mounts (``/tmp``, ``/dev/shm``:
+        bubblewrap's ``--size``), or ``None`` for the kernel's default (half the machine's RAM).
+
+        Where a memory cgroup serves, the pages of both count against the bot's memory limit
+        anyway: each may be that large, and a full one is ``ENOSPC`` before it is an OOM kill.
+        Elsewhere nothing else bounds them: each gets a quarter of ``memory_mb``."""
+        if self.cgroups is not None and self.cgroups.hierarchy("memory") is not None:
+            return min(limits.memory_mb or self.max_memory_mb, self.max_memory_mb) * 2**20
+        return limits.memory_mb * 2**20 // 4 if limits.memory_mb else None
 
     def confinement(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> Confinement:
         """Whether a bot started as ``argv`` in ``cwd`` can run under its own uid, and how."""
@@ -204,7 +233,7 @@ class Sandbox:
             return Confinement(False, "the arena does not run as root, so bots share its uid")
         cwd = Path(os.path.abspath(cwd or Path.cwd()))
         required, optional = _needed_paths(argv, cwd, env)
-        plan, problems = plan_mounts(required, optional, cwd, _program(argv, cwd, env))
+        plan, problems = plan_mounts(required, optional, cwd, program_path(argv, cwd, env))
         if problems:
             why = f"{problems[0]}, so it cannot run under another uid"
         elif plan and not self.namespaces:
@@ -227,53 +256,58 @@ class Sandbox:
         return confinement
 
     def command(self, argv: Sequence[str], cwd: Path | None, uid: int | None = None,
-                plan: MountPlan = MountPlan(), writable: Sequence[Path] = ()) -> list[str]:
-        """``argv`` wrapped in bubblewrap when available (run as ``uid`` inside ``plan``'s view);
-        ``writable`` folders stay writable inside (a ladder's build step writes its bot folder)."""
+                plan: MountPlan = MountPlan(), writable: Sequence[Path] = (),
+                env: Mapping[str, str] | None = None, tmp_bytes: int | None = None,
+                seccomp_fd: int | None = None) -> list[str]:
+        """``argv`` wrapped in bubblewrap when available, which shows it only what it needs
+        (``_view``; run as ``uid`` inside ``plan``'s view; ``env``: the environment it is
+        started with, to find its program); ``writable`` folders stay writable inside (a
+        ladder's build step writes its bot folder); ``tmp_bytes``: the size of its private
+        ``/tmp`` and ``/dev/shm``; ``seccomp_fd`` (from :meth:`seccomp_fd`) is the filter
+        bubblewrap installs."""
         if self.bwrap is None:
             return list(argv)
         # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
         # signal fires when that *thread* ends (seconds later), killing healthy bots. Bots of
         # an arena that died are killed through their cgroups by the next arena instead.
+        inside = Path(os.path.abspath(cwd or Path.cwd()))
         wrapped = [self.bwrap, "--new-session", "--unshare-all",
-                   "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-        inside = (cwd or Path.cwd()).resolve()
-        # The private /tmp must not hide what the bot runs from: its folder, the files on its
-        # command line, the interpreter and the arena's own packages when they live in /tmp.
-        needed = [inside, Path(sys.prefix), Path(sys.executable), _PROJECT_ROOT,
-                  *(Path(arg) for arg in argv if os.path.isabs(arg))]
-        for root in _tmp_roots(needed):
-            # bwrap itself runs as the bot's uid: it can only bind what that uid can reach
-            if uid is None or root in plan.covers or (plan.visible(root) and _open_to_others(root)):
-                wrapped += ["--ro-bind", str(root), str(root)]
-        for path in self.hidden_paths:
-            if not plan.visible(path):
-                continue  # not in the bot's view at all
-            if path.is_dir():
-                if inside == path:
-                    continue  # the bot's own folder
-                wrapped += ["--tmpfs", str(path)]
-                # A folder holding the bot's (a ladder's submissions, also those made after the
-                # bot started): hidden but for the entry holding the bot's folder, shown again
-                # read-only. Only that: a path on the command line could name another's entry.
-                for branch in _branches(path, [inside]):
-                    wrapped += ["--ro-bind", str(branch), str(branch)]
-            else:
-                wrapped += ["--ro-bind", "/dev/null", str(path)]
+                   *view(argv, inside, os.environ if env is None else env, uid, plan, self.hidden_paths,
+                         tmp_bytes, self.bwrap_sizes)]
         for path in writable:
             wrapped += ["--bind", str(path), str(path)]
-        wrapped += ["--chdir", str(inside), "--"]
+        if seccomp_fd is not None:
+            wrapped += ["--seccomp", str(seccomp_fd)]
+        # Last: the root's own folders (mount points of all the above) stay as they are.
+        wrapped += ["--remount-ro", "/", "--chdir", str(inside), "--"]
         return wrapped + list(argv)
 
-    def environment(self, env: dict[str, str]) -> dict[str, str]:
+    def environment(self, env: dict[str, str], argv: Sequence[str] = (), cwd: Path | None = None) -> dict[str, str]:
+        """The environment a bot started as ``argv`` in ``cwd`` gets: under bubblewrap its home
+        and temporary folder are its private ``/tmp``, and its ``PATH`` names only folders of
+        its view (not the organiser's own)."""
         if self.bwrap is not None:
-            env = {**env, "HOME": "/tmp", "TMPDIR": "/tmp"}
+            path = bot_path(argv, Path(os.path.abspath(cwd or Path.cwd())), env)
+            env = {**env, "HOME": "/tmp", "TMPDIR": "/tmp", "PATH": path}
         return env
 
+    def seccomp_fd(self) -> int | None:
+        """For one bot started under bubblewrap: a new descriptor holding the filter, for
+        :meth:`command` and the process's ``pass_fds``; the caller closes it once the process
+        has started. ``None`` without bubblewrap (:meth:`preexec` installs it) or filter."""
+        return filter_fd(self.seccomp) if self.bwrap is not None and self.seccomp is not None else None
+
     def preexec(self, limits: Limits, uid: int | None, cgroup: BotCgroup | None,
-                plan: MountPlan = MountPlan(), cwd: Path | None = None) -> Callable[[], None]:
+                plan: MountPlan = MountPlan(), cwd: Path | None = None,
+                seccomp: bool = False) -> Callable[[], None]:
+        """The child's set-up before exec. ``seccomp``: a bot, so without bubblewrap install
+        the filter last (under bubblewrap, :meth:`seccomp_fd` hands it to bubblewrap, whose
+        own set-up needs calls the filter refuses)."""
+        install = (filter_installer(self.seccomp)
+                   if seccomp and self.bwrap is None and self.seccomp is not None else None)
+
         # Order matters: join the cgroup and build the view while still root, then limit,
-        # then give up root.
+        # then give up root, then the filter (the view's mounts are among what it refuses).
         def setup() -> None:
             if cgroup is not None:
                 cgroup.join()
@@ -281,39 +315,44 @@ class Sandbox:
                 plan.apply()
                 if cwd is not None:
                     os.chdir(cwd)  # the recreated folder, not the real one hidden under the tmpfs
-            limits.apply()
+            limits.apply(address_space=cgroup is None or not cgroup.has("memory"),
+                         cpu_time=cgroup is None or not cgroup.has("cputime"))
             if uid is not None:
                 if limits.processes is not None:
                     resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
                 os.setgroups([])
                 os.setgid(uid)
                 os.setuid(uid)
+            if install is not None:
+                install()
         return setup
 
     def close(self) -> None:
         """Remove this arena's cgroup folders (each bot's own is removed as it stops; this
         sweeps any that could not be, and the arena's folder)."""
-        if self.cgroup_root is not None and self.cgroup_root.is_dir():
-            remove_bot_cgroups(self.cgroup_root)
-            try:
-                self.cgroup_root.rmdir()
-            except OSError:
-                pass
+        for loopback in self._loopback:
+            if loopback is not None:
+                loopback.close()
+        self._loopback.clear()
+        if self.cgroups is not None:
+            self.cgroups.close()
 
     def describe(self) -> list[tuple[str, bool, str]]:
         """(protection, active, how) rows for ``arena doctor``."""
         root = self.drop_privileges
         box = self.bwrap is not None
-        cgroup = self.cgroup_root is not None
         elsewise = "run as root (--allow-root-bots)" if self.allow_root else "are refused"
         uid_how = ("arena runs as root; a bot whose program other users cannot reach runs in a private mount "
                    f"view{'' if self.namespaces else ' (NOT available here)'}; bots that still cannot {elsewise}; "
                    "`arena doctor BOT...` says which" if root else "needs the arena to run as root")
+        rlimits = "setrlimit, per manifest [limits]"
+        if role_status(self.cgroups, "memory")[0] or role_status(self.cgroups, "cputime")[0]:
+            rlimits += "; memory_mb and cpu_s counted by the bot's cgroups instead where those serve (above)"
         return [
-            ("process count capped; every descendant killed (cgroup pids)", cgroup,
-             str(self.cgroup_root.parent) if cgroup else "needs a writable cgroup pids controller (root)"),
+            ("process count capped; every descendant killed (cgroup pids)", *role_status(self.cgroups, "pids")),
+            *self.cgroup_rows(),
             ("own process session, killed by process group", True, "always"),
-            ("resource limits (memory, CPU, files, file size, no core)", True, "setrlimit, per manifest [limits]"),
+            ("resource limits (memory, CPU, files, file size, no core)", True, rlimits),
             ("environment reduced to PATH, HOME, LANG and the manifest's [env]", True, "always"),
             ("stderr captured and capped", True, "last 16 KiB kept with each fault"),
             ("own unprivileged uid per bot process, unique machine-wide; database and logs unreadable; "
@@ -324,7 +363,26 @@ class Sandbox:
             ("own PID namespace (children die with the bot)", box, "bubblewrap" if box else "needs bubblewrap"),
             ("tournament file, database and logs hidden; seed not visible in /proc", box,
              "bubblewrap" if box else "needs bubblewrap"),
+            ("system calls refused: locks, inotify, connect, sockets but unix streams, ptrace, namespaces, "
+             "mounts, IPC (seccomp)", self.seccomp is not None, self._seccomp_how()),
         ]
+
+    def _seccomp_how(self) -> str:
+        if self.seccomp is None:
+            return self.seccomp_missing
+        arch = current_arch()
+        where = "installed by bubblewrap --seccomp" if self.bwrap else "installed before exec"
+        return (f"{arch.name if arch else '?'} filter of {len(self.seccomp) // 8} instructions, {where}; "
+                f"a probe's flock and AF_INET socket refused")
+
+    def cgroup_rows(self) -> list[tuple[str, bool, str]]:
+        """The rows of :meth:`describe` for the cgroups other than pids (CPU and memory)."""
+        return cgroup_rows(self.cgroups, self.max_cpus, self.max_memory_mb)
+
+    def missing_cgroups(self) -> list[str]:
+        """The cgroup protections not active here, each in a few words (``arena doctor`` and
+        :meth:`describe` say why)."""
+        return missing_roles(self.cgroups)
 
 
 def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
@@ -336,17 +394,24 @@ def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
     """
     if mode not in ("auto", "bwrap", "none"):
         raise ValueError(f"sandbox mode must be auto, bwrap or none, got {mode!r}")
-    bwrap = None
+    bwrap, sizes = None, False
     if mode != "none":
         path = shutil.which("bwrap")
         if path and _probe_bwrap(path):
             bwrap = path
+            sizes = _probe_bwrap(path, sizes=True)
         elif mode == "bwrap":
             raise RuntimeError("bubblewrap is required but does not work here (apt-get install bubblewrap)")
-    pids = find_pids_cgroup()
-    if pids is not None:
-        remove_stale_cgroups(pids)
+    cgroups = find_cgroups()
+    if cgroups is not None:
+        cgroups.sweep_stale()
     root = os.geteuid() == 0
-    return Sandbox(bwrap=bwrap, drop_privileges=root,
-                   cgroup_root=pids / f"pirate-arena-{os.getpid()}" if pids else None,
-                   namespaces=root and namespaces_work(), allow_root=allow_root)
+    program = bot_filter()
+    missing = probe(program) if program is not None else (
+        f"no system-call table for {platform.machine()} here (x86_64 and aarch64 have one)")
+    sandbox = Sandbox(bwrap=bwrap, drop_privileges=root, bwrap_sizes=sizes, cgroups=cgroups,
+                      namespaces=root and namespaces_work(), allow_root=allow_root, private_network=root,
+                      seccomp=program if missing is None else None, seccomp_missing=missing or "")
+    if sandbox.loopback is None:
+        sandbox.private_network = False
+    return sandbox

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class TimeControl:
     """Per-move limit and per-game reserve, in milliseconds; ``startup_ms`` bounds the handshake;
-    ``margin_ms``: lateness that is charged but not a timeout."""
+    ``margin_ms``: lateness that is charged but not a timeout; ``ponder``: bots may think while
+    others are on move (else, where a cgroup freezer serves, a bot not on move is frozen)."""
 
     move_ms: int = 1000
     reserve_ms: int = 0
     startup_ms: int = 10_000
     margin_ms: int = 0
+    ponder: bool = False
 
     def __post_init__(self) -> None:
         if self.move_ms <= 0:
@@ -34,18 +36,19 @@ class TimeControl:
             raise ValueError(f"margin_ms must be >= 0, got {self.margin_ms}")
 
     def new_clock(self) -> GameClock:
-        return GameClock(self.move_ms / 1000, self.reserve_ms / 1000, self.margin_ms / 1000)
+        return GameClock(self.move_ms / 1000, self.reserve_ms / 1000, self.margin_ms / 1000, self.ponder)
 
 
 class GameClock:
-    """One seat's clock for one game."""
+    """One seat's clock for one game (``ponder``: its bot is left running after each move)."""
 
-    __slots__ = ("move_limit", "reserve", "margin")
+    __slots__ = ("move_limit", "reserve", "margin", "ponder")
 
-    def __init__(self, move_limit: float, reserve: float, margin: float = 0.0) -> None:
+    def __init__(self, move_limit: float, reserve: float, margin: float = 0.0, ponder: bool = False) -> None:
         self.move_limit = move_limit
         self.reserve = reserve
         self.margin = margin
+        self.ponder = ponder
 
     def budget(self) -> float:
         """Seconds the bot may use for the next move (what its request tells it)."""

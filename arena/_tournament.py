@@ -219,10 +219,8 @@ class TournamentRunner:
             self.broken = sorted(workers.broken, key=[spec.name for spec in self.config.entrants].index)
             if self.sandbox is not None:
                 self.sandbox.root_bots.update(workers.root_bots)
-            if self.sandbox is not None and self.sandbox.cgroup_root is not None:
-                from ._cgroups import remove_stale_cgroups
-
-                remove_stale_cgroups(self.sandbox.cgroup_root.parent)  # those of workers that were killed
+            if self.sandbox is not None and self.sandbox.cgroups is not None:
+                self.sandbox.cgroups.sweep_stale()  # those of workers that were killed
 
     def _stored(self, scheduled: ScheduledGame, result: MatchResult) -> None:
         """Store a finished game and count it; stop the run if the store fails or the SPRT decides."""

@@ -50,6 +50,7 @@ from typing import Any
 import trio
 
 from ._config import TournamentConfig
+from ._cgroups import find_cgroups
 from ._handout import LOOKAHEAD, GameSource, pick
 from ._sandbox import Sandbox
 from ._schedule import ScheduledGame
@@ -89,13 +90,19 @@ class Setup:
         return dataclasses.replace(self, slots=share, keep=share)
 
 
+#: the parts of a Sandbox that belong to one process: a worker makes its own
+_PER_PROCESS = frozenset({"cgroups", "uids", "root_bots", "_ids", "_loopback"})
+
+
 def sandbox_fields(sandbox: Sandbox | None) -> dict[str, Any] | None:
+    """What a worker needs to confine bots as the coordinator does: every field of the
+    coordinator's sandbox (a field added later travels too), but its per-process parts."""
     if sandbox is None:
         return None
-    return {"bwrap": sandbox.bwrap, "drop_privileges": sandbox.drop_privileges,
-            "hidden_paths": sandbox.hidden_paths, "namespaces": sandbox.namespaces,
-            "allow_root": sandbox.allow_root,
-            "cgroups": sandbox.cgroup_root.parent if sandbox.cgroup_root is not None else None}
+    fields = {field.name: getattr(sandbox, field.name) for field in dataclasses.fields(sandbox)
+              if field.name not in _PER_PROCESS}
+    fields["cgroups"] = sandbox.cgroups is not None  # a worker finds its own machine's
+    return fields
 
 
 def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:
@@ -103,9 +110,10 @@ def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:
         return None
     fields = dict(fields)
     cgroups = fields.pop("cgroups")
-    # Its own cgroup folder, named after its pid like an arena's: if the worker is killed, the
-    # coordinator (or any later arena) sweeps it with remove_stale_cgroups.
-    return Sandbox(**fields, cgroup_root=cgroups / f"pirate-arena-{os.getpid()}" if cgroups else None,
+    # Its own cgroup folders, named after its pid like an arena's: if the worker is killed, the
+    # coordinator (or any later arena) sweeps them. Found again here: a Dask worker's machine
+    # may offer other hierarchies than the coordinator's.
+    return Sandbox(**fields, cgroups=find_cgroups(f"pirate-arena-{os.getpid()}") if cgroups else None,
                    uids=UidAllocator(), _ids=itertools.count())
 
 
@@ -333,29 +341,21 @@ class _Served:
 
 
 def kill_worker_bots(setup: Setup, pid: int) -> None:
-    """Kill every bot process the worker ``pid`` (dead) left, through its cgroup folder, and
-    remove the folder. Without cgroups (the arena is not root) its bots are only told to go:
-    their stdin closed with the worker."""
-    cgroups = (setup.sandbox or {}).get("cgroups")
-    if cgroups is None:
+    """Kill every bot process the worker ``pid`` (dead) left, through its cgroup folders (in
+    every hierarchy of this machine), and remove them. Without cgroups (the arena is not root)
+    its bots are only told to go: their stdin closed with the worker."""
+    if not (setup.sandbox or {}).get("cgroups"):
         return
-    from ._cgroups import remove_bot_cgroups
-
-    folder = cgroups / f"pirate-arena-{pid}"
-    remove_bot_cgroups(folder)
-    try:
-        folder.rmdir()
-    except OSError:
-        pass
+    layout = find_cgroups(f"pirate-arena-{pid}")
+    if layout is not None:
+        layout.close()
 
 
 def _sweep_dead_workers(sandbox: Sandbox | None) -> None:
     """Kill what arena processes that died (those of other workers included) left on this
     machine: a game given back by a dead worker may be one of theirs."""
-    if sandbox is not None and sandbox.cgroup_root is not None:
-        from ._cgroups import remove_stale_cgroups
-
-        remove_stale_cgroups(sandbox.cgroup_root.parent)
+    if sandbox is not None and sandbox.cgroups is not None:
+        sandbox.cgroups.sweep_stale()
 
 
 # -- the worker process ---------------------------------------------------------------------

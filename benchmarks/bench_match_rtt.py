@@ -16,6 +16,7 @@ packs the request and unpacks the reply) of that protocol's request frames. Per 
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 import sys
 import time
@@ -43,18 +44,19 @@ def echo(version: str) -> BotSpec:
     return BotSpec(f"echo-{version}", (sys.executable, str(HERE / "echo_bot.py")), env={"PROTOCOL": version})
 
 
-async def _games(game_id: str, version: str, count: int, seed: int) -> dict:
+async def _games(game_id: str, version: str, count: int, seed: int, sandbox=None, ponder: bool = False) -> dict:
     """``count`` games between two echo bots saying ``version``: charged ms per move, cycle
     seconds per move, and bytes written per bot per game."""
     game = engines.get_game(game_id)
     options = {"deals": 1} if game_id == "opito-bay" else {}
     charged, cycles, written = [], [], []
     async with AsyncExitStack() as stack:
-        bots = [await stack.enter_async_context(open_player(echo(version), 20)) for _ in range(2)]
+        bots = [await stack.enter_async_context(open_player(echo(version), 20, sandbox=sandbox)) for _ in range(2)]
+        settings = dataclasses.replace(SETTINGS, time_control=dataclasses.replace(SETTINGS.time_control, ponder=ponder))
         cpu = time.process_time_ns()
         for number in range(count):
             before = [bot.connection.written for bot in bots]
-            result = await play_match(game, bots, seed + number, options, SETTINGS)
+            result = await play_match(game, bots, seed + number, options, settings)
             assert not result.faults, result.faults
             moves = [ms for _, ms, by_bot in result.moves if by_bot]
             charged += moves
@@ -64,7 +66,8 @@ async def _games(game_id: str, version: str, count: int, seed: int) -> dict:
     return {"charged_ms": charged, "cycle_s": cycles, "written": written, "cpu_ns": [cpu]}
 
 
-def bench_match_round_trip(games: int, rounds: int, blocks: int, folder: Path) -> dict:
+def bench_match_round_trip(games: int, rounds: int, blocks: int, folder: Path, sandbox=None,
+                           ponder: bool = False) -> dict:
     """Real matches of each game under both protocol versions against raw Python + msgpack
     ping-pong of the same version's frames, in ``blocks`` alternating blocks."""
     from run import frames_file, quantiles, raw_round_trips, sample_decisions
@@ -81,7 +84,7 @@ def bench_match_round_trip(games: int, rounds: int, blocks: int, folder: Path) -
                            "raw_cpu_ns": []} for version in VERSIONS}
         for block in range(blocks):
             for version in VERSIONS:
-                played = trio.run(_games, game_id, version, games, 100 * block)
+                played = trio.run(_games, game_id, version, games, 100 * block, sandbox, ponder)
                 for key, values in played.items():
                     found[version][key] += values
                 raw_ns, raw_cpu = raw_round_trips(frames[version], rounds, codec=True)

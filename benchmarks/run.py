@@ -18,7 +18,10 @@
 7. throughput scaling on 1..cores worker processes, and their memory (bench_workers.py);
 8. timing fairness in a real tournament on worker processes, the store writing (bench_workers.py);
 9. per-move round trip in real matches, protocol 1.0 against 1.1, against raw Python + msgpack
-   ping-pong of the same frames (bench_match_rtt.py).
+   ping-pong of the same frames (bench_match_rtt.py);
+10. environments: random play steps/s per core through the bare engine, the OpenSpiel adapter
+   and the PettingZoo environment, and copies (clone, resample) per second (bench_envs.py;
+   needs the [openspiel] and [pettingzoo] extras, else skipped).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from arena._player import open_player  # noqa: E402
 from arena._store import ResultsStore  # noqa: E402
 from arena._timecontrol import GameClock  # noqa: E402
 from arena._tournament import TournamentRunner  # noqa: E402
+from bench_envs import bench_envs, report_envs  # noqa: E402
 from bench_match_rtt import bench_match_round_trip, report_match_round_trip  # noqa: E402
 from bench_workers import bench_dask, bench_scaling, bench_tournament_fairness, report_workers  # noqa: E402
 
@@ -90,12 +94,12 @@ def sample_decisions(game_id: str, count: int) -> list[tuple[str, dict, list, li
 
 # -- 1. round trip -------------------------------------------------------------------------------
 
-async def arena_round_trips(samples, rounds: int) -> tuple[list[int], int]:
+async def arena_round_trips(samples, rounds: int, sandbox=None, ponder: bool = False) -> tuple[list[int], int]:
     """Round-trip times (ns) of ``Player.decide`` with the echo bot, and the CPU ns they used."""
     times = []
     clock = time.perf_counter_ns
-    async with open_player(ECHO) as player:
-        game_clock = GameClock(60.0, 0.0)
+    async with open_player(ECHO, sandbox=sandbox) as player:
+        game_clock = GameClock(60.0, 0.0, ponder=ponder)
         cpu = time.process_time_ns()
         for index in range(rounds):
             kind, observation, legal, events = samples[index % len(samples)]
@@ -137,7 +141,27 @@ def c_round_trips(binary: Path, frames: Path, rounds: int) -> list[int]:
     return [int(line) for line in out.split()]
 
 
-def bench_round_trip(rounds: int, blocks: int, folder: Path) -> dict:
+@contextlib.contextmanager
+def cgroup_sandbox(mode: str):
+    """``--cgroups``: bots in cgroups of their own (as root; no uid, no bubblewrap), frozen
+    while not on move (``freeze``) or not (``ponder``); ``None`` for ``off``."""
+    if mode == "off":
+        yield None
+        return
+    from arena._cgroups import find_cgroups
+    from arena._sandbox import Sandbox
+
+    layout = find_cgroups()
+    if layout is None:
+        raise SystemExit("--cgroups needs root and a writable cgroup filesystem")
+    box = Sandbox(cgroups=layout)
+    try:
+        yield box
+    finally:
+        box.close()
+
+
+def bench_round_trip(rounds: int, blocks: int, folder: Path, sandbox=None, ponder: bool = False) -> dict:
     """Arena, raw Python and raw C round trips, measured in alternating blocks so that a
     machine whose speed drifts (a shared VM) slows all three alike; the first tenth of each
     block (warm-up) is dropped."""
@@ -151,7 +175,7 @@ def bench_round_trip(rounds: int, blocks: int, folder: Path) -> dict:
         arena, raw, codec, stamped, c = [], [], [], [], []
         arena_cpu = raw_cpu = codec_cpu = stamped_cpu = 0
         for _ in range(blocks):
-            times, cpu = trio.run(arena_round_trips, samples, per_block)
+            times, cpu = trio.run(arena_round_trips, samples, per_block, sandbox, ponder)
             arena += times[warm:]
             arena_cpu += cpu
             times, cpu = raw_round_trips(frames, per_block)
@@ -398,6 +422,8 @@ def report(results: dict) -> str:
         out += report_workers(results.get("scaling"), results.get("tournament_fairness"), results.get("dask"))
     if "match_round_trip" in results:
         out += report_match_round_trip(results["match_round_trip"])
+    if "envs" in results:
+        out += report_envs(results["envs"])
     return "\n".join(out)
 
 
@@ -445,22 +471,27 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=HERE / "results.json", help="where to write the figures")
     parser.add_argument("--awake", action="store_true",
                         help="keep a core busy with a lowest-priority spinner (VMs whose idle vCPUs wake slowly)")
+    parser.add_argument("--cgroups", choices=("off", "freeze", "ponder"), default="off",
+                        help="sections 1 and 9: bots in cgroups of their own (root), frozen while not on move "
+                             "(freeze) or not (ponder)")
     parser.add_argument("--only", metavar="SECTIONS",
                         help="comma-separated section numbers to run alone, e.g. 1,9 (figures not written "
                              "to --json unless it is given; section 4 needs 1)")
     args = parser.parse_args()
     smoke = args.smoke
-    only = {int(part) for part in args.only.split(",")} if args.only else set(range(1, 10))
+    only = {int(part) for part in args.only.split(",")} if args.only else set(range(1, 11))
     if 4 in only:
         only.add(1)
-    with tempfile.TemporaryDirectory() as tmp, awake_core(args.awake):
+    ponder = args.cgroups == "ponder"
+    with tempfile.TemporaryDirectory() as tmp, awake_core(args.awake), cgroup_sandbox(args.cgroups) as box:
         folder = Path(tmp)
         results = {"machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores, "
                               f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}"
-                              + (", one core kept awake (--awake)" if args.awake else ""),
+                              + (", one core kept awake (--awake)" if args.awake else "")
+                              + (f", bots in cgroups (--cgroups {args.cgroups})" if box else ""),
                    "load": [os.getloadavg()[0]]}
         if 1 in only:
-            results["round_trip"] = bench_round_trip(200 if smoke else 10000, 2 if smoke else 10, folder)
+            results["round_trip"] = bench_round_trip(200 if smoke else 10000, 2 if smoke else 10, folder, box, ponder)
         if 2 in only:
             results["engine"] = bench_engine(200 if smoke else 20000)
         if 3 in only:
@@ -481,7 +512,9 @@ def main() -> None:
             results["tournament_fairness"] = bench_tournament_fairness(12 if smoke else 1000, folder)
         if 9 in only:
             results["match_round_trip"] = bench_match_round_trip(1 if smoke else 6, 50 if smoke else 2000,
-                                                                 1 if smoke else 5, folder)
+                                                                 1 if smoke else 5, folder, box, ponder)
+        if 10 in only:
+            results["envs"] = bench_envs(0.05 if smoke else 2.0, 1 if smoke else 3)
         results["load"].append(os.getloadavg()[0])
     if not smoke and (args.only is None or "--json" in sys.argv):
         args.json.write_text(json.dumps(results, indent=2) + "\n")

@@ -13,5 +13,5 @@ def test_benchmarks_run_in_smoke_mode():
     assert result.returncode == 0, result.stderr[-3000:]
     for heading in ("1. per-move round trip", "2. engine cost", "3. throughput", "4. start-up",
                     "5. ratings", "6. timing fairness", "7. throughput scaling", "8. fairness in a real tournament",
-                    "9. per-move round trip in real matches"):
+                    "9. per-move round trip in real matches", "10. environments"):
         assert heading in result.stdout

@@ -202,7 +202,7 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     from hypercorn.config import Config
     from hypercorn.trio import serve
 
-    from .._cli_common import open_sandbox
+    from .._cli_common import cgroups_warning, open_sandbox
     from ._runner import LadderRunner, worker_executor
 
     database = config.database.resolve()
@@ -222,6 +222,8 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
             elif sandbox.bwrap is None:
                 print("warning: without bubblewrap, bots and build steps (under their own uids) can read the other "
                       "authors' submissions; install bubblewrap", file=sys.stderr)
+            if cgroups_warning(sandbox):
+                print(cgroups_warning(sandbox), file=sys.stderr)
             # The games and the vetting (build and check-bot) hide the same: the ladder's files
             # here, and every submission's folder but the bot's own (hide_submissions).
             ladder_box = sandbox.with_hidden(hidden)

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import trio
 
+from .._botcgroup import memory_detail
 from .._checkbot import check_bot
 from .._manifest import BotSpec, ManifestError, load_manifest
 from .._process import BotProcess, StderrLog, bot_environment, program_exists
@@ -122,10 +123,10 @@ def _own_sandbox(box: Sandbox) -> Sandbox:
     stays last in the name, where stale-cgroup sweeping looks for it), no root bots, and only
     the hidden paths that exist (bubblewrap cannot mount over a missing file in its read-only
     view: the build would not start)."""
-    cgroup = box.cgroup_root
-    if cgroup is not None:
-        cgroup = cgroup.parent / f"pirate-arena-intake{secrets.token_hex(4)}-{os.getpid()}"
-    return replace(box, cgroup_root=cgroup, allow_root=False,
+    cgroups = box.cgroups
+    if cgroups is not None:
+        cgroups = cgroups.renamed(f"pirate-arena-intake{secrets.token_hex(4)}-{os.getpid()}")
+    return replace(box, cgroups=cgroups, allow_root=False,
                    hidden_paths=tuple(path for path in box.hidden_paths if path.exists()))
 
 
@@ -191,7 +192,7 @@ async def _build(spec: BotSpec, bot_dir: Path, box: Sandbox, timeout: float) -> 
     try:
         if lease is not None:
             _own_tree(bot_dir, lease.uid)
-        returncode, log = await _run(build, env, box, confinement, lease, timeout)
+        returncode, log, memory = await _run(build, env, box, confinement, lease, timeout)
     finally:
         linked = _restore_tree(bot_dir)  # every process of the uid is dead by now
         if lease is not None:
@@ -199,6 +200,8 @@ async def _build(spec: BotSpec, bot_dir: Path, box: Sandbox, timeout: float) -> 
     tail = log.tail(LOG_LINES)
     lines = [f"build: {shlex.join(spec.build)}",
              *([f"last {LOG_LINES} lines of its output:", tail] if tail else ["it printed nothing"])]
+    if memory is not None:
+        return f"build failed: it {memory}", lines
     if returncode is None:
         return f"build stopped: still running after {timeout:g} s (the time limit); every process it started was killed", lines
     if returncode != 0:
@@ -210,9 +213,10 @@ async def _build(spec: BotSpec, bot_dir: Path, box: Sandbox, timeout: float) -> 
 
 
 async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: Confinement,
-               lease: UidLease | None, timeout: float) -> tuple[int | None, StderrLog]:
+               lease: UidLease | None, timeout: float) -> tuple[int | None, StderrLog, str | None]:
     """Start the build, wait up to ``timeout`` seconds, then kill all it started.
-    Returns (exit code, or None if it ran out of time; its output, stdout and stderr merged)."""
+    Returns (exit code, or None if it ran out of time; its output, stdout and stderr merged;
+    where its memory cgroup saw the kernel kill one of its processes, what it used)."""
     assert build.cwd is not None
     uid = lease.uid if lease is not None else None
     cgroup = box.new_cgroup(build.limits)
@@ -220,33 +224,37 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
     read_fd, write_fd = os.pipe()
     try:
         process = await trio.lowlevel.open_process(
-            box.command(build.argv(), build.cwd, uid, confinement.plan, writable=[build.cwd]),
+            box.command(build.argv(), build.cwd, uid, confinement.plan, writable=[build.cwd], env=env,
+                        tmp_bytes=box.tmpfs_bytes(build.limits)),
             stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd, cwd=build.cwd,
-            env=box.environment(env), start_new_session=True,
+            env=box.environment(env, build.argv(), build.cwd), start_new_session=True,
             preexec_fn=box.preexec(build.limits, uid, cgroup, confinement.plan, build.cwd))
     except (OSError, subprocess.SubprocessError) as error:
         os.close(read_fd)
         if cgroup is not None:
             await cgroup.kill_and_remove()
         log.write(f"could not start {build.command[0]!r}: {getattr(error, 'strerror', None) or error}\n".encode())
-        return 127, log
+        return 127, log, None
     finally:
         os.close(write_fd)
     running = BotProcess(build, process, log, uid, cgroup)
-    returncode = None
+    returncode = memory = None
     async with trio.open_nursery() as nursery:
         drained = trio.Event()
         nursery.start_soon(_pump, trio.lowlevel.FdStream(read_fd), log, drained)
         try:
             with trio.move_on_after(timeout):
                 returncode = await process.wait()
+            kills = cgroup.oom_kills() if cgroup is not None else 0
+            if kills:
+                memory = memory_detail(cgroup.memory_mb, kills)
         finally:  # also when the ladder is cancelled: the uid is handed back only once all is dead
             with trio.CancelScope(shield=True):
                 await running.terminate(grace=0.5)  # its group, its cgroup, its uid: nothing survives
                 with trio.move_on_after(0.5):  # what it wrote last
                     await drained.wait()
             nursery.cancel_scope.cancel()
-    return returncode, log
+    return returncode, log, memory
 
 
 async def _pump(stream: trio.lowlevel.FdStream, log: StderrLog, done: trio.Event) -> None:

@@ -118,8 +118,12 @@ async def test_a_bot_cut_mid_frame_gets_a_new_process_for_its_next_game():
 
 # -- tournaments: configs, runs, logs ------------------------------------------------------------
 
-def write_tournament(folder: Path, entrants: dict[str, list[str]], rounds=2, concurrency=1, extra="") -> Path:
+def write_tournament(folder: Path, entrants: dict[str, list[str]], rounds=2, concurrency=1, extra="",
+                     ponder=False, cwd: Path | None = None) -> Path:
+    """A tournament file in ``folder``; ``cwd``: the working folder of the entrants that are
+    not ``RANDOM`` (default: ``folder``)."""
     lines = "".join(f"\n[[entrants]]\nname = {json.dumps(name)}\ncommand = {json.dumps(command)}\n"
+                    + (f"cwd = {json.dumps(str(cwd))}\n" if cwd is not None and command != RANDOM else "")
                     for name, command in entrants.items())
     path = folder / "t.toml"
     path.write_text(textwrap.dedent(f"""\
@@ -132,6 +136,7 @@ def write_tournament(folder: Path, entrants: dict[str, list[str]], rounds=2, con
         {extra}
         [time]
         move_ms = 2000
+        ponder = {json.dumps(ponder)}
         [options]
         characters = false
         """) + lines)
@@ -140,6 +145,19 @@ def write_tournament(folder: Path, entrants: dict[str, list[str]], rounds=2, con
 
 
 RANDOM = ["python", "-m", "bots.random"]
+
+
+@pytest.fixture
+def bot_folder():
+    """A folder other users may read, holding copies of the test bots: a bot's working folder
+    (``cwd``). Under bubblewrap a bot sees its own folder and the files its command names, not
+    the modules beside them; a folder below a closed one (pytest's) it sees empty."""
+    folder = Path(tempfile.mkdtemp(prefix="pirate-arena-bots-", dir="/tmp"))
+    folder.chmod(0o755)
+    for script in BOTS.glob("*.py"):
+        shutil.copy(script, folder / script.name)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 async def run_tournament(path: Path, sandbox, **runner_options):
@@ -165,15 +183,18 @@ def log_lines(database: Path, name: str) -> list[str]:
     ("close-after-end", "closed its stdout between games"),
     ("write-after-end", "wrote 12 bytes between games"),
 ])
-async def test_misbehaviour_between_games_costs_the_entrant_until_it_is_withdrawn(tmp_path, sandbox, mode, detail):
+async def test_misbehaviour_between_games_costs_the_entrant_until_it_is_withdrawn(tmp_path, sandbox, bot_folder, mode,
+                                                                                detail):
     """Each of its processes misbehaves after its first game: the next game is charged (a
     fault between games, the seat forfeited, no process started for it), the one after gets a
     new process; at the limit (2 here) the entrant is withdrawn and forfeits the rest unstarted.
-    The random bots are never charged, though the pool ends their processes at every pass."""
+    The random bots are never charged, though the pool ends their processes at every pass. The
+    bots ponder, so they run between games (a bot frozen after its moves runs then only while
+    it reads its ``end``)."""
     if mode == "close-after-end" and sandbox.bwrap:
         pytest.skip("under bubblewrap a closed stdout is not seen (its monitor keeps a copy open)")
-    path = write_tournament(tmp_path, {"leaver": ["python", str(BOTS / "lifecycle.py"), mode],
-                                       "r1": RANDOM, "r2": RANDOM}, extra="[faults]\nwithdraw_after = 2")
+    path = write_tournament(tmp_path, {"leaver": ["python", "lifecycle.py", mode], "r1": RANDOM, "r2": RANDOM},
+                            extra="[faults]\nwithdraw_after = 2", ponder=True, cwd=bot_folder)
     games, events, runner = await run_tournament(path, sandbox)
     assert len(games) == 12
     assert [f for game in games for f in game.faults if f["bot"] != "leaver"] == []
@@ -204,9 +225,10 @@ async def test_misbehaviour_between_games_costs_the_entrant_until_it_is_withdraw
     assert [line.split()[-1] for line in table.splitlines() if " leaver " in line] == ["6"]  # faults column
 
 
-def test_a_withdrawal_is_one_warning_and_holds_on_resume(tmp_path):
-    path = write_tournament(tmp_path, {"leaver": ["python", str(BOTS / "lifecycle.py"), "write-after-end"],
-                                       "r1": RANDOM, "r2": RANDOM}, rounds=1, extra="[faults]\nwithdraw_after = 1")
+def test_a_withdrawal_is_one_warning_and_holds_on_resume(tmp_path, bot_folder):
+    path = write_tournament(tmp_path, {"leaver": ["python", "lifecycle.py", "write-after-end"], "r1": RANDOM,
+                                       "r2": RANDOM}, rounds=1, extra="[faults]\nwithdraw_after = 1", ponder=True,
+                            cwd=bot_folder)
     result = arena("tournament", "run", str(path), "-q", "--sandbox", "none")
     assert result.returncode == 0, result.stderr
     assert result.stderr == ("warning: entrant 'leaver' withdrawn after 1 faults between games (limit 1): it "
@@ -254,9 +276,9 @@ def memo_token():
 
 
 @pytest.mark.parametrize("concurrency", [1, 2])
-async def test_a_memorising_bot_never_sees_a_deal_twice(tmp_path, sandbox, memo_token, concurrency):
-    path = write_tournament(tmp_path, {"memo": ["python", str(BOTS / "memory.py"), "memory", memo_token],
-                                       "r1": RANDOM, "r2": RANDOM}, concurrency=concurrency)
+async def test_a_memorising_bot_never_sees_a_deal_twice(tmp_path, sandbox, bot_folder, memo_token, concurrency):
+    path = write_tournament(tmp_path, {"memo": ["python", "memory.py", "memory", memo_token],
+                                       "r1": RANDOM, "r2": RANDOM}, concurrency=concurrency, cwd=bot_folder)
     games, _, _ = await run_tournament(path, sandbox)
     assert [game.faults for game in games] == [()] * 12
     lines = log_lines(tmp_path / "t.db", "memo")
@@ -264,11 +286,13 @@ async def test_a_memorising_bot_never_sees_a_deal_twice(tmp_path, sandbox, memo_
     assert [line for line in lines if line.startswith("SEEN ")] == []
 
 
-async def test_processes_of_one_entrant_share_no_files_under_bubblewrap(tmp_path, sandbox, memo_token):
+async def test_processes_of_one_entrant_share_no_files_under_bubblewrap(tmp_path, sandbox, bot_folder, memo_token):
     """With files as memory: under bubblewrap no rotation sees the deal again; without it the
-    second rotation of each block reads what the first one wrote (as the README says)."""
-    path = write_tournament(tmp_path, {"memo": ["python", str(BOTS / "memory.py"), "disk", memo_token],
-                                       "r1": RANDOM, "r2": RANDOM})
+    second rotation of each block reads what the first one wrote (as the README says). The
+    bots ponder: a bot frozen after its last move would read its ``end``, where it writes its
+    memory, only when it next runs (maybe after the other rotation)."""
+    path = write_tournament(tmp_path, {"memo": ["python", "memory.py", "disk", memo_token],
+                                       "r1": RANDOM, "r2": RANDOM}, ponder=True, cwd=bot_folder)
     games, _, _ = await run_tournament(path, sandbox)
     assert [game.faults for game in games] == [()] * 12
     lines = log_lines(tmp_path / "t.db", "memo")
@@ -277,7 +301,7 @@ async def test_processes_of_one_entrant_share_no_files_under_bubblewrap(tmp_path
         assert seen == []
         # It could write (HOME and TMPDIR are /tmp; /dev/shm too where the bot's uid may), only
         # into its own private folders: the rest is read-only.
-        assert {"WROTE /tmp", "READONLY /var/tmp", f"READONLY {tmp_path}"} <= set(lines)
+        assert {"WROTE /tmp", "READONLY /var/tmp", f"READONLY {bot_folder}"} <= set(lines)
     else:
         assert len(seen) == 4  # with concurrency 1 the first rotation has ended before the second
 
@@ -294,7 +318,7 @@ def shared_folder():
 
 
 def deal_tournament(folder: Path, entrants: dict[str, list[str]], env: dict[str, str], players=2, rounds=2,
-                    concurrency=1) -> Path:
+                    concurrency=1, ponder=False) -> Path:
     """A tournament file whose entrants get ``env``; its database is made (with its key)."""
     lines = "".join(f"\n[[entrants]]\nname = {json.dumps(name)}\ncommand = {json.dumps(command)}\n"
                     f"env = {{ {', '.join(f'{key} = {json.dumps(value)}' for key, value in env.items())} }}\n"
@@ -309,6 +333,7 @@ def deal_tournament(folder: Path, entrants: dict[str, list[str]], env: dict[str,
         database = "t.db"
         [time]
         move_ms = 2000
+        ponder = {json.dumps(ponder)}
         [options]
         characters = false
         """) + lines)
@@ -377,16 +402,18 @@ def test_no_process_that_saw_a_deal_is_alive_when_another_rotation_of_it_starts(
 
 @pytest.mark.parametrize("concurrency,workers", [(1, 1), (2, 1), (2, 2)])
 def test_a_carrier_never_reads_the_draw_pile_from_its_earlier_rotation(tmp_path, shared_folder, concurrency, workers):
-    """The attack of issue 25, item 3, over a channel only a live process can serve (a unix
-    socket; the sandbox is off, so any channel would do): each process serves the draw
-    sequences it saw, and its twin in the next rotation asks for them to predict the pile."""
+    """The attack of issue 25, item 3, over a channel only a live process can serve (a named
+    pipe that a thread of the process writes to; without bubblewrap, so that the folder is
+    shared): each process serves the draw sequences it saw, and its twin in the next rotation
+    asks for them to predict the pile. The bots ponder: a bot frozen while not on move could
+    serve nothing, but the rule must hold without a freezer too."""
     path = deal_tournament(tmp_path, {"carrier": ["python", str(BOTS / "carrier.py"), "carrier"],
                                       "r1": RANDOM, "r2": RANDOM}, {"CARRIER_DIR": str(shared_folder)},
-                           rounds=3, concurrency=concurrency)
+                           rounds=3, concurrency=concurrency, ponder=True)
     result = arena("tournament", "run", str(path), "-q", "--sandbox", "none", "--workers", str(workers))
     assert result.returncode == 0, result.stderr
     assert not (shared_folder / "predictions").exists(), (shared_folder / "predictions").read_text()
-    assert len(list(shared_folder.glob("carrier.*.sock"))) >= 2  # it had twins, and served
+    assert len(list(shared_folder.glob("carrier.*.fifo"))) >= 2  # it had twins, and served
 
 
 # -- item 12: entrants that cannot start ---------------------------------------------------------

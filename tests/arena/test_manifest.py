@@ -12,6 +12,8 @@ from arena._sandbox import Limits
 
 KNOWN = "['build', 'command', 'cwd', 'env', 'games', 'limits', 'name']"
 NAME_RULE = "1-64 characters from A-Z a-z 0-9 . _ + -, starting with a letter or digit"
+CPUS = ("'limits.cpus' must be a number of cores from 0 to 1024, a fraction allowed "
+        "(0 = as many as the organiser allows)")
 
 
 def write(tmp_path: Path, text: str, name: str = "bot.toml") -> Path:
@@ -153,11 +155,20 @@ def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     ({"command": "x", "limits": {"memory_mb": 1.5}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
     ({"command": "x", "limits": {"memory_mb": "512"}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
     ({"command": "x", "limits": {"memory_mb": True}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
-    ({"command": "x", "limits": {"ram": 1}}, "unknown key 'limits.ram'; known: ['cpu_s', 'file_size_mb', 'memory_mb', 'open_files', 'processes']"),
+    ({"command": "x", "limits": {"ram": 1}}, "unknown key 'limits.ram'; known: ['cpu_s', 'cpus', 'file_size_mb', 'memory_mb', 'open_files', 'processes']"),
     ({"command": "x", "limits": 5}, "'limits' must be a table"),
+    ({"command": "x", "limits": {"cpus": -0.5}}, CPUS),
+    ({"command": "x", "limits": {"cpus": True}}, CPUS),
+    ({"command": "x", "limits": {"cpus": "1"}}, CPUS),
+    ({"command": "x", "limits": {"cpus": 2000}}, CPUS),
 ])
 def test_manifest_from_dict_errors(tmp_path, data, error):
     assert error_of(manifest_from_dict, data, tmp_path, "where.toml") == f"where.toml: {error}"
+
+
+@pytest.mark.parametrize("cpus,limit", [(0.5, 0.5), (2, 2.0), (0, None)])
+def test_cpus_is_a_number_of_cores_and_0_means_the_organisers_ceiling(tmp_path, cpus, limit):
+    assert manifest_from_dict({"command": "x", "limits": {"cpus": cpus}}, tmp_path, "m.toml").limits.cpus == limit
 
 
 def test_build_command_is_read_and_python_means_the_arenas_interpreter(tmp_path):

@@ -1,6 +1,7 @@
 """Worker processes with real processes: a worker killed with SIGKILL mid-tournament loses
 nothing and stores nothing twice; the standings equal those of a run on one process."""
 
+import dataclasses
 import os
 import signal
 import sqlite3
@@ -80,3 +81,20 @@ def test_worker_killed_mid_tournament_loses_nothing(tmp_path, sandbox):
         copy.execute("DELETE FROM games")
     arena("tournament", "resume", str(reference), "-q", "--workers", "1", "--sandbox", sandbox)
     assert standings(db) == standings(reference)
+
+
+def test_a_workers_sandbox_confines_bots_as_the_coordinators_does():
+    # A field a worker did not receive would be a protection its bots silently lack (the
+    # seccomp filter was one such field).
+    from arena._sandbox import detect_sandbox
+    from arena._workers import _PER_PROCESS, _worker_sandbox, sandbox_fields
+
+    coordinator = detect_sandbox("auto")
+    try:
+        worker = _worker_sandbox(sandbox_fields(coordinator))
+        shared = [field.name for field in dataclasses.fields(coordinator) if field.name not in _PER_PROCESS]
+        assert {name: getattr(worker, name) for name in shared} == {name: getattr(coordinator, name) for name in shared}
+        assert "seccomp" in shared and "private_network" in shared
+        assert (worker.cgroup_root is None) == (coordinator.cgroup_root is None)
+    finally:
+        coordinator.close()

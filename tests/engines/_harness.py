@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgpack
@@ -78,18 +79,20 @@ def _public_part(state: State) -> bytes:
 
 
 def check_information(game: Game, num_players: int, seed: int, options: dict | None = None,
-                      samples: int = 30) -> None:
+                      samples: int = 30, views: Sequence[Callable[[State, int], Any]] = (),
+                      games: int = 3) -> None:
     """Resampling what a player may not know leaves that player's view byte-for-byte equal.
 
     For random states along random games, every seat's observation, visible events and legal
     actions must be unchanged in ``state.resample(seat, rng)``, and the resampled state must
     play on to a legal end. At least one resample must change the hidden state, or the test
-    would prove nothing.
+    would prove nothing. ``views`` are further functions of ``(state, seat)`` that must not
+    change either (the environment adapters' strings and tensors, ``tests/envs``).
     """
     rng = random.Random(seed)
     changed = 0
     checked = 0
-    for game_index in range(3):
+    for game_index in range(games):
         state = game.new_state(num_players, seed + game_index, options)
         snapshots = []
         while not state.is_terminal():
@@ -105,6 +108,11 @@ def check_information(game: Game, num_players: int, seed: int, options: dict | N
                 assert pack(other_view) == pack(view), (
                     f"seat {seat}'s view changed when resampling what it cannot know"
                 )
+                for extra in views:
+                    assert extra(other, seat) == extra(snapshot, seat), (
+                        f"{getattr(extra, '__name__', extra)} of seat {seat} changed when resampling "
+                        "what it cannot know"
+                    )
                 if seat in snapshot.acting:
                     assert snapshot.decision(seat) == other.decision(seat)
                     assert pack(snapshot.legal_actions(seat)) == pack(other.legal_actions(seat))

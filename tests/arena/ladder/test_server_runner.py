@@ -70,11 +70,21 @@ def test_a_bot_sees_no_other_submission(tmp_path):
     for folder in ("1/bot", "2", "3"):
         (tmp_path / folder).mkdir(parents=True)
     box = _runner.hide_submissions(Sandbox(bwrap="/usr/bin/bwrap"), tmp_path)
-    command = box.command(["python", "bot.py"], tmp_path / "1" / "bot")
+    own = tmp_path / "1" / "bot"
+
+    def mounts(command: list[str], kind: str) -> list[str]:
+        return [command[i + 2] for i, word in enumerate(command) if word == kind]
+
+    command = box.command(["python", "bot.py"], own)
+    assert str(own) in mounts(command, "--ro-bind")
+    assert not {str(tmp_path), str(tmp_path / "2"), str(tmp_path / "3")} & set(mounts(command, "--ro-bind"))
+    # Named on its command line, the submissions' folder is shown covered: all of them hidden,
+    # also those made after the bot started, but for the entry holding its own.
+    command = box.command(["python", "bot.py", str(tmp_path)], own)
     hidden = [command[i + 1] for i, word in enumerate(command) if word == "--tmpfs"]
-    assert hidden == ["/tmp", str(tmp_path)]  # all of them, also those made after the bot started
-    shown = command.index(str(tmp_path)) + 1
-    assert command[shown:shown + 3] == ["--ro-bind", str(tmp_path / "1"), str(tmp_path / "1")]  # but its own
+    assert hidden == ["/tmp", "/dev/shm", str(tmp_path)]
+    shown = command.index(str(tmp_path), command.index("--tmpfs", command.index("/dev/shm"))) + 1
+    assert command[shown:shown + 3] == ["--ro-bind", str(tmp_path / "1"), str(tmp_path / "1")]
 
 
 def test_a_failing_matchmaking_plays_a_random_table(runner, monkeypatch, capsys):

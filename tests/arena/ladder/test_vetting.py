@@ -72,11 +72,13 @@ def probe(top: Path) -> str:
     return PROBE.format(targets=[(label, str(top / path)) for label, path in TARGETS])
 
 
-def vetting_sandbox(top: Path, hide: bool):
+def vetting_sandbox(top: Path, hide: str):
     """The sandbox the ladder vets in (serve_ladder's hidden paths, then the runner's
-    hide_submissions); with ``hide`` false, the bare one (the bug)."""
-    box = detect_sandbox("auto")
-    if not hide:
+    hide_submissions); ``"bare"``: without hidden paths (the bubblewrap view alone shows
+    nothing of the ladder); ``"none"``: without bubblewrap (then only uids protect, and files
+    others may read are read: the probe works)."""
+    box = detect_sandbox("auto" if hide != "none" else "none")
+    if hide != "hidden":
         return box
     database = top / "ladder.db"
     return hide_submissions(box.with_hidden([top / "ladder.toml", database, Path(f"{database}-wal"),
@@ -94,26 +96,26 @@ HIDDEN = " ".join(f"{label}:nothing" for label, _ in TARGETS)
 
 
 @needs_bwrap
-@pytest.mark.parametrize("hide", [True, False])
+@pytest.mark.parametrize("hide", ["hidden", "bare", "none"])
 async def test_a_build_step_cannot_read_other_submissions_or_the_database(ladder, hide):
     manifest = 'name = "thief"\ncommand = ["python", "bot.py"]\nbuild = ["python", "steal.py"]\n'
     admission = await admit(archive(manifest, steal__py=probe(ladder), bot__py=GOOD_BOT),
                             ladder / "ladder.db.bots" / "2", "karibik", 2, sandbox=vetting_sandbox(ladder, hide))
     report = admission.report.splitlines()
     assert report[:3] == ["build: python steal.py", "last 40 lines of its output:", report[2]]
-    if hide:
+    if hide != "none":
         assert admission.passed  # the build ran, and the bot entered: it just learnt nothing
         assert report[2] == HIDDEN
         assert SECRET not in admission.report
         assert SECRET not in loot(admission.bot_dir)
         assert (admission.bot_dir / "loot.txt").read_text() == HIDDEN
-    else:  # the probe works: without the hidden paths it copies the other author's code out
+    else:  # the probe works: without bubblewrap it copies the other author's code out
         assert report[2].startswith(f"code:{SECRET} ")
         assert SECRET in loot(admission.bot_dir)
 
 
 @needs_bwrap
-@pytest.mark.parametrize("hide", [True, False])
+@pytest.mark.parametrize("hide", ["hidden", "bare", "none"])
 async def test_a_bot_under_check_bot_cannot_read_other_submissions_or_the_database(ladder, hide):
     # it prints what it found on stderr and exits before its hello: the report tails its stderr
     admission = await admit(archive('name = "thief"\ncommand = ["python", "steal.py"]\n', steal__py=probe(ladder)),
@@ -121,7 +123,7 @@ async def test_a_bot_under_check_bot_cannot_read_other_submissions_or_the_databa
     assert not admission.passed
     stderr = [line for line in admission.report.splitlines() if line.lstrip().startswith("stderr:")]
     assert len(stderr) == 1
-    if hide:
+    if hide != "none":
         assert stderr[0].split("stderr:", 1)[1].strip() == HIDDEN
         assert SECRET not in admission.report
     else:

@@ -1,0 +1,190 @@
+"""Section 10 of ``run.py``: random play through the bare engine, the OpenSpiel adapter and the
+PettingZoo environment, in one run (issue 28).
+
+A *step* is one decision of one seat (a simultaneous decision of k seats is k steps, as
+PettingZoo asks it). Each way is timed over whole random games, for ``seconds`` per block, the
+ways interleaved in blocks so that a machine whose speed drifts slows them alike; figures are
+steps (or copies) per second of one core (process CPU time). Ratios are to the bare engine's
+random play in the same run:
+
+- engine: ``random_action`` of every acting seat, ``apply`` (what a search's playout does);
+- engine + observation: the same plus the deciding seats' observations (what a learner reads);
+- engine + observation + tensor: the same plus the codec's tensor of each and its legal ids
+  (what every PettingZoo step must compute, without PettingZoo's API);
+- OpenSpiel: ``legal_actions`` of each deciding player, a uniform pick, ``apply_action`` /
+  ``apply_actions``, through pyspiel (simultaneous nodes as such);
+- PettingZoo: ``last()`` (the observation tensor and the action mask), a uniform pick among
+  the mask's actions, ``step``, on ``env()`` (the wrapped environment) and on ``raw_env``;
+- copies: the engine's ``clone`` and ``resample`` against OpenSpiel's ``clone`` and
+  ``resample_from_infostate``, on states sampled along random games.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+GAMES = (("dead-mans-draw", {}), ("opito-bay", {"deals": 1}), ("karibik", {}))
+PLAYERS = 2
+
+
+def _timed(run, seconds: float) -> tuple[int, float]:
+    """Call ``run()`` (which returns a count of steps) until ``seconds`` of CPU have passed."""
+    count, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        count += run()
+    return count, time.process_time() - start
+
+
+def _engine_game(game, options, rng, observe: bool, codec=None):
+    def run() -> int:
+        state = game.new_state(PLAYERS, rng.getrandbits(32), options)
+        steps = 0
+        while state.acting:
+            acting = state.acting
+            if observe:
+                for seat in acting:
+                    observation = state.observation(seat)
+                    if codec is not None:
+                        codec.tensor(observation)
+                        codec.legal(state, seat)
+            state.apply({seat: state.random_action(seat, rng) for seat in acting})
+            steps += len(acting)
+        return steps
+    return run
+
+
+def _openspiel_game(game, rng):
+    import pyspiel
+
+    simultaneous = pyspiel.PlayerId.SIMULTANEOUS
+
+    def run() -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == simultaneous:
+                joint = []
+                for seat in range(PLAYERS):
+                    legal = state.legal_actions(seat)
+                    joint.append(legal[rng.randrange(len(legal))] if legal else 0)
+                    steps += bool(legal)
+                state.apply_actions(joint)
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                steps += 1
+        return steps
+    return run
+
+
+def _pettingzoo_game(environment, rng):
+    def run() -> int:
+        environment.reset(seed=rng.getrandbits(32))
+        steps = 0
+        for _agent in environment.agent_iter():
+            observation, _, termination, truncation, _ = environment.last()
+            if termination or truncation:
+                environment.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            environment.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        return steps
+    return run
+
+
+def _each(function, items):
+    def run() -> int:
+        for item in items:
+            function(item)
+        return len(items)
+    return run
+
+
+def _sample_states(game, options, count: int, rng):
+    """Engine states along random games (not terminal), ``count`` of them."""
+    states = []
+    while len(states) < count:
+        state = game.new_state(PLAYERS, rng.getrandbits(32), options)
+        while state.acting:
+            if rng.random() < 0.2:
+                states.append(state.clone())
+            state.apply({seat: state.random_action(seat, rng) for seat in state.acting})
+    return states[:count]
+
+
+def bench_envs(seconds: float, blocks: int) -> dict:
+    """Steps/s per core of each way of playing each game, and copies/s."""
+    try:
+        import pyspiel
+
+        import envs.openspiel as adapter
+        from envs.pettingzoo import env, raw_env
+    except ImportError as error:
+        return {"skipped": f"{error.name} is not installed: pip install -e '.[openspiel,pettingzoo]'"}
+    from engines import get_game
+    from envs._games import codec
+
+    results = {}
+    for game_id, options in GAMES:
+        game = get_game(game_id)
+        rng = random.Random(10)
+        short = game_id.replace("-", "_")
+        os_game = pyspiel.load_game(short, {"players": PLAYERS, **options})
+        shared = codec(game_id, PLAYERS, game.resolve_options(options))
+        ways = {
+            "engine": _engine_game(game, options, rng, observe=False),
+            "engine + observation": _engine_game(game, options, rng, observe=True),
+            "engine + observation + tensor": _engine_game(game, options, rng, observe=True, codec=shared),
+            "openspiel": _openspiel_game(os_game, rng),
+            "pettingzoo env()": _pettingzoo_game(env(short, players=PLAYERS, **options), rng),
+            "pettingzoo raw_env": _pettingzoo_game(raw_env(short, players=PLAYERS, **options), rng),
+        }
+        totals = {name: [0, 0.0] for name in ways}
+        for _ in range(blocks):
+            for name, run in ways.items():
+                count, cpu = _timed(run, seconds)
+                totals[name][0] += count
+                totals[name][1] += cpu
+        rates = {name: count / cpu for name, (count, cpu) in totals.items()}
+        states = _sample_states(game, options, 200, rng)
+        wrapped = [adapter.state_from_engine(os_game, state) for state in states]
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        copies = {
+            "engine clone": _each(lambda state: state.clone(), states),
+            "engine resample": _each(lambda state: state.resample(state.acting[0], rng), states),
+            "openspiel clone": _each(lambda state: state.clone(), wrapped),
+            "openspiel resample_from_infostate": _each(lambda state: state.resample_from_infostate(
+                adapter.engine_state(state).acting[0], sampler), wrapped),
+        }
+        copy_rates = {}
+        for name, run in copies.items():
+            count, cpu = _timed(run, seconds * blocks / 2)
+            copy_rates[name] = count / cpu
+        results[game_id] = {"steps_per_s": rates, "copies_per_s": copy_rates}
+    return results
+
+
+def report_envs(results: dict) -> list[str]:
+    from tabulate import tabulate
+
+    out = ["\n10. environments: random play, steps/s per core (a step: one seat's decision), "
+           "ratios to the bare engine's"]
+    if "skipped" in results:
+        return out + [f"   skipped: {results['skipped']}"]
+    rows = []
+    for game_id, r in results.items():
+        steps = r["steps_per_s"]
+        base = steps["engine"]
+        for name, rate in steps.items():
+            rows.append([game_id, name, f"{rate:,.0f}", f"{base / rate:.2f}x"])
+        copies = r["copies_per_s"]
+        for ours, theirs in (("engine clone", "openspiel clone"), ("engine resample", "openspiel resample_from_infostate")):
+            rows.append([game_id, theirs + " (per s)", f"{copies[theirs]:,.0f}",
+                         f"{copies[ours] / copies[theirs]:.2f}x of {ours} ({copies[ours]:,.0f})"])
+    out.append(tabulate(rows, headers=["game", "way", "steps/s", "time per step vs engine"]))
+    return out

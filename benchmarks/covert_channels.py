@@ -1,0 +1,162 @@
+"""How fast two colluding bots can still talk inside the sandbox, while both run at once.
+
+    python benchmarks/covert_channels.py [--bits 2000] [--slot-ms 1] [--sandbox auto]
+
+Two processes are started exactly as a tournament starts two bots (their own uids, bubblewrap,
+the seccomp filter, their own cgroups: each thawed, as two bots deciding at the same moment
+are), and one sends a random message to the other through a channel the sandbox cannot close:
+
+- ``futex``: the sender wakes a futex on a read-only shared mapping of a file both can read
+  (the arena's Python interpreter, visible to every Python bot) in the slots of its 1 bits; the
+  receiver waits on it with a timeout of one slot (woken: 1, timed out: 0);
+- ``cpu``: the sender burns CPU in the slots of its 1 bits and sleeps in the others; the
+  receiver counts the iterations of a busy loop per slot (fewer than the median: 1).
+
+Slots are aligned on the monotonic clock, which both share. The figure printed is the raw
+rate, the bit error rate and the capacity of a binary symmetric channel with that error rate
+(bits/s that could get through with ideal coding). Two bots can only use such a channel while
+both run: the arena freezes a bot that is not on move (issue 25), so that is during
+simultaneous decisions of one game and across games played at once (``concurrency`` > 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import trio
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from arena._manifest import BotSpec  # noqa: E402
+from arena._process import open_bot_process  # noqa: E402
+from arena._sandbox import Limits, detect_sandbox  # noqa: E402
+
+#: one side of a channel; argv: a JSON task (role, channel, start, slot, bits, file)
+PARTY = r'''
+import ctypes, json, mmap, os, sys, time
+task = json.loads(sys.argv[1])
+slot, start, bits = task["slot"], task["start"], task["bits"]
+libc = ctypes.CDLL(None, use_errno=True)
+SYS_futex = 202 if os.uname().machine == "x86_64" else 98
+FUTEX_WAIT, FUTEX_WAKE = 0, 1
+
+class timespec(ctypes.Structure):
+    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+
+def wait_until(moment):
+    while True:
+        left = moment - time.monotonic()
+        if left <= 0:
+            return
+        if left > 0.002:
+            time.sleep(left - 0.001)
+
+received = []
+if task["channel"] == "futex":
+    with open(task["file"], "rb") as shared:
+        # the mapping's address, for the futex calls (Python's mmap does not give it)
+        map_file = libc.mmap
+        map_file.restype = ctypes.c_void_p
+        map_file.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        address = map_file(None, 4096, mmap.PROT_READ, mmap.MAP_SHARED, shared.fileno(), 0)
+        word = ctypes.c_int.from_address(address).value
+        for index in range(len(bits)):
+            begin = start + index * slot
+            wait_until(begin)
+            if task["role"] == "send":
+                if bits[index]:
+                    while time.monotonic() < begin + slot * 0.5:  # a guard interval: no wake spills into the next slot
+                        libc.syscall(SYS_futex, ctypes.c_void_p(address), FUTEX_WAKE, 1, None, None, 0)
+            else:
+                timeout = timespec(0, int(slot * 0.9 * 1e9))
+                result = libc.syscall(SYS_futex, ctypes.c_void_p(address), FUTEX_WAIT, word,
+                                      ctypes.byref(timeout), None, 0)
+                received.append(1 if result == 0 else 0)
+else:
+    for index in range(len(bits)):
+        begin = start + index * slot
+        wait_until(begin)
+        end = begin + slot * 0.9
+        if task["role"] == "send":
+            if bits[index]:
+                while time.monotonic() < end:
+                    pass
+        else:
+            count = 0
+            while time.monotonic() < end:
+                count += 1
+            received.append(count)
+print(json.dumps(received), file=sys.stderr, flush=True)
+'''
+
+
+def capacity(error_rate: float) -> float:
+    """Bits per channel use of a binary symmetric channel with that error rate."""
+    if error_rate in (0.0, 1.0):
+        return 1.0
+    entropy = -error_rate * math.log2(error_rate) - (1 - error_rate) * math.log2(1 - error_rate)
+    return 1.0 - entropy
+
+
+async def run_channel(sandbox, channel: str, bits: list[int], slot: float) -> list[int]:
+    start = time.monotonic() + 1.5  # both started and past their imports by then
+    results: dict[str, str] = {}
+    shared = os.path.realpath(sys.executable)
+
+    async def party(role: str) -> None:
+        task = {"role": role, "channel": channel, "start": start, "slot": slot, "bits": bits, "file": shared}
+        spec = BotSpec(f"covert-{role}", (sys.executable, "-I", "-S", "-c", PARTY, json.dumps(task)),
+                       cwd=Path("/"), limits=Limits(processes=16))
+        async with open_bot_process(spec, sandbox) as bot:
+            with trio.move_on_after(len(bits) * slot + 30):
+                await bot.process.wait()
+        results[role] = bot.stderr.tail()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(party, "send")
+        nursery.start_soon(party, "receive")
+    lines = results["receive"].splitlines()
+    values = json.loads(lines[-1]) if lines else []
+    if channel == "cpu" and values:
+        median = sorted(values)[len(values) // 2]
+        values = [1 if count < median else 0 for count in values]
+    return values
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bits", type=int, default=2000)
+    parser.add_argument("--slot-ms", type=float, default=1.0)
+    parser.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "none"])
+    arguments = parser.parse_args()
+    sandbox = detect_sandbox(arguments.sandbox)
+    slot = arguments.slot_ms / 1000
+    rng = random.Random(25)
+    bits = [rng.randrange(2) for _ in range(arguments.bits)]
+    print(f"sandbox {arguments.sandbox}: bubblewrap {'yes' if sandbox.bwrap else 'no'}, seccomp "
+          f"{'yes' if sandbox.seccomp else 'no'}, own uids {'yes' if sandbox.drop_privileges else 'no'}; "
+          f"{arguments.bits} bits in slots of {arguments.slot_ms:g} ms; load {os.getloadavg()[0]:.1f}")
+    try:
+        for channel in ("futex", "cpu"):
+            received = await run_channel(sandbox, channel, bits, slot)
+            if len(received) != len(bits):
+                print(f"{channel:6s} the receiver said nothing usable ({len(received)} slots)")
+                continue
+            errors = sum(a != b for a, b in zip(bits, received)) / len(bits)
+            raw = 1 / slot
+            print(f"{channel:6s} raw {raw:7.0f} bits/s, bit error rate {errors:.3f}, "
+                  f"capacity {raw * capacity(errors):7.0f} bits/s")
+    finally:
+        sandbox.close()
+
+
+if __name__ == "__main__":
+    trio.run(main)

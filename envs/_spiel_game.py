@@ -1,0 +1,170 @@
+"""OpenSpiel game objects of the three games, their types and parameters, and the helpers for
+code that holds engine states. ``envs.openspiel`` re-exports and registers them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pyspiel
+
+from engines import State, get_game
+
+from ._codec import Codec
+from ._games import CODECS, SHORT_NAMES, returns_of
+from ._spiel_state import PirateState, _Core, _Observer, _spec_of
+
+def _max_game_length(game_id: str, options: Mapping[str, Any], num_players: int) -> int:
+    """A bound on decisions per game (OpenSpiel requires one; none is ever near it).
+
+    Dead Man's Draw: every turn draws a card and holds at most ~10 placements, each with a
+    few decisions; Opito Bay: per deal at most 51 cards plus the hands 7 Krakens send back,
+    3 decisions a turn; Karibik: per round a bribe and per ship a tie-break and a move of at
+    most 5 steps, a loot, 12 transfers and a delivery.
+    """
+    if game_id == "dead-mans-draw":
+        party = options["party"] or num_players > 4
+        return 100 * (100 if party else 50) + 2 * num_players
+    if game_id == "opito-bay":
+        return 300 * (options["deals"] or 40)
+    return 160 * options["max_rounds"]
+
+
+class PirateGame(pyspiel.Game):
+    """One of the three games with its parameters; see the module docstring."""
+
+    short_name = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        params = {**_DEFAULTS[self.short_name], **(params or {})}
+        spec = _spec_of(self.short_name, tuple(sorted(params.items())))
+        game_type = GAME_TYPES[self.short_name]
+        if spec.turn_based and game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+            game_type = _game_type(self.short_name, pyspiel.GameType.Dynamics.SEQUENTIAL)
+        length = _max_game_length(spec.game_id, spec.options, spec.num_players)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.codec.num_actions,
+            max_chance_outcomes=0,
+            num_players=spec.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=length * (spec.num_players if spec.turn_based else 1),
+        )
+        super().__init__(game_type, info, params)
+        self._spec = spec
+
+    def new_initial_state(self) -> PirateState:
+        spec = self._spec
+        seed = spec.seed if spec.seed >= 0 else spec.rng.getrandbits(63)
+        return PirateState(self, _Core(spec, seed))
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> _Observer:
+        if params:
+            raise ValueError(f"{self.short_name}: observation parameters are not supported; got {params}")
+        if iig_obs_type is None:
+            return _Observer(self._spec.codec, perfect_recall=False)
+        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError(f"{self.short_name}: only the observing seat's own observation (public and its "
+                             "private information) is provided, not public-only or all-seats views")
+        return _Observer(self._spec.codec, perfect_recall=iig_obs_type.perfect_recall)
+
+
+def state_from_engine(game: PirateGame, engine: State, first: int | None = None) -> PirateState:
+    """An OpenSpiel state of ``game`` wrapping ``engine`` (e.g. a determinized one).
+
+    ``first``: the seat a turn-based rollout of a simultaneous decision starts from (a
+    searching seat puts itself first, so the others decide without knowing its choice).
+    Its OpenSpiel history is empty.
+    """
+    state = game.new_initial_state()
+    state._core.set_engine(engine)
+    if first is not None:
+        state._core.first = first
+    return state
+
+
+def action_of(state: PirateState, player: int, action: int) -> Any:
+    """The engine action (as a bot sends it on the wire) of OpenSpiel action id ``action`` of
+    ``player`` in ``state``; ``pyspiel.SpielError`` if it is not legal there."""
+    core = state._core
+    legal = core.legal(player)
+    if action not in legal:
+        raise pyspiel.SpielError(core._illegal(player, action))
+    value = legal[action]
+    return core.spec.codec.decode(core.engine, player, action) if value is None else value
+
+
+def random_playout_returns(state: PirateState, rng: random.Random, stop: Callable[[], bool] | None = None,
+                           max_steps: int | None = None) -> list[float]:
+    """The returns of one uniformly random playout from ``state``, played on a copy of the
+    engine state (an order of magnitude faster than through OpenSpiel's API); choices
+    already made in a turn-based rollout are kept.
+
+    A playout cut short, after ``max_steps`` engine steps or when ``stop()`` is true (checked
+    every 16 steps), returns zeros, as OpenSpiel's ``RandomRolloutEvaluator`` does at its
+    ``max_length``: the returns of a game not over.
+    """
+    core = state._core
+    engine = core.engine.clone()
+    if core.buffer:
+        step = {seat: action_of(state, seat, number) for seat, number in core.buffer.items()}
+        for seat in engine.acting:
+            if seat not in step:
+                step[seat] = engine.random_action(seat, rng)
+        engine.apply_checked(step)  # legal: listed by the engine, or drawn by its random_action
+    steps = 0
+    while engine.acting:
+        engine.apply_checked({seat: engine.random_action(seat, rng) for seat in engine.acting})
+        steps += 1
+        if (max_steps is not None and steps >= max_steps) or (stop is not None and steps % 16 == 0 and stop()):
+            return [0.0] * engine.num_players
+    return returns_of(engine.outcome().ranks)
+
+
+def engine_state(state: PirateState) -> State:
+    """The engine state inside an OpenSpiel state (do not change it)."""
+    return state._core.engine
+
+
+def _game_type(short_name: str, dynamics) -> pyspiel.GameType:
+    engine_game = get_game(SHORT_NAMES[short_name])
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=engine_game.name,
+        dynamics=dynamics,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=engine_game.max_players,
+        min_num_players=engine_game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=_DEFAULTS[short_name],
+    )
+
+
+def _codec_class(short_name: str) -> type[Codec]:
+    module, _, name = CODECS[SHORT_NAMES[short_name]].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _defaults(short_name: str) -> dict[str, Any]:
+    engine_game = get_game(SHORT_NAMES[short_name])
+    params: dict[str, Any] = {"players": engine_game.min_players}
+    params.update({option.name: option.default for option in engine_game.options})
+    params.update({"seed": -1, "turn_based": False})
+    return params
+
+
+_DEFAULTS = {short: _defaults(short) for short in SHORT_NAMES}
+#: simultaneous dynamics for the games that have simultaneous decisions (Opito Bay has none)
+GAME_TYPES = {short: _game_type(short, pyspiel.GameType.Dynamics.SIMULTANEOUS if _codec_class(short).simultaneous
+                                 else pyspiel.GameType.Dynamics.SEQUENTIAL) for short in SHORT_NAMES}

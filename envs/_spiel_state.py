@@ -1,0 +1,323 @@
+"""OpenSpiel states of the three games: what one state holds, how it moves, what it shows.
+
+``envs.openspiel`` is the public surface (and registers the games); see its docstring.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from engines import IllegalAction, State, game_package
+
+from ._codec import Codec
+from ._games import SHORT_NAMES, codec, resolve, returns_of
+
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+_SIMULTANEOUS = pyspiel.PlayerId.SIMULTANEOUS
+
+
+class _Spec:
+    """What every state of one game object shares (never copied with a state)."""
+
+    def __init__(self, short_name: str, params: Mapping[str, Any]) -> None:
+        self.short_name = short_name
+        self.game_id = SHORT_NAMES[short_name]
+        self.params = dict(params)
+        options = {key: value for key, value in params.items() if key not in ("players", "seed", "turn_based")}
+        try:
+            self.game, self.num_players, self.options = resolve(self.game_id, params["players"], options)
+        except ValueError as error:
+            raise pyspiel.SpielError(f"{short_name}: {error}") from None
+        if isinstance(params["seed"], bool) or not isinstance(params["seed"], int) or params["seed"] < -1:
+            raise pyspiel.SpielError(f"{short_name}: seed must be an integer >= -1, got {params['seed']!r}")
+        self.seed = params["seed"]
+        self.turn_based = bool(params["turn_based"])
+        self.codec: Codec = codec(self.game_id, self.num_players, self.options)
+        self.view = game_package(self.game_id).omniscient_view
+        self.rng = random.Random()
+
+    def new_engine(self, seed: int) -> State:
+        return self.game.new_state(self.num_players, seed, self.options)
+
+    def __deepcopy__(self, memo: dict) -> _Spec:
+        return self
+
+    def __reduce__(self):
+        return (_spec_of, (self.short_name, tuple(sorted(self.params.items()))))
+
+
+#: (short name, sorted parameters) -> the spec every game object with them shares; a cache
+#: filled once per parameter set (OpenSpiel loads a game again to deserialize a state)
+_SPECS: dict[tuple[str, tuple], _Spec] = {}
+
+
+def _spec_of(short_name: str, params: tuple) -> _Spec:
+    """The shared spec of a game (for unpickling a serialized state)."""
+    key = (short_name, params)
+    spec = _SPECS.get(key)
+    if spec is None:
+        spec = _SPECS[key] = _Spec(short_name, dict(params))
+    return spec
+
+
+class _Core:
+    """Everything one OpenSpiel state holds, in one attribute.
+
+    OpenSpiel copies a Python state by making a new initial state and deep-copying each
+    attribute; this one copies itself with the engine's fast ``clone`` and shares the spec.
+    The engine state is made on first use, so the initial state OpenSpiel makes inside every
+    copy deals nothing.
+    """
+
+    __slots__ = ("spec", "seed", "_engine", "buffer", "first", "_legal", "_events")
+
+    def __init__(self, spec: _Spec, seed: int, engine: State | None = None) -> None:
+        self.spec = spec
+        self.seed = seed
+        self._engine = engine
+        #: turn-based rollout of a simultaneous decision: seat -> chosen action id
+        self.buffer: dict[int, int] = {}
+        #: the seat a turn-based rollout starts from (then the others in seat order after it)
+        self.first = 0
+        #: per seat, ``{id: engine action}`` of the current step (built on demand)
+        self._legal: dict[int, dict[int, Any]] = {}
+        #: per seat, (log entries read, JSON of each event it saw): information-state strings
+        #: grow with the game, so the events are encoded once each (not copied with the state)
+        self._events: dict[int, tuple[int, list[str]]] = {}
+
+    @property
+    def engine(self) -> State:
+        if self._engine is None:
+            self._engine = self.spec.new_engine(self.seed)
+        return self._engine
+
+    def set_engine(self, engine: State) -> None:
+        self._engine = engine
+        self._legal = {}
+        self._events = {}
+
+    def events_json(self, seat: int) -> str:
+        """The JSON list of every event ``seat`` was shown so far, in order."""
+        log = self.engine.log
+        read, parts = self._events.get(seat, (0, []))
+        if read > len(log):
+            read, parts = 0, []
+        for event in log[read:]:
+            if event.audience is None or seat in event.audience:
+                parts.append(json.dumps(event.data, separators=(",", ":")))
+        self._events[seat] = (len(log), parts)
+        return "[" + ",".join(parts) + "]"
+
+    def __deepcopy__(self, memo: dict) -> _Core:
+        other = _Core.__new__(_Core)
+        other.spec = self.spec
+        other.seed = self.seed
+        other._engine = None if self._engine is None else self._engine.clone()
+        other.buffer = dict(self.buffer)
+        other.first = self.first
+        other._legal = {}
+        other._events = {}
+        return other
+
+    def __getstate__(self):
+        return (self.spec, self.seed, None if self._engine is None else pickle.dumps(self.engine), self.buffer,
+                self.first)
+
+    def __setstate__(self, data) -> None:
+        self.spec, self.seed, engine, self.buffer, self.first = data
+        self._engine = None if engine is None else pickle.loads(engine)
+        self._legal = {}
+        self._events = {}
+
+    def legal(self, seat: int) -> dict[int, Any]:
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = self.spec.codec.legal(self.engine, seat)
+        return legal
+
+    def rollout_order(self) -> list[int]:
+        n = self.spec.num_players
+        return sorted(self.engine.acting, key=lambda seat: (seat - self.first) % n)
+
+    def to_move(self) -> int:
+        """The seat to move in a turn-based rollout of the current decision."""
+        return next(seat for seat in self.rollout_order() if seat not in self.buffer)
+
+    def apply(self, ids: Mapping[int, int]) -> None:
+        """Apply one action id per acting seat through the engine."""
+        engine = self.engine
+        actions = {}
+        listed = True
+        for seat in engine.acting:
+            number = ids[seat]
+            legal = self.legal(seat)
+            if number not in legal:
+                raise pyspiel.SpielError(self._illegal(seat, number))
+            action = legal[number]
+            if action is None:  # a kind the engine does not list (Karibik's bribes): it checks
+                action = self.spec.codec.decode(engine, seat, number)
+                listed = False
+            actions[seat] = action
+        try:
+            if listed:
+                engine.apply_checked(actions)  # every action is one the engine listed just now
+            else:
+                engine.apply(actions)
+        except IllegalAction as error:
+            raise pyspiel.SpielError(f"{self.spec.short_name}: {error}") from None
+        self._legal = {}
+        self.buffer = {}
+
+    def _illegal(self, seat: int, number: int) -> str:
+        codec = self.spec.codec
+        name = codec.text(number) if 0 <= number < codec.num_actions else "out of range"
+        return (f"{self.spec.short_name}: action {number} ({name}) is not legal for player {seat} now; "
+                f"legal: {sorted(self.legal(seat))[:20]}")
+
+
+class PirateState(pyspiel.State):
+    """A state of one of the three games; wraps an engine state (``engine_state(state)``)."""
+
+    def __init__(self, game: pyspiel.Game, core: _Core) -> None:
+        super().__init__(game)
+        self._core = core
+
+    # -- who moves, what is legal -------------------------------------------------------------
+
+    def current_player(self) -> int:
+        core = self._core
+        acting = core.engine.acting
+        if not acting:
+            return _TERMINAL
+        if len(acting) == 1:
+            return acting[0]
+        if core.spec.turn_based:
+            return core.to_move()
+        return _SIMULTANEOUS
+
+    def _legal_actions(self, player: int) -> list[int]:
+        core = self._core
+        if core.spec.turn_based and player in core.buffer:
+            return []
+        legal = core.legal(player)
+        if len(legal) > 64 and legal is core.spec.codec.unlisted_legal.get(core.engine.decision(player)):
+            return list(core.spec.codec.unlisted[core.engine.decision(player)])  # already sorted
+        return sorted(legal)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``legal_actions``, answered in Python for Python callers.
+
+        The same contract as the C++ method (the current player's legal actions; a player's
+        own at a simultaneous node; none when terminal or not the player's turn), without
+        pybind's round trip through C++ and back into ``_legal_actions`` (four trampoline
+        calls, ~15 us of the ~30 us a random-play step takes). C++ callers still take that way.
+        """
+        current = self.current_player()
+        if player is None:
+            player = current
+        if current == _TERMINAL or player < 0 or (player != current and current != _SIMULTANEOUS):
+            return []
+        return self._legal_actions(player)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        core = self._core
+        engine = core.engine
+        seat = player if player >= 0 and player in engine.acting else None
+        return core.spec.codec.text(action, engine if seat is not None else None, seat)
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        acting = core.engine.acting
+        if len(acting) == 1:
+            core.apply({acting[0]: action})
+            return
+        if not core.spec.turn_based:
+            raise pyspiel.SpielError(f"{core.spec.short_name}: seats {list(acting)} decide at once here: use "
+                                     "apply_actions, or load the game with turn_based=true")
+        seat = core.to_move()  # a turn-based rollout of a simultaneous decision
+        if action not in core.legal(seat):
+            raise pyspiel.SpielError(core._illegal(seat, action))
+        core.buffer[seat] = action
+        if len(core.buffer) == len(acting):
+            core.apply(core.buffer)
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        core = self._core
+        core.apply({seat: actions[seat] for seat in core.engine.acting})
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return not self._core.engine.acting
+
+    def returns(self) -> list[float]:
+        engine = self._core.engine
+        if engine.acting:
+            return [0.0] * engine.num_players
+        return returns_of(engine.outcome().ranks)
+
+    def __str__(self) -> str:
+        core = self._core
+        engine = core.engine
+        static = core.spec.codec.static_keys
+        views = [{k: v for k, v in engine.observation(seat).items() if k not in static}
+                 for seat in range(engine.num_players)]
+        return json.dumps({"observations": views, "hidden": core.spec.view(engine),
+                           "pending": sorted(core.buffer.items())}, separators=(",", ":"))
+
+    # -- information --------------------------------------------------------------------------
+
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> PirateState:
+        """A copy in which everything ``player_id`` cannot know is redrawn (engine ``resample``)."""
+        rng = random.Random(int(probability_sampler() * 2.0 ** 53) ^ int(probability_sampler() * 2.0 ** 53) << 11)
+        other = self.clone()
+        core = other._core
+        core.set_engine(self._core.engine.resample(player_id, rng))
+        for seat in list(core.buffer):
+            if seat != player_id:  # another seat's hidden choice: any of its legal actions
+                choices = sorted(core.legal(seat))
+                core.buffer[seat] = choices[rng.randrange(len(choices))]
+        return other
+
+
+def _strip(codec: Codec, obs: Mapping[str, Any]) -> dict[str, Any]:
+    static = codec.static_keys
+    return {k: v for k, v in obs.items() if k not in static} if static else dict(obs)
+
+
+class _Observer:
+    """OpenSpiel's observer interface (``set_from``, ``string_from``, ``tensor``, ``dict``)."""
+
+    def __init__(self, codec: Codec, perfect_recall: bool) -> None:
+        self.codec = codec
+        self.perfect_recall = perfect_recall
+        if perfect_recall:
+            self.tensor = None  # no information-state tensor: the string has the history
+            self.dict = {}
+        else:
+            self.tensor = np.zeros(codec.layout.size, np.float32)
+            self.dict = {name: self.tensor[offset:offset + size] for name, offset, size, _ in codec.layout.rows()}
+
+    def set_from(self, state: PirateState, player: int) -> None:
+        if self.tensor is not None:
+            self.tensor.fill(0.0)
+            self.codec.write(state._core.engine.observation(player), self.tensor)
+
+    def string_from(self, state: PirateState, player: int) -> str:
+        core = state._core
+        engine = core.engine
+        text = json.dumps(_strip(self.codec, engine.observation(player)), separators=(",", ":"))
+        if self.perfect_recall:
+            text = core.events_json(player) + "\n" + text
+        if player in core.buffer:
+            text += "\nmy choice: " + self.codec.text(core.buffer[player])
+        return text

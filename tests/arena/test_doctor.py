@@ -1,0 +1,104 @@
+"""``arena doctor`` reports each protection from a live attack by a probe bot, not from the
+configuration: a protection that is configured but does not hold is reported as missing."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from arena import _view
+from arena._probe import judge, run_probe
+from arena._sandbox import detect_sandbox
+
+as_root_with_bwrap = pytest.mark.skipif(os.geteuid() != 0 or detect_sandbox("auto").bwrap is None,
+                                        reason="needs root and bubblewrap (every protection active)")
+
+
+def doctor(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "arena._cli", "doctor", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def rows(output: str) -> dict[str, str]:
+    """The probe's table: protection -> held ("yes"/"NO")."""
+    table = output.split("\n\n")[0].splitlines()[3:]
+    return {line[8:86].strip(): line[:8].strip() for line in table}
+
+
+@as_root_with_bwrap
+def test_every_attack_fails_in_the_default_mode_as_root():
+    result = doctor()
+    assert result.returncode == 0, result.stderr
+    held = rows(result.stdout)
+    assert len(held) >= 10 and set(held.values()) == {"yes"}, result.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (own uids)")
+def test_without_bubblewrap_the_view_and_the_pid_namespace_are_missing():
+    result = doctor("--sandbox", "none")
+    assert result.returncode == 0, result.stderr
+    held = rows(result.stdout)
+    assert held["minimal read-only view: no /run, /home, /var, /sys, host's /tmp"] == "NO"
+    assert held["own PID namespace (sees only its own processes)"] == "NO"
+    assert held["no network: its stdout socket re-connected, or a new socket, reaches nothing"] == "yes"
+    assert "protection(s) missing" in result.stdout
+
+
+def held_by(checks) -> dict[str, bool]:
+    return {check.protection.split(":")[0]: check.held for check in checks}
+
+
+@as_root_with_bwrap
+async def test_a_protection_that_is_configured_but_broken_is_reported_missing(monkeypatch):
+    # Break two layers behind the configuration's back: the view shows the whole root, and
+    # neither the filter nor the private network is there. The sandbox still says bubblewrap.
+    monkeypatch.setattr(_view, "_system_arguments", lambda: ("--ro-bind", "/", "/"))
+    sandbox = detect_sandbox("auto")
+    try:
+        sandbox.seccomp = None
+        sandbox.private_network = False
+        found = await run_probe(sandbox)
+    finally:
+        sandbox.close()
+    held = held_by(judge(found))
+    assert held["minimal read-only view"] is False
+    assert held["no channels to other processes"] is False
+    # Issue 25's first attack, as it went through: bubblewrap's network namespace keeps a new
+    # socket in, but the stdout socket made in the host's namespace reaches the host.
+    assert held["no network"] is False and "stdout" in found["reached"]
+    assert held["the host's unix sockets (under /run) out of reach"] is False  # /run is in the whole root
+    assert held["own unprivileged uid"] is True
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (own uids)")
+async def test_without_filter_and_private_network_the_stdout_escape_is_caught():
+    sandbox = detect_sandbox("none")
+    try:
+        sandbox.seccomp = None
+        sandbox.private_network = False
+        found = await run_probe(sandbox)
+    finally:
+        sandbox.close()
+    assert "stdout" in found["reached"] and held_by(judge(found))["no network"] is False
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (cgroups)")
+async def test_without_cgroups_memory_is_limited_only_per_process_and_nothing_is_frozen():
+    sandbox = detect_sandbox("auto")
+    try:
+        if sandbox.cgroups is None:
+            pytest.skip("no cgroups here")
+        with_cgroups = held_by(judge(await run_probe(sandbox)))
+        layout, sandbox.cgroups = sandbox.cgroups, None  # as on a machine without them
+        try:
+            found = await run_probe(sandbox)
+        finally:
+            sandbox.cgroups = layout
+    finally:
+        sandbox.close()
+    assert with_cgroups["memory limited over all its processes (and its /tmp)"] is True
+    assert with_cgroups["frozen while not on move"] is True
+    # Four children each under the limit on its own keep four times their share.
+    assert held_by(judge(found))["memory limited over all its processes (and its /tmp)"] is False
+    assert found["hogs"].count("kept its memory") >= 3

@@ -1,0 +1,170 @@
+"""What a bot can reach of the machine: the network through its own stdout, a new socket, the
+host's unix sockets, and the filesystem (issue 25: network escape and the minimal view).
+
+A real bot (bots/looker.py) tries each, started exactly as a tournament starts bots, and says
+what it found; the test's own listeners say whether anything reached them.
+"""
+
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena._manifest import BotSpec
+from arena._process import open_bot_process
+from arena._sandbox import detect_sandbox
+from arena._view import bot_path, view
+
+BOTS = Path(__file__).parent / "bots"
+needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None or detect_sandbox("auto").bwrap is None,
+                                 reason="needs bubblewrap (apt-get install bubblewrap)")
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (own uids, a private network namespace)")
+
+
+class Listeners:
+    """A TCP listener on the host's 127.0.0.1 and a unix socket under /run (or /tmp when
+    /run is not writable), open to every user, as a database or a Dask scheduler listens."""
+
+    def __init__(self) -> None:
+        self.tcp = socket.socket()
+        self.tcp.bind(("127.0.0.1", 0))
+        self.tcp.listen(16)
+        base = Path("/run") if os.access("/run", os.W_OK) else Path(tempfile.gettempdir())
+        self.folder = base / f"pirate-arena-test-{uuid.uuid4().hex[:8]}"
+        self.folder.mkdir(mode=0o755)
+        self.folder.chmod(0o755)
+        self.unix_path = str(self.folder / "service.sock")
+        self.unix = socket.socket(socket.AF_UNIX)
+        self.unix.bind(self.unix_path)
+        os.chmod(self.unix_path, 0o777)
+        self.unix.listen(16)
+
+    def reached(self) -> list[str]:
+        """What arrived at either listener (connections queued, with their first bytes)."""
+        arrived = []
+        for listener in (self.tcp, self.unix):
+            listener.setblocking(False)
+            while True:
+                try:
+                    connection, _ = listener.accept()
+                except BlockingIOError:
+                    break
+                connection.settimeout(1)
+                try:
+                    arrived.append(connection.recv(100).decode(errors="replace") or "(connected)")
+                except OSError:
+                    arrived.append("(connected)")
+                connection.close()
+        return arrived
+
+    def close(self) -> None:
+        self.tcp.close()
+        self.unix.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def listeners():
+    opened = Listeners()
+    yield opened
+    opened.close()
+
+
+async def look(sandbox, listeners: Listeners, paths: list[str]) -> dict:
+    spec = BotSpec("looker", (sys.executable, str(BOTS / "looker.py"), str(listeners.tcp.getsockname()[1]),
+                              listeners.unix_path, *paths), cwd=BOTS)
+    async with open_bot_process(spec, sandbox) as bot:
+        with trio.fail_after(30):  # a guard, not a measure
+            await bot.process.wait()
+    return json.loads(bot.stderr.tail().splitlines()[-1])
+
+
+@needs_bwrap
+async def test_under_bubblewrap_a_bot_reaches_no_network_no_host_socket_and_sees_only_its_view(listeners, tmp_path):
+    marker = Path(tempfile.mkdtemp(prefix="pirate-arena-marker-"))  # a folder of the host's /tmp
+    marker.chmod(0o755)
+    try:
+        sandbox = detect_sandbox("auto")
+        try:
+            found = await look(sandbox, listeners, ["/run", "/var", "/home", "/root/.bashrc", "/sys/fs/cgroup",
+                                                    "/etc/shadow", "/opt", "/mnt", str(marker)])
+        finally:
+            sandbox.close()
+    finally:
+        marker.rmdir()
+    assert listeners.reached() == []
+    assert found["stdout_reconnect"].startswith("refused") and found["new_socket"].startswith("refused")
+    assert found["unix_socket"].startswith("refused")
+    assert found["paths"] == {path: False for path in found["paths"]}
+    assert not {"run", "var", "home", "opt", "mnt", "srv", "boot", "media"} & set(found["ls /"])
+    assert found["ls /tmp"] == [] and found["write /"] == "refused: Read-only file system"
+    assert set(found["path"].split(":")) <= {"/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", "/usr/sbin",
+                                             "/sbin", str(Path(sys.executable).parent)}
+
+
+async def test_without_bubblewrap_a_bot_reaches_no_network_and_no_host_socket(listeners):
+    sandbox = detect_sandbox("none")
+    try:
+        if sandbox.seccomp is None and not sandbox.private_network:
+            pytest.skip(f"neither a system-call filter ({sandbox.seccomp_missing}) nor a private network here")
+        found = await look(sandbox, listeners, [])
+    finally:
+        sandbox.close()
+    assert listeners.reached() == []
+    assert found["stdout_reconnect"].startswith("refused")
+    if sandbox.seccomp is not None:  # without bubblewrap only the filter keeps new sockets in
+        assert found["stdout_dissolve"] == "refused: Operation not permitted"
+        assert found["new_socket"].startswith("refused") and found["unix_socket"].startswith("refused")
+
+
+@as_root
+async def test_a_root_arena_makes_stdout_reach_nothing_even_without_the_filter(listeners):
+    sandbox = detect_sandbox("none")
+    try:
+        sandbox.seccomp = None  # as on a machine without a table for the filter
+        assert sandbox.private_network
+        found = await look(sandbox, listeners, [])
+    finally:
+        sandbox.close()
+    assert found["stdout_dissolve"] == "done" and found["stdout_reconnect"].startswith("refused")
+    assert "escaped through stdout" not in listeners.reached()
+
+
+async def test_stdout_sockets_are_made_in_the_private_namespace_and_the_arena_stays_in_its_own():
+    sandbox = detect_sandbox("none")
+    try:
+        if sandbox.loopback is None:
+            pytest.skip("this arena may not make a network namespace (needs root)")
+        home = os.readlink("/proc/thread-self/ns/net")
+        with sandbox.loopback.inside():
+            private = os.readlink("/proc/thread-self/ns/net")
+        assert private != home and os.readlink("/proc/thread-self/ns/net") == home
+    finally:
+        sandbox.close()
+
+
+def test_a_file_on_the_command_line_is_shown_alone_and_a_folder_not_at_all():
+    shared = Path(tempfile.mkdtemp(prefix="pirate-arena-shared-"))
+    try:
+        script = shared / "bot.py"
+        script.write_text("")
+        arguments = view(["/usr/bin/python3", str(script), "/home", "/var", str(shared)], Path("/usr"),
+                         {"PATH": "/usr/bin"})
+        shown = [arguments[i + 1] for i, word in enumerate(arguments) if word in ("--ro-bind", "--bind")]
+        assert str(script) in shown
+        assert not {str(shared), tempfile.gettempdir(), "/home", "/var", "/"} & set(shown)
+    finally:
+        shutil.rmtree(shared)
+
+
+def test_a_bots_path_names_only_its_programs_folder_and_the_systems():
+    organiser = "/root/.pyenv/shims:/home/alice/bin:/usr/local/bin:/usr/bin:/bin:/etc:relative"
+    assert bot_path(["/usr/bin/python3"], Path("/"), {"PATH": organiser}) == "/usr/local/bin:/usr/bin:/bin"
+    assert bot_path(["/opt/node/bin/node"], Path("/"), {"PATH": organiser}) == "/opt/node/bin:/usr/local/bin:/usr/bin:/bin"
