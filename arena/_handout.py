@@ -209,8 +209,15 @@ class GameSource:
         self.done(len(games))
         return len(window)
 
-    def withdraw(self, name: str, detail: str) -> None:
+    def withdraw(self, name: str, detail: str, drop: bool = False) -> None:
+        """``name`` is withdrawn (``detail``: why): workers are told, and forfeit its seats.
+        ``drop``: games not handed out yet that seat it are dropped instead (a ladder's games
+        are its own choice; a tournament's schedule holds them)."""
         self.withdrawn[name] = detail
+        if drop:
+            for worker, window in self._windows.items():
+                self._windows[worker] = deque(game for game in window if name not in game.seats)
+            self._retry = deque([game for game in window if name not in game.seats] for window in self._retry)
         self._notify()
 
     @property

@@ -300,7 +300,8 @@ class LadderRunner:
         detail = f"withdrawn after {count} faults between games (limit {limit})"
         self.store.withdraw(name, detail, self.config.active_versions)
         if self._source is not None:
-            self._source.withdraw(name, detail)  # its seats handed out already are forfeited
+            # Its games not handed out are dropped; those handed out already are forfeited.
+            self._source.withdraw(name, detail, drop=True)
         print(f"warning: ladder entrant {name} {detail}: retired from matchmaking", file=sys.stderr)
         self._active_changed()
 

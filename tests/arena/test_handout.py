@@ -150,3 +150,15 @@ def test_pick_takes_the_first_ready_game_within_its_lookahead():
     assert pick(games, lambda game: game is fifth, 3) is first  # beyond the lookahead: the first
     second = games[0]
     assert pick(games, None, 3) is second
+
+
+async def test_a_withdrawal_can_drop_the_games_not_handed_out():
+    games = list(schedule(entrants=3, rounds=2))
+    source = GameSource(iter(games), WindowPlan(players=2, entrants=3), remaining=len(games))
+    first = await source.take("w")
+    source.done()
+    source.withdraw("e0", "withdrawn after 5 faults between games (limit 5)", drop=True)
+    rest = await take_all(source, "w")
+    assert source.withdrawn == {"e0": "withdrawn after 5 faults between games (limit 5)"}
+    assert rest and all("e0" not in game.seats for game in rest)
+    assert len(rest) == sum("e0" not in game.seats for game in games) - ("e0" not in first.seats)
