@@ -137,14 +137,27 @@ def _remove_folder(folder: Path) -> None:
 
 
 def remove_stale_cgroups(base: Path) -> None:
-    """Kill what is left in the folders of dead arenas under ``base`` and remove them."""
+    """Kill what is left in the folders of dead arenas under ``base`` and remove them. An arena
+    that is a zombie is dead too: an arena worker killed with its Dask worker is an orphan, and
+    the init of a container may never reap it."""
     for folder in base.glob("pirate-arena-*"):
         try:
-            os.kill(int(folder.name.rpartition("-")[2]), 0)
+            pid = int(folder.name.rpartition("-")[2])
+            os.kill(pid, 0)
         except ProcessLookupError:
             _remove_folder(folder)
         except (ValueError, PermissionError):
             pass
+        else:
+            if _zombie(pid):
+                _remove_folder(folder)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return False
 
 
 # -- what arena doctor says --------------------------------------------------------------------

@@ -101,18 +101,32 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
     standings = _standings(records_of(games), n_boot, pinned)
     _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
     if fmt == "table":
-        for line in _death_lines(store.entrant_events()):
+        for line in entrant_lines(store.entrant_events(), games):
             typer.echo(line)
 
 
-def _death_lines(events) -> list[str]:
-    """A line per entrant whose processes died between games (charged to no game)."""
+def entrant_lines(events, games) -> list[str]:
+    """Lines under the standings: per entrant, its faults between games (each charged to the
+    game it was about to play) and its withdrawal; and, from databases made before such
+    faults were charged, the deaths between games that no game was charged with."""
+    from ._faults import between_games
+
+    charged: dict[str, int] = {}
+    for game in games:
+        for fault in game.faults:
+            if between_games(fault):
+                charged[fault["bot"]] = charged.get(fault["bot"], 0) + 1
+    withdrawn = {entrant: detail for entrant, kind, detail in events if kind == "withdrawn"}
     deaths: dict[str, int] = {}
     for entrant, kind, _ in events:
         if kind == "died-between-games":
             deaths[entrant] = deaths.get(entrant, 0) + 1
-    return [f"{name}: its process died between games {count} time{'s' if count > 1 else ''} "
-            f"(charged to no game; the next game got a new process)" for name, count in deaths.items()]
+    lines = [f"{name}: {count} fault{'s' if count > 1 else ''} between games (a process exited, closed its stdout "
+             f"or wrote between two games; each forfeited the next game)" for name, count in charged.items()]
+    lines += [f"{name}: {detail}; its remaining games were forfeited" for name, detail in withdrawn.items()]
+    lines += [f"{name}: its process died between games {count} time{'s' if count > 1 else ''} "
+              f"(charged to no game)" for name, count in deaths.items()]
+    return lines
 
 
 def _echo_standings(standings: Standings, faults, players: int, fmt: str) -> None:

@@ -145,6 +145,8 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         typer.echo(f"warning: {line}", err=True)
     for name in runner.broken:
         typer.echo(f"warning: entrant {name!r} could not start; it forfeited all its games", err=True)
+    for name, detail in runner.withdrawn.items():
+        typer.echo(f"warning: entrant {name!r} {detail}: it forfeited its remaining games", err=True)
     if runner.sprt_result is not None and runner.sprt_result.decided:
         typer.echo(f"sprt: {runner.sprt_result.verdict()}; the gauntlet stopped", err=True)
     from ._cli_ratings import print_standings

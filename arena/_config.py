@@ -55,6 +55,9 @@ class TournamentConfig:
     executor: str = "local"
     #: the Dask scheduler's address; "": a LocalCluster of ``workers`` processes for the run
     scheduler: str = ""
+    #: ``faults.withdraw_after``: an entrant with this many faults between games is withdrawn
+    #: (its remaining seats forfeited, not started again); 0: never
+    withdraw_after: int = 5
 
     def fingerprint(self) -> str:
         """Canonical JSON of what determines the games (not where the database lives)."""
@@ -68,7 +71,7 @@ EXECUTORS = ("local", "dask")
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
         "executor", "scheduler", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
 _TIME = {"move_ms", "reserve_ms", "startup_ms", "margin_ms", "ponder", "in_turn"}
-_FAULTS = {"policy", "max_substitutions"}
+_FAULTS = {"policy", "max_substitutions", "withdraw_after"}
 
 
 class _Reader:
@@ -190,7 +193,9 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
     database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
                             concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path),
-                            workers=reader.number(data, "workers", 0), **_executor(reader))
+                            workers=reader.number(data, "workers", 0),
+                            withdraw_after=reader.number(faults, "withdraw_after", 5, "faults.withdraw_after"),
+                            **_executor(reader))
 
 
 def _executor(reader: _Reader) -> dict[str, str]:

@@ -100,6 +100,15 @@ class Connection:
         """Bytes of an incomplete frame received so far (0 at a frame boundary)."""
         return self._decoder.pending()
 
+    def waiting(self) -> int:
+        """Bytes the bot has sent that no message returned so far took: those in the pipe or
+        socket, and a frame begun. Never waits and reads nothing."""
+        try:
+            queued = struct.unpack("i", fcntl.ioctl(self._in, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            queued = 0
+        return queued + self._decoder.pending()
+
     async def send_frame(self, frame: bytes | memoryview) -> None:
         view = memoryview(frame)
         while view:

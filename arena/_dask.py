@@ -6,10 +6,13 @@ program of a local worker (:mod:`arena._workers`) with that socket as its stdin 
 The coordinator serves it exactly as it serves a local worker process (:class:`DaskWorkers`
 is a :class:`~arena._workers.Workers`): it owns the schedule, is the only store writer, sends
 games and stores the results. So everything a local worker guarantees holds unchanged on the
-cluster: one bot pool per worker, kept for the whole run (no process sees a deal twice; bot
-start-up paid once per process, not per Dask task), fault policies, per-entrant logs (on the
+cluster: one bot pool per worker, kept for the whole run (every rotation of a block on one
+worker, whose pool ends a process before another rotation of a deal it saw starts; bot
+start-up paid per process, not per Dask task), fault policies, per-entrant logs (on the
 worker's machine, at the coordinator's path), sandboxing; and a lost worker is handled the
-same way: the coordinator plays its unfinished games on another.
+same way: the coordinator plays its unfinished games on another, which first kills what arena
+workers that died left on its machine (the coordinator cannot reach another machine's cgroups;
+a lost worker's bots can reach only processes of their own machine).
 (One Dask task per batch of games was the alternative: it would start every bot again per
 batch, and a batch lost with its worker would send back nothing of what it finished.)
 
@@ -147,6 +150,7 @@ class DaskWorkers(Workers):
         self._client = self._cluster = None
         try:
             await trio.to_thread.run_sync(self._open_cluster, distributed)
+            self.plan_windows()
             listeners = await trio.open_tcp_listeners(0, host=self._bind)
             port = listeners[0].socket.getsockname()[1]
             await trio.to_thread.run_sync(self._submit, port)

@@ -46,9 +46,13 @@ class Fault:
     detail: str
     step: int
     stderr_tail: str = ""
+    #: the bot's process misbehaved between its last game and this one (it exited, closed its
+    #: stdout or wrote): charged to this game, and counted towards the tournament's
+    #: ``faults.withdraw_after`` (see :mod:`arena._pool`)
+    between_games: bool = False
 
     def as_dict(self) -> dict:
-        return {
+        record = {
             "seat": self.seat,
             "bot": self.bot,
             "kind": self.kind.value,
@@ -56,12 +60,22 @@ class Fault:
             "step": self.step,
             "stderr_tail": self.stderr_tail,
         }
+        if self.between_games:  # only then: the faults of earlier databases read the same
+            record["between_games"] = True
+        return record
 
 
 class BotFault(Exception):
-    """Raised by the bot connection layer; the match turns it into a :class:`Fault`."""
+    """Raised by the bot connection layer; the match turns it into a :class:`Fault`.
+    ``between_games``: found between two games (see :attr:`Fault.between_games`)."""
 
-    def __init__(self, kind: FaultKind, detail: str) -> None:
+    def __init__(self, kind: FaultKind, detail: str, between_games: bool = False) -> None:
         super().__init__(f"{kind.value}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.between_games = between_games
+
+
+def between_games(fault: dict) -> bool:
+    """Whether a stored fault (:meth:`Fault.as_dict`) was charged for misbehaviour between games."""
+    return bool(fault.get("between_games"))

@@ -338,6 +338,7 @@ class _Match:
         self.faults.append(Fault(
             seat=seat.index, bot=seat.player.name, kind=fault.kind, detail=fault.detail,
             step=len(self.state.history), stderr_tail=seat.player.stderr_tail(),
+            between_games=fault.between_games,
         ))
 
     async def _send(self, seat: _Seat, message: dict[str, Any]) -> None:

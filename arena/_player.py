@@ -104,6 +104,41 @@ class Player:
             return False
         return self.connection.unread() >= self.connection.written - self._game_mark
 
+    def idle_fault(self) -> BotFault | None:
+        """What the bot did wrong since its last game ended, found without waiting: its process
+        exited, it closed its stdout, or it wrote something other than a late answer to an old
+        request (a stale reply, which SPEC section 8 allows and is discarded here). The fault is
+        marked ``between_games``; ``None`` when the bot is waiting for its next game as it should."""
+        if self.process is None or self.failure is not None:
+            return None
+        code = self.process.returncode()
+        if code is not None:
+            how = f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
+            return BotFault(FaultKind.CRASH, f"{how} between games", between_games=True)
+        connection = self.connection
+        if not connection.has_input():
+            return None
+        size = connection.waiting()
+        try:
+            while (message := connection.poll()) is not None:
+                if not self._stale(message):  # a stale reply is discarded, as during a game
+                    break
+            else:
+                if not connection.pending():
+                    return None
+        except BotFault as fault:
+            if fault.kind is FaultKind.CRASH and not connection.pending():
+                return BotFault(FaultKind.CRASH, "closed its stdout between games", between_games=True)
+        return BotFault(FaultKind.PROTOCOL, f"wrote {size} bytes between games", between_games=True)
+
+    def _stale(self, message: dict[str, Any]) -> bool:
+        """Whether ``message`` is a late answer to a request sent before (SPEC section 8)."""
+        try:
+            reply = protocol.parse_action(message) if message.get("type") == "action" else None
+        except protocol.ProtocolError:
+            return False
+        return reply is not None and 0 < reply.id < self._next_id
+
     def fail(self, fault: BotFault) -> None:
         """Mark the bot as failed and kill its process group now."""
         if self.failure is None:

@@ -1,37 +1,55 @@
-"""Bot processes shared by the games of one trio loop: started once, reused, replaced.
+"""Bot processes shared by the games of one trio loop: started, reused, ended, replaced.
 
 Every rule about which process plays which game lives here, so that any way of spreading
-games (concurrent slots in one loop, or worker processes each with their own pool) keeps them:
+games (concurrent slots in one loop, worker processes each with their own pool, a Dask
+cluster, the ladder) keeps them:
 
-- **No process plays the same deal twice.** A deal is a game seed; the rotations of a duplicate
-  block share one. Each process remembers the deals it was handed out for, and
-  :meth:`BotPool.checkout` gives an entrant's idle process that has not seen the deal, or
-  starts a new one. Up to ``keep`` idle processes per entrant are kept for later games (the
-  least recently used one beyond that is shut down), so a block of k rotations needs k
-  processes per entrant, started once and reused for the blocks after it.
-- **Only live processes are handed out.** A process that failed in a game (its fault was
-  charged there) is replaced; one found dead between games (it exited, or closed its stdout)
-  is replaced and reported to ``on_death``: no game is charged for it. A death discovered
-  only once the next game had begun (the bot read nothing of that game) is reported by
-  :meth:`BotPool.checkin`, so that the caller can play that game again.
+- **No deal crosses rotations.** A deal is a game seed; the rotations of a duplicate block
+  share one. Before a game of deal D starts, :meth:`BotPool.checkout_game` ends every live
+  process of the game's entrants that has seen D (one that is playing another game first
+  finishes it) and waits until each is gone, its cgroup and uid emptied. So when a rotation of
+  D starts, no process of its entrant that knows anything of D is alive: whatever channel two
+  processes of one entrant find (a lock, a socket, a shared file's inode), nobody who saw the
+  deal is at the other end. Across worker processes this needs every rotation of a block on
+  one worker (:mod:`arena._handout`). Otherwise a process plays game after game; games are
+  handed out rotation-major over windows of blocks, so each process is ended about once per
+  window, not once per game. An ended process is no fault of its entrant.
+- **Misbehaviour between games costs the entrant.** A process is looked at when it is handed
+  out, when it comes back after its game, and before the arena ends it for the rule above:
+  one that exited, closed its stdout, or wrote anything but a stale reply since its game ended
+  (:meth:`Player.idle_fault`) is ended, and the entrant's next game from this pool gets a
+  failed player in that seat (the fault, marked ``between_games``, is charged there: the seat
+  is forfeited and played by the fallback). A process that turns out to have died before it
+  read a byte of the game it was handed out for has that game's crash as its charge
+  (:meth:`BotPool.checkin_game` says which seat). A process the arena itself ended (for the
+  deal rule, the ``keep`` limit, a withdrawal, the end of the run) is never looked at again.
+- **Withdrawn and broken entrants.** :meth:`BotPool.withdraw` (an entrant past the
+  tournament's limit of such faults) and a failed pre-flight with ``skip_broken`` make every
+  later seat of the entrant a failed player, without starting it again.
 - **Start-up check.** :meth:`BotPool.preflight` starts one process of every entrant at once,
   before any game, and raises :class:`StartupError` naming an entrant that cannot start
-  (or, asked to, marks it broken: its seats are then forfeited without starting it again).
+  (or, asked to, marks it broken).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
-from ._faults import FaultKind
+import protocol
+
+from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
 from ._player import Player, open_player
 from ._sandbox import Sandbox
+
+#: How long a process charged between games may take to shut down before its game goes on
+#: (its last stderr lines go with the fault).
+_CHARGED_CLOSE_S = 2.0
 
 
 class StartupError(Exception):
@@ -42,19 +60,35 @@ class StartupError(Exception):
 class _Process:
     """One started bot of the pool, with the deals it has been handed out for."""
 
+    name: str
     player: Player
     release: trio.Event
     closed: trio.Event
     deals: set[int] = field(default_factory=set)
     games: int = 0
+    busy: bool = False
+
+
+@dataclass(frozen=True)
+class PoolStatistics:
+    """What a pool did so far (for tests and measurements)."""
+
+    #: processes started, the pre-flight's included
+    started: int
+    #: processes ended because a game of a deal they had seen was about to start
+    ended_for_deals: int
+    #: faults between games charged to a game (or, at the end, reported to ``on_death``)
+    charged: int
 
 
 class BotPool:
     """The bot processes of ``specs`` (keyed by entrant name), run in ``nursery``.
 
     Each player lives in its own task of ``nursery`` (started with ``nursery.start``), so any
-    one of them can be shut down and replaced without disturbing the others.
-    ``on_death(name, detail)`` hears of every process that died between two games.
+    one of them can be shut down and replaced without disturbing the others. Up to ``keep``
+    idle processes per entrant are kept for later games (the least recently used one beyond
+    that is shut down). ``on_death(name, detail)`` hears of a fault between games found after
+    the entrant's last game from this pool (none left to charge it to).
     """
 
     def __init__(self, nursery: trio.Nursery, specs: Mapping[str, BotSpec], startup_s: float,
@@ -69,9 +103,22 @@ class BotPool:
         self.on_death = on_death
         #: entrants that could not start, with their failed player (``preflight(skip_broken=True)``)
         self.broken: dict[str, Player] = {}
+        #: entrants withdrawn (:meth:`withdraw`), with the fault each of their seats gets
+        self.withdrawn: dict[str, BotFault] = {}
         self._idle: dict[str, list[_Process]] = {name: [] for name in specs}
         self._busy: dict[int, _Process] = {}
-        self.started = 0  # processes started, for tests and measurements
+        #: (entrant, deal) of the games being checked out: no other game of the deal may start
+        self._claims: set[tuple[str, int]] = set()
+        #: processes that misbehaved between games, ended, their fault not yet charged to a
+        #: game (each stands in, failed, for its entrant's next seat), per entrant
+        self._charges: dict[str, list[_Process]] = {name: [] for name in specs}
+        self._changed = trio.Event()
+        self.started = 0  # processes started
+        self._ended = 0
+        self._charged = 0
+
+    def statistics(self) -> PoolStatistics:
+        return PoolStatistics(self.started, self._ended, self._charged)
 
     async def preflight(self, names: Iterable[str], skip_broken: bool = False, what: str = "entrant") -> list[str]:
         """Start one process of each entrant in ``names``, all at once, and keep them for the
@@ -104,61 +151,102 @@ class BotPool:
             raise StartupError(startup_message(f"{what} {broken[0]!r}", self.broken[broken[0]]))
         return broken
 
-    async def checkout(self, name: str, deal: int) -> Player:
-        """A live player of entrant ``name`` whose process has never been handed ``deal``."""
-        if name in self.broken:
-            return self.broken[name]
-        idle = self._idle[name]
-        while True:
-            for entry in list(idle):
-                if not entry.player.alive():
-                    idle.remove(entry)
-                    self._died(name, entry.player)
-                    entry.release.set()
-            eligible = [entry for entry in idle if deal not in entry.deals]
-            if not eligible:
-                entry = await self._start(name)
-                break
-            entry = eligible[-1]  # the most recently used: the warmest
-            idle.remove(entry)
-            # Hand it out only once it has read the last game's `end`, so that a death right
-            # after it is told from a crash in the new game (see `checkin`).
-            await entry.player.wait_input_read(self.startup_s)
-            if entry.player.alive():
-                break
-            self._died(name, entry.player)
-            entry.release.set()
-        entry.deals.add(deal)
-        entry.games += 1
-        entry.player.begin_game()
-        self._busy[id(entry.player)] = entry
-        return entry.player
+    async def checkout_game(self, seats: Sequence[str], deal: int) -> list[Player]:
+        """Players for one game of ``deal``, one per seat (``seats``: entrant names in seat
+        order), to give back with :meth:`checkin_game` after the game.
 
-    def checkin(self, name: str, player: Player) -> bool:
-        """Take ``player`` back after its game. Return ``True`` when its process turns out to
-        have died before that game reached it (it had played before, crashed, and read not a
-        byte of this game): the death is reported, and the game should be played again.
+        First waits until no game of ``deal`` with one of these entrants is being played or
+        checked out, then ends (and waits out) every process of theirs that has seen
+        ``deal``. Each seat then gets the entrant's most recently used idle process, or a new
+        one; a broken or withdrawn entrant, or one with a fault between games to pay, gets a
+        failed player instead (the match forfeits that seat at step 0 and records the fault).
         """
-        entry = self._busy.pop(id(player), None)
-        if entry is None:
-            return False  # a broken entrant's failed player
-        died_before = (entry.games > 1 and player.failure is not None
-                       and player.failure.kind is FaultKind.CRASH and player.read_nothing_of_game())
-        if died_before:
-            self._died(name, player)
-        if not player.alive():
-            if player.failure is None:
-                self._died(name, player)  # exited right after its game's `end`
+        names = [name for name in dict.fromkeys(seats) if name not in self.broken and name not in self.withdrawn]
+        while self._blocked(names, deal):
+            await self._changed.wait()
+        self._claims.update((name, deal) for name in names)
+        players: list[Player | None] = [None] * len(seats)
+
+        async def hand_out(seat: int) -> None:
+            players[seat] = await self._hand_out(seats[seat], deal)
+
+        try:
+            seen = [entry for name in names for entry in self._idle[name] if deal in entry.deals]
+            for entry in seen:
+                self._idle[entry.name].remove(entry)
+                self._end(entry, inspect=True)  # what it did before we end it is still its fault
+            self._ended += len(seen)
+            # Also those ended earlier for a fault between games, whose charge is still to pay.
+            for entry in seen + [entry for name in names for entry in self._charges[name] if deal in entry.deals]:
+                await entry.closed.wait()
+            # All seats at once: at a pass's first game every seat may need a new process.
+            async with trio.open_nursery() as nursery:
+                for seat in range(len(seats)):
+                    nursery.start_soon(hand_out, seat)
+        except BaseException:
+            handed = [(name, player) for name, player in zip(seats, players) if player is not None]
+            self.checkin_game([name for name, _ in handed], [player for _, player in handed])
+            raise
+        finally:
+            self._claims.difference_update((name, deal) for name in names)
+            self._notify()
+        return players
+
+    def ready(self, seats: Sequence[str], deal: int) -> bool:
+        """Whether a game of ``deal`` could start now without waiting and without starting or
+        ending a process: every entrant (broken, withdrawn or charged ones aside) has enough
+        idle processes that have not seen ``deal``, and no game of it is in play."""
+        names = [name for name in seats if name not in self.broken and name not in self.withdrawn]
+        if self._blocked(names, deal):
+            return False
+        return all(self._charges[name] or sum(deal not in entry.deals for entry in self._idle[name])
+                   >= names.count(name) for name in set(names))
+
+    def checkin_game(self, seats: Sequence[str], players: Sequence[Player]) -> dict[int, BotFault]:
+        """Take back the players of a finished game (as :meth:`checkout_game` gave them).
+
+        Returns, by seat, the fault between games of a process that died before that game
+        reached it (it had played before, crashed, and read not a byte of this game): the
+        game's crash at step 0 is that charge (see ``arena._tournament.play_scheduled``).
+        """
+        late: dict[int, BotFault] = {}
+        for seat, (name, player) in enumerate(zip(seats, players)):
+            entry = self._busy.pop(id(player), None)
+            if entry is None:
+                continue  # a failed stand-in
+            entry.busy = False
+            failure = player.failure
+            if failure is not None:
+                if entry.games > 1 and failure.kind is FaultKind.CRASH and player.read_nothing_of_game():
+                    late[seat] = _died_between_games(player)
+                    self._charged += 1
+                entry.release.set()  # its fault was charged in the game
+            elif name in self.withdrawn:
+                entry.release.set()
+            elif self._keep_if_well(entry):
+                idle = self._idle[name]
+                idle.append(entry)
+                while len(idle) > self.keep:
+                    self._end(idle.pop(0), inspect=True)
+        self._notify()
+        return late
+
+    def withdraw(self, name: str, detail: str) -> None:
+        """From now on every seat of entrant ``name`` is a failed player (a ``crash`` with
+        ``detail``), and none of its processes plays again: idle ones are ended now, busy ones
+        when their game ends. Not a fault between games: the arena ends them."""
+        if name not in self.specs or name in self.broken:
+            return
+        self.withdrawn[name] = BotFault(FaultKind.CRASH, f"{detail}; not started again")
+        for entry in self._idle[name]:
             entry.release.set()
-            return died_before
-        idle = self._idle[name]
-        idle.append(entry)
-        while len(idle) > self.keep:
-            idle.pop(0).release.set()
-        return False
+        self._idle[name].clear()
+        self._charges[name].clear()
+        self._notify()
 
     def release_all(self) -> None:
-        """Ask every player to shut down; the nursery waits for them."""
+        """Ask every player to shut down; the nursery waits for them. A fault between games
+        found but not charged (the entrant had no game after it) goes to ``on_death``."""
         for idle in self._idle.values():
             for entry in idle:
                 entry.release.set()
@@ -166,27 +254,99 @@ class BotPool:
         for entry in self._busy.values():
             entry.release.set()
         self._busy.clear()
+        for name, charges in self._charges.items():
+            for entry in charges:
+                if self.on_death is not None:
+                    self.on_death(name, entry.player.failure.detail)
+            charges.clear()
 
-    def _died(self, name: str, player: Player) -> None:
-        if self.on_death is None:
-            return
-        code = player.process.returncode() if player.process is not None else None
-        how = "closed its stdout" if code is None else f"exited with code {code}"
-        tail = player.stderr_tail().strip().splitlines()
-        self.on_death(name, f"{how} between games" + (f"; its stderr ends: {tail[-1]}" if tail else ""))
+    # -- inside ---------------------------------------------------------------------------------
+
+    def _blocked(self, names: Sequence[str], deal: int) -> bool:
+        """Whether a game of ``deal`` with one of ``names`` is being checked out or played."""
+        if any((name, deal) in self._claims for name in names):
+            return True
+        return any(entry.name in names and deal in entry.deals for entry in self._busy.values())
+
+    def _notify(self) -> None:
+        # Wake every waiting checkout (each waits on the event current when it began to wait).
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def _hand_out(self, name: str, deal: int) -> Player:
+        if name in self.broken:
+            return self.broken[name]
+        if name in self.withdrawn:
+            return self._stand_in(name, self.withdrawn[name])
+        charges = self._charges[name]
+        idle = self._idle[name]
+        while not charges and idle:
+            entry = idle.pop()  # the most recently used: the warmest, and the fewest deals tainted
+            if entry.player.process.returncode() is None:
+                # Only once it has read the last game's `end`, so that a death right after it
+                # is told from a crash in the new game (see `checkin_game`).
+                await entry.player.wait_input_read(self.startup_s)
+            if self._keep_if_well(entry):
+                return self._busy_with(entry, deal)
+        if charges:
+            # Its own failed player stands in, with its last stderr lines once it is shut down.
+            entry = charges.pop(0)
+            with trio.move_on_after(_CHARGED_CLOSE_S):
+                await entry.closed.wait()
+            return entry.player
+        return self._busy_with(await self._start(name), deal)
+
+    def _busy_with(self, entry: _Process, deal: int) -> Player:
+        entry.deals.add(deal)
+        entry.games += 1
+        entry.busy = True
+        entry.player.begin_game()
+        self._busy[id(entry.player)] = entry
+        return entry.player
+
+    def _keep_if_well(self, entry: _Process) -> bool:
+        """Whether ``entry`` (back from a game) did nothing wrong since; if it did, it is
+        ended and its fault waits for the entrant's next game."""
+        fault = entry.player.idle_fault()
+        if fault is None:
+            return True
+        entry.player.fail(fault)  # kills its process group now
+        entry.release.set()
+        self._charges[entry.name].append(entry)
+        self._charged += 1
+        return False
+
+    def _end(self, entry: _Process, inspect: bool) -> None:
+        """End an idle process; with ``inspect``, charge first what it did wrong since its game."""
+        if not inspect or self._keep_if_well(entry):
+            entry.release.set()
+
+    def _stand_in(self, name: str, fault: BotFault) -> Player:
+        """A failed player for a seat of ``name`` that no process plays: forfeited with ``fault``."""
+        player = Player(self.specs[name], None, protocol.DEFAULT_MAX_FRAME)
+        player.failure = fault
+        return player
 
     async def _start(self, name: str) -> _Process:
         self.started += 1
-        return await self.nursery.start(self._serve, self.specs[name])
+        return await self.nursery.start(self._serve, name)
 
-    async def _serve(self, spec: BotSpec, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def _serve(self, name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
         release, closed = trio.Event(), trio.Event()
         try:
-            async with open_player(spec, self.startup_s, sandbox=self.sandbox, log_dir=self.log_dir) as player:
-                task_status.started(_Process(player, release, closed))
+            async with open_player(self.specs[name], self.startup_s, sandbox=self.sandbox,
+                                   log_dir=self.log_dir) as player:
+                task_status.started(_Process(name, player, release, closed))
                 await release.wait()
         finally:
             closed.set()
+
+
+def _died_between_games(player: Player) -> BotFault:
+    code = player.process.returncode() if player.process is not None else None
+    how = ("closed its stdout" if code is None else
+           f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}")
+    return BotFault(FaultKind.CRASH, f"{how} between games", between_games=True)
 
 
 @asynccontextmanager

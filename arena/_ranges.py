@@ -39,6 +39,7 @@ RANGES: dict[str, Range] = {
     "margin_ms": Range(0, DAY_MS),
     "startup_ms": Range(1, 600_000),
     "max_substitutions": Range(0, 10**6),
+    "withdraw_after": Range(0, 10**6),      # 0 = never withdraw an entrant
     "games_per": Range(1, 10_000),          # `arena check-bot --games-per`
 }
 

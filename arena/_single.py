@@ -33,5 +33,5 @@ async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
     async with open_bot_pool(dict(zip(labels, bots)), settings.time_control.startup_ms / 1000, sandbox,
                              log_dir=log_dir) as pool:
         await pool.preflight(labels, what="bot")
-        players = [await pool.checkout(label, seed) for label in labels]
+        players = await pool.checkout_game(labels, seed)
         return await play_match(game, players, seed, options, settings)

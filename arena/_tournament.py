@@ -3,16 +3,20 @@ the moment it ends.
 
 Before the first game every entrant is started once (:meth:`BotPool.preflight`): one that
 cannot start stops the tournament, unless it is run with ``skip_broken``. ``concurrency``
-slots then play games, taking their bot processes from one :class:`BotPool`, which reuses
-processes game after game under its rules (no process sees a deal twice; failed or dead
-processes are replaced). Because every game is deterministic (seeds) and stored by its
-schedule key, an interrupted tournament resumes by playing only the games that are not in
-the store.
+slots then play games, taking them from a :class:`~arena._handout.GameSource` (rotation-major
+windows of duplicate blocks) and their bot processes from one :class:`BotPool`, which reuses
+processes game after game under its rules (no process that saw a deal is alive when another
+rotation of it starts; failed processes are replaced; misbehaviour between games is charged
+to the entrant's next game). An entrant whose faults between games reach the tournament's
+``faults.withdraw_after`` is withdrawn: its remaining seats are forfeited without starting it
+again. Because every game is deterministic (seeds) and stored by its schedule key, an
+interrupted tournament resumes by playing only the games that are not in the store.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +27,8 @@ import trio
 from engines import Game, get_game
 
 from ._config import TournamentConfig
+from ._faults import FaultKind, between_games
+from ._handout import GameSource, WindowPlan
 from ._match import MatchResult, play_match
 from ._pool import BotPool, open_bot_pool
 from ._sandbox import Sandbox
@@ -102,6 +108,12 @@ class TournamentRunner:
     _sprt: SprtTally | None = None
     #: one line per worker process that died during the run (its games were played again)
     lost_workers: list[str] = field(default_factory=list)
+    #: entrant -> why, for those withdrawn for their faults between games (before or in this run)
+    withdrawn: dict[str, str] = field(default_factory=dict)
+    #: faults between games per entrant, in every stored game
+    _between: Counter = field(default_factory=Counter)
+    _source: GameSource | None = None
+    _pool: BotPool | None = None
 
     def pending(self) -> tuple[Iterator[ScheduledGame], int, int]:
         """The games still to play (made as they are consumed), the schedule's total, and how
@@ -127,6 +139,10 @@ class TournamentRunner:
         for stored in self.store.games():
             self._tally.add(stored.seats, stored.ranks)
             self._sprt_add(stored.seats, stored.ranks, stored.block)
+            self._between.update(fault["bot"] for fault in stored.faults if between_games(fault))
+        self._withdraw_past_limit()
+        if self._error is not None:
+            raise self._error
         if self._sprt_decided():
             return 0
         pending, total, done = self.pending()
@@ -134,59 +150,59 @@ class TournamentRunner:
         self._done = done
         self._played = 0
         self._started = trio.current_time()
-        # Unbuffered: the schedule is made one game at a time, as workers take them.
-        send, receive = trio.open_memory_channel(0)
         slots = min(self.config.concurrency, total - done)
         processes = min(self.config.workers or default_workers(), slots)
+        config = self.config
+        plan = WindowPlan(config.schedule.players, len(config.entrants), share=max(slots, 1),
+                          sprt=config.sprt is not None)
+        self._source = GameSource(pending, plan, remaining=total - done)
+        self._source.withdrawn.update(self.withdrawn)
         if processes > 1 or (self.config.executor == "dask" and slots > 0):
-            await self._play_on_workers(pending, processes, slots)
+            await self._play_on_workers(self._source, processes, slots)
         elif slots > 0:
-            await self._play(send, receive, pending, slots)
+            await self._play(self._source, slots)
         if self._error is not None:
             raise self._error
         return self._played
 
-    @staticmethod
-    async def _feed(send: trio.MemorySendChannel, pending: Iterator[ScheduledGame]) -> None:
-        async with send:
-            for scheduled in pending:
-                await send.send(scheduled)
-
-    async def _play(self, send: trio.MemorySendChannel, games: trio.MemoryReceiveChannel,
-                    pending: Iterator[ScheduledGame], workers: int) -> None:
+    async def _play(self, source: GameSource, slots: int) -> None:
         config = self.config
         specs = {spec.name: spec for spec in config.entrants}
-        # Enough processes per entrant that no new one is needed in steady state: a slot may
-        # play every rotation of a block (one process each) while the others hold one each.
+        # A process per entrant and slot: an entrant plays at most that many games at once.
         async with open_bot_pool(specs, config.settings.time_control.startup_ms / 1000, self.sandbox,
-                                 log_dir_of(self.store.path), keep=config.schedule.players + workers - 1,
-                                 on_death=self._death) as pool:
-            self.broken = await pool.preflight(specs, skip_broken=self.skip_broken)
+                                 log_dir_of(self.store.path), keep=slots, on_death=self._death) as pool:
+            self.broken = await pool.preflight([name for name in specs if name not in self.withdrawn],
+                                               skip_broken=self.skip_broken)
+            for name, detail in self.withdrawn.items():
+                pool.withdraw(name, detail)
+            self._pool = pool
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
-                nursery.start_soon(self._feed, send, pending)
-                for _ in range(workers):
-                    nursery.start_soon(self._worker, games.clone(), pool)
-                games.close()
+                for _ in range(slots):
+                    nursery.start_soon(self._slot, source, pool)
 
-    async def _worker(self, games: trio.MemoryReceiveChannel, pool: BotPool) -> None:
+    async def _slot(self, source: GameSource, pool: BotPool) -> None:
         game = get_game(self.config.game)
-        async for scheduled in games:
+        def ready(scheduled: ScheduledGame) -> bool:
+            return pool.ready(scheduled.seats, scheduled.seed)
+
+        while (scheduled := await source.take(ready=ready)) is not None:
             result = await play_scheduled(game, scheduled, pool, self.config)
+            source.done()
             self._stored(scheduled, result)
             if self._nursery.cancel_scope.cancel_called:
                 return
 
-    async def _play_on_workers(self, pending: Iterator[ScheduledGame], processes: int, slots: int) -> None:
+    async def _play_on_workers(self, source: GameSource, processes: int, slots: int) -> None:
         """Play on ``processes`` worker processes (:mod:`arena._workers`), or on a Dask
         cluster (:mod:`arena._dask`), ``slots`` games at once in all; this process stores each
         result as it comes back."""
-        from ._workers import GameSource, Setup, Workers, sandbox_fields
+        from ._workers import Setup, Workers, sandbox_fields
 
         # The log folder's absolute path: a Dask worker's process may run in another folder.
         setup = Setup(self.config, log_dir_of(self.store.path).resolve(), self.skip_broken,
                       sandbox_fields(self.sandbox)).spread(slots, processes)
-        arguments = (setup, processes, GameSource(pending), self._stored, self._death, self.lost_workers.append)
+        arguments = (setup, processes, source, self._stored, self._death, self.lost_workers.append)
         if self.config.executor == "dask":
             from ._dask import DaskWorkers
 
@@ -221,6 +237,30 @@ class TournamentRunner:
             self._sprt_add(scheduled.seats, result.ranks, scheduled.block)
             if self._sprt_decided():  # the gauntlet's test is over: games in flight are dropped
                 self._nursery.cancel_scope.cancel()
+            self._between.update(fault.bot for fault in result.faults if fault.between_games)
+            self._withdraw_past_limit()
+
+    def _withdraw_past_limit(self) -> None:
+        """Withdraw every entrant whose faults between games reached ``faults.withdraw_after``
+        (0: never): it is not started again, its remaining seats are forfeited, and the
+        database keeps a ``withdrawn`` event saying why (shown with the standings)."""
+        limit = self.config.withdraw_after
+        if not limit:
+            return
+        for name, count in self._between.items():
+            if count < limit or name in self.withdrawn:
+                continue
+            detail = f"withdrawn after {count} faults between games (limit {limit})"
+            self.withdrawn[name] = detail
+            try:
+                if (name, "withdrawn") not in {(entrant, kind) for entrant, kind, _ in self.store.entrant_events()}:
+                    self.store.record_event(name, "withdrawn", detail)
+            except StoreError as error:
+                self._fail(error)
+            if self._source is not None:
+                self._source.withdraw(name, detail)
+            if self._pool is not None:
+                self._pool.withdraw(name, detail)
 
     def _sprt_add(self, seats: tuple[str, ...], ranks: tuple[int, ...], block: str) -> None:
         if self._sprt is not None:
@@ -232,6 +272,8 @@ class TournamentRunner:
         return self.sprt_result is not None and self.sprt_result.decided
 
     def _death(self, name: str, detail: str) -> None:
+        """A fault between games that no game could be charged with (the entrant had no game
+        after it in that pool): kept as an event, shown with the standings."""
         try:
             self.store.record_event(name, "died-between-games", detail)
         except StoreError as error:
@@ -239,7 +281,8 @@ class TournamentRunner:
 
     def _fail(self, error: StoreError) -> None:
         self._error = error
-        self._nursery.cancel_scope.cancel()
+        if hasattr(self, "_nursery"):
+            self._nursery.cancel_scope.cancel()
 
     def _report(self, last: MatchResult | None) -> None:
         if self.on_progress is None:
@@ -250,14 +293,21 @@ class TournamentRunner:
 
 
 async def play_scheduled(game: Game, scheduled: ScheduledGame, pool: BotPool, config: TournamentConfig) -> MatchResult:
-    """Play one scheduled game with players from ``pool``; play it again, with new processes,
-    when a bot's process turns out to have died before the game began (no fault of this game)."""
-    while True:
-        players = [await pool.checkout(name, scheduled.seed) for name in scheduled.seats]
-        try:
-            result = await play_match(game, players, scheduled.seed, config.options, config.settings,
-                                      bot_seeds=scheduled.bot_seeds)
-        finally:
-            again = [pool.checkin(name, player) for name, player in zip(scheduled.seats, players)]
-        if not any(again):
-            return result
+    """Play one scheduled game with players from ``pool`` (which keeps its rules: see
+    :mod:`arena._pool`). A bot's process that turns out to have died between games, before
+    this game reached it, is charged here: its crash at step 0 is marked as a fault between
+    games (the game is not played again)."""
+    players = await pool.checkout_game(scheduled.seats, scheduled.seed)
+    try:
+        result = await play_match(game, players, scheduled.seed, config.options, config.settings,
+                                  bot_seeds=scheduled.bot_seeds)
+    finally:
+        late = pool.checkin_game(scheduled.seats, players)
+    if not late:
+        return result
+    faults = []
+    for fault in result.faults:  # the seat's crash is its only fault: it read nothing of the game
+        if fault.seat in late and fault.kind is FaultKind.CRASH:
+            fault = dataclasses.replace(fault, detail=late.pop(fault.seat).detail, between_games=True)
+        faults.append(fault)
+    return dataclasses.replace(result, faults=tuple(faults))

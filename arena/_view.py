@@ -8,7 +8,9 @@
   and Python's configuration: :data:`ETC`); the CPU lists of ``/sys`` that runtimes read to
   count cores;
 - read-only, exactly the paths the bot needs, each as itself (never the folder holding it):
-  its folder, the files named on its command line (files only), its program's installation
+  its folder, the files named on its command line with their folder (the file alone where
+  that folder is shared by every user, as ``/tmp``, is a top-level one or a home; a folder
+  named there is not shown), its program's installation
   (the arena's Python when it runs that; otherwise the folder holding the program's ``bin/``),
   the arena's packages a Python bot imports, ``PYTHONPATH``/``NODE_PATH`` entries;
 - private: ``/dev`` (null, zero, random, urandom, tty...), ``/proc`` of its own PID namespace,
@@ -25,6 +27,7 @@ from __future__ import annotations
 import functools
 import glob
 import os
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -44,9 +47,9 @@ ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ld.so.preload", "localtime"
 SYS = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible", "/sys/devices/system/cpu/present")
 #: never shown, whatever a command line names (sockets of the host's services, kernel state)
 NEVER = (Path("/run"), Path("/var/run"), Path("/proc"), Path("/sys"), Path("/dev"))
-#: the folder holding the engines/protocol/bots packages; a Python bot imports them
+#: the folder holding the engines/protocol/bots/envs packages; a Python bot imports them
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engines", "protocol", "bots")
+PACKAGES = ("engines", "protocol", "bots", "envs")
 
 
 @functools.cache
@@ -106,14 +109,28 @@ def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> list
     program = program_path(argv, cwd, env)
     if program is not None:
         paths += [program, *installation(program)]
-    # Files named on the command line, each alone: a folder named there is not shown (a
-    # manifest naming /home or /var must not open them), and a script that imports the
-    # modules beside it runs from its own folder (the manifest's cwd).
-    paths += [Path(arg) for arg in argv[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
+    # Files named on the command line, with their folder (a script imports the modules
+    # beside it); a folder named there is not shown (a manifest naming /home or /var must not
+    # open them).
+    paths += [_with_siblings(Path(arg)) for arg in argv[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
     paths += [PROJECT_ROOT / name for name in PACKAGES]
     paths += [Path(entry) for key in ("PYTHONPATH", "NODE_PATH")
               for entry in env.get(key, "").split(os.pathsep) if os.path.isabs(entry)]
     return paths
+
+
+def _with_siblings(path: Path) -> Path:
+    """The folder of a file named on a command line, or the file alone where that folder is
+    more than a script's own: shared by every user (``/tmp``: world-writable and sticky), a
+    top-level folder (``/home``, ``/opt``) or a home (``/home/alice``, ``/root``)."""
+    folder = Path(os.path.abspath(path)).parent
+    try:
+        mode = folder.stat().st_mode
+    except OSError:
+        return path
+    shared = mode & stat.S_ISVTX and mode & stat.S_IWOTH
+    home = folder == Path(os.path.expanduser("~")) or folder.parent == Path("/home") or folder == Path("/root")
+    return path if shared or home or len(folder.parts) <= 2 else folder
 
 
 def _reachable(path: Path, plan: MountPlan) -> bool:
@@ -173,10 +190,16 @@ def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None
     size = ["--size", str(tmp_bytes)] if tmp_bytes and sizes else []
     arguments = [*_system_arguments(), "--dev", "/dev", "--proc", "/proc",
                  *size, "--tmpfs", "/tmp", *size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    inside = Path(os.path.abspath(cwd))
     shown = _shown(needed_paths(argv, cwd, env), uid, plan)
+    for folder in (path for path in hidden if path.is_dir()):
+        # Inside a hidden folder (a ladder's submissions) only the bot's own entry is shown:
+        # a file named on its command line may lie in another's.
+        own = _branches(folder, inside)
+        shown = [path for path in shown if path == folder or not _within(path, folder)
+                 or any(_within(path, branch) for branch in own)]
     for path in shown:
         arguments += ["--ro-bind", str(path), str(path)]
-    inside = Path(os.path.abspath(cwd))
     for path in hidden:
         if not any(_within(path, outer) for outer in shown) or not plan.visible(path):
             continue  # not in the bot's view at all

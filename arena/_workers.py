@@ -10,17 +10,26 @@ pickles over the worker's stdin and stdout (pipes; on a Dask cluster one TCP soc
 byte is ever unpickled unchecked (a bot's output reaches a worker through the protocol
 decoder, and the worker pickles only the :class:`MatchResult` it built).
 
-coordinator -> worker: ``("setup", Setup)`` once, then ``("game", ScheduledGame)`` per game;
+coordinator -> worker: ``("setup", Setup)`` once, then ``("game", ScheduledGame, sweep)`` per
+game (``sweep``: a game given back by a worker that died; see below) and ``("withdraw",
+entrant, detail)`` for an entrant withdrawn during the run (:meth:`BotPool.withdraw`);
 closing stdin means stop (the games in flight are dropped: they are not stored).
 worker -> coordinator: ``("ready", broken, startup_error, root_bots)`` after its pre-flight,
-``("result", key, MatchResult)`` per game, ``("death", entrant, detail)`` for a bot process
-found dead between games, ``("fatal", exception)`` when it cannot go on (the coordinator
+``("result", key, MatchResult)`` per game, ``("death", entrant, detail)`` for a fault between
+games the pool found after the entrant's last game (charged to none),
+``("fatal", exception)`` when it cannot go on (the coordinator
 raises that exception: a bot that may not run here is the same one-line error as without
 workers).
 
-A worker that dies (killed, crashed) loses nothing: the coordinator plays its unfinished
-games on another worker (:class:`GameSource`), and a game stored twice with the same
-content is a no-op in the store.
+Games are handed out by a :class:`~arena._handout.GameSource`: every rotation of a block to
+one worker, rotation-major over windows of blocks, so that each worker's pool can end a
+process before another rotation of a deal it saw starts (the pool's deal rule) at little cost.
+A worker that dies (killed, crashed) loses nothing: the coordinator kills what is left of its
+bots (its cgroup folder, ``pirate-arena-<pid>``) and then plays its unfinished games, as one
+window, on another worker; a game stored twice with the same content is a no-op in the store.
+Games given back are sent with ``sweep`` set: the worker that takes them first kills what
+arena workers that died left on its own machine (a Dask worker's arena worker dies where the
+coordinator cannot reach its cgroups).
 """
 
 from __future__ import annotations
@@ -33,7 +42,7 @@ import signal
 import struct
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +51,7 @@ import trio
 
 from ._config import TournamentConfig
 from ._cgroups import find_cgroups
+from ._handout import LOOKAHEAD, GameSource, pick
 from ._sandbox import Sandbox
 from ._schedule import ScheduledGame
 from ._uids import UidAllocator
@@ -69,13 +79,15 @@ class Setup:
     #: games at once on this worker, and bot processes its pool keeps per entrant
     slots: int = 1
     keep: int = 1
+    #: entrants withdrawn before this worker started (entrant -> why): not started at all
+    withdrawn: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def spread(self, slots: int, processes: int) -> Setup:
         """This setup for each of ``processes`` workers sharing ``slots`` games at once. Each
-        worker's pool keeps enough processes per entrant that no new one is needed in steady
-        state, as in one process (TournamentRunner._play)."""
+        worker's pool keeps a process per entrant for each of its slots (an entrant plays at
+        most that many games at once), as in one process (TournamentRunner._play)."""
         share = -(-slots // processes)
-        return dataclasses.replace(self, slots=share, keep=self.config.schedule.players + share - 1)
+        return dataclasses.replace(self, slots=share, keep=share)
 
 
 #: the parts of a Sandbox that belong to one process: a worker makes its own
@@ -134,43 +146,6 @@ class FrameReader:
             self.buffer += data
 
 
-class GameSource:
-    """The games still to play, shared by the coordinator's worker tasks: the schedule's
-    pending games, and before them any game given back by a worker that died."""
-
-    def __init__(self, pending: Iterator[ScheduledGame]) -> None:
-        self.pending = pending
-        self.retry: list[ScheduledGame] = []
-        self.in_flight = 0
-        self._changed = trio.Event()
-
-    async def take(self) -> ScheduledGame | None:
-        """The next game to play, or ``None`` once every game is played or in flight for good."""
-        while True:
-            if self.retry:
-                game = self.retry.pop(0)
-                break
-            game = next(self.pending, None)
-            if game is not None:
-                break
-            if self.in_flight == 0:
-                return None
-            # Games are still in flight: a worker may die and give some back.
-            await self._changed.wait()
-        self.in_flight += 1
-        return game
-
-    def done(self, count: int = 1) -> None:
-        self.in_flight -= count
-        # Wake every waiting taker (each waits on the event current when it began to wait).
-        self._changed.set()
-        self._changed = trio.Event()
-
-    def give_back(self, games: list[ScheduledGame]) -> None:
-        self.retry.extend(games)
-        self.done(len(games))
-
-
 # -- the coordinator's side ------------------------------------------------------------------
 
 class WorkerLost(Exception):
@@ -183,9 +158,9 @@ class Workers:
     ``setup`` (each with ``setup.slots`` games at once).
 
     ``on_result(scheduled, result)`` runs in the coordinator for every finished game (it
-    stores it); ``on_death(entrant, detail)`` for every bot process a worker found dead
-    between games; ``on_lost(message)`` for every worker that died (its games are played
-    again by another worker, started in its place).
+    stores it); ``on_death(entrant, detail)`` for a fault between games that a worker could
+    charge to no game; ``on_lost(message)`` for every worker that died (its bots are killed,
+    and its games are played again by another worker, started in its place).
     """
 
     setup: Setup
@@ -206,10 +181,15 @@ class Workers:
 
     async def run(self) -> None:
         """Play every game of the source; on return, :attr:`error` says if the run stopped early."""
+        self.plan_windows()
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             for _ in range(self.count):
                 nursery.start_soon(self._keep_one)
+
+    def plan_windows(self) -> None:
+        """Size the source's windows for ``count`` workers of ``setup.slots`` games at once."""
+        self.source.plan = dataclasses.replace(self.source.plan, share=self.setup.slots, workers=self.count)
 
     def _stop(self, error: Exception) -> None:
         if self.error is None:
@@ -244,6 +224,10 @@ class Workers:
                     await process.wait()
                 await process.stdout.aclose()
                 self.pids.discard(process.pid)
+                if served.died:
+                    # Before its games go to another worker: no process that saw their deals
+                    # may be alive when they start (a worker killed with SIGKILL leaves its bots).
+                    kill_worker_bots(self.setup, process.pid)
                 games = self.give_back(served)
                 if served.died:
                     code = process.returncode
@@ -252,23 +236,26 @@ class Workers:
                                  f"its {games} unfinished games are played again")
 
     def served(self, send: trio.abc.SendStream, receive: trio.abc.ReceiveStream) -> _Served:
-        # Twice its slots in flight: a slot that finishes finds its next game already there
-        # instead of waiting for the result's round trip through this process.
-        return _Served(send, FrameReader(receive), trio.Semaphore(2 * self.setup.slots))
+        # Games ahead of its slots: a slot that finishes finds its next game already there
+        # instead of waiting for the result's round trip through this process, and can take
+        # one whose entrants have an idle process (arena._handout.pick). They are of its own
+        # window, so sending them early takes nothing from another worker.
+        return _Served(send, FrameReader(receive), trio.Semaphore(LOOKAHEAD * self.setup.slots))
 
     def give_back(self, served: _Served) -> int:
-        """Put the games ``served`` did not finish back in the source; how many there were
-        (none unless it died or the run was stopped)."""
+        """Put the games ``served`` did not finish, and the rest of its window, back in the
+        source; how many there were (none unless it died or the run was stopped)."""
         games = list(served.outstanding.values())
         served.outstanding.clear()
-        self.source.give_back(games)
-        return len(games)
+        return self.source.give_back(served, games)
 
     async def serve(self, served: _Served, where: str = "") -> None:
         """Set up one worker and play games on it until the source is empty or it dies
         (then ``served.died``). ``where`` is added to a pre-flight error (which worker)."""
+        setup = dataclasses.replace(self.setup, withdrawn=dict(self.source.withdrawn))
+        served.withdrawn.update(setup.withdrawn)
         try:
-            await served.send.send_all(frame(("setup", self.setup)))
+            await served.send.send_all(frame(("setup", setup)))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # it died at once: the read below says so
         ready = await served.reader.receive()
@@ -299,14 +286,17 @@ class Workers:
     async def _feed(self, served: _Served) -> None:
         while True:
             await served.capacity.acquire()
-            scheduled = await self.source.take()
+            scheduled = await self.source.take(served)
             if scheduled is None:
                 served.drained = True
                 served.stop_if_finished()
                 return
             served.outstanding[scheduled.key] = scheduled
+            news = [(name, detail) for name, detail in self.source.withdrawn.items() if name not in served.withdrawn]
+            served.withdrawn.update(news)
+            message = b"".join(frame(("withdraw", name, detail)) for name, detail in news)
             try:
-                await served.send.send_all(frame(("game", scheduled)))
+                await served.send.send_all(message + frame(("game", scheduled, scheduled.key in self.source.retried)))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return  # it died: the reader finds its pipe closed
 
@@ -339,6 +329,8 @@ class _Served:
     reader: FrameReader
     capacity: trio.Semaphore
     outstanding: dict[str, ScheduledGame] = dataclasses.field(default_factory=dict)
+    #: the withdrawals it was told of
+    withdrawn: dict[str, str] = dataclasses.field(default_factory=dict)
     drained: bool = False
     died: bool = False
     nursery: trio.Nursery | None = None
@@ -346,6 +338,24 @@ class _Served:
     def stop_if_finished(self) -> None:
         if self.drained and not self.outstanding:
             self.nursery.cancel_scope.cancel()
+
+
+def kill_worker_bots(setup: Setup, pid: int) -> None:
+    """Kill every bot process the worker ``pid`` (dead) left, through its cgroup folders (in
+    every hierarchy of this machine), and remove them. Without cgroups (the arena is not root)
+    its bots are only told to go: their stdin closed with the worker."""
+    if not (setup.sandbox or {}).get("cgroups"):
+        return
+    layout = find_cgroups(f"pirate-arena-{pid}")
+    if layout is not None:
+        layout.close()
+
+
+def _sweep_dead_workers(sandbox: Sandbox | None) -> None:
+    """Kill what arena processes that died (those of other workers included) left on this
+    machine: a game given back by a dead worker may be one of theirs."""
+    if sandbox is not None and sandbox.cgroups is not None:
+        sandbox.cgroups.sweep_stale()
 
 
 # -- the worker process ---------------------------------------------------------------------
@@ -396,22 +406,32 @@ async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
     sandbox = _worker_sandbox(setup.sandbox)
     specs = {spec.name: spec for spec in config.entrants}
     deaths: list[tuple[str, str]] = []
-    games_send, games_receive = trio.open_memory_channel(setup.slots)
+    # The games sent and not begun (the coordinator sends at most twice the slots ahead): each
+    # slot takes the first that can start at once on the pool's idle processes (pick).
+    queue: deque[ScheduledGame] = deque()
+    arrived = trio.Event()
     try:
         async with open_bot_pool(specs, config.settings.time_control.startup_ms / 1000, sandbox, setup.log_dir,
                                  keep=setup.keep, on_death=lambda name, detail: deaths.append((name, detail))) as pool:
             try:
-                broken = await pool.preflight(specs, skip_broken=setup.skip_broken)
+                broken = await pool.preflight([name for name in specs if name not in setup.withdrawn],
+                                              skip_broken=setup.skip_broken)
             except StartupError as error:
                 await send(("ready", [], str(error), sorted(sandbox.root_bots) if sandbox else []))
                 return
+            for name, detail in setup.withdrawn.items():
+                pool.withdraw(name, detail)
             await send(("ready", broken, None, sorted(sandbox.root_bots) if sandbox else []))
             from engines import get_game
 
             game = get_game(config.game)
 
-            async def slot(games: trio.MemoryReceiveChannel) -> None:
-                async for scheduled in games:
+            async def slot() -> None:
+                while True:
+                    while not queue:
+                        await arrived.wait()
+                    scheduled = pick(queue, lambda next_game: pool.ready(next_game.seats, next_game.seed),
+                                     LOOKAHEAD * setup.slots)
                     result = await play_scheduled(game, scheduled, pool, config)
                     while deaths:
                         await send(("death", *deaths.pop(0)))
@@ -419,10 +439,17 @@ async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
 
             async with trio.open_nursery() as nursery:
                 for _ in range(setup.slots):
-                    nursery.start_soon(slot, games_receive.clone())
-                games_receive.close()
+                    nursery.start_soon(slot)
                 while (message := await reader.receive()) is not None:
-                    await games_send.send(message[1])
+                    if message[0] == "withdraw":
+                        pool.withdraw(message[1], message[2])
+                        continue
+                    _, scheduled, sweep = message
+                    if sweep:
+                        _sweep_dead_workers(sandbox)
+                    queue.append(scheduled)
+                    arrived.set()
+                    arrived = trio.Event()
                 # stdin closed: the coordinator is done with us (or gone); games in flight are dropped
                 nursery.cancel_scope.cancel()
     finally:

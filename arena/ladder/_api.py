@@ -66,6 +66,7 @@ def bot(store: LadderStore, name: str) -> dict[str, Any] | None:
         "history": store.history(name),
         "head_to_head": [{"opponent": other, "score": round(cell["score"], 1), "games": cell["games"]}
                          for other, cell in sorted(cross.items())],
+        "withdrawn": store.withdrawn().get(name),
         "faults": store.faults(name), "events": store.events(name), "games": store.games(name, 0, 50),
         "versions": store.versions(info["author"]),
     }

@@ -118,8 +118,11 @@ def bot_page(data: dict[str, Any]) -> str:
         return page(f'Author {data["author"]}', "<h2>Versions</h2>" + _versions_table(data["versions"]))
     rating = data["rating"]
     games_played = rating["games"] if rating else 0
+    state = "active" if data["active"] else "retired"
+    if data.get("withdrawn"):
+        state = f'retired: {_e(data["withdrawn"])}'
     body = [f'<p>Version {data["version"]} of {_bot_link(data["author"])} '
-            f'({"active" if data["active"] else "retired"}): elo {_elo(rating)}, {games_played} games.</p>',
+            f'({state}): elo {_elo(rating)}, {games_played} games.</p>',
             "<h2>Rating over time</h2>", _history_svg(data["history"]),
             "<h2>Head to head</h2>"]
     h2h = [[_bot_link(row["opponent"]), f'{row["score"]:g}/{row["games"]}',

@@ -9,10 +9,17 @@ beside the web server):
   short by a kill is still ``pending`` in the store, so it is vetted again on restart.
 - **Play** keeps ``concurrency`` games in flight on worker processes, through the executor the
   tournaments use (:mod:`arena._workers`). Whenever it needs work it asks
-  :func:`arena.ladder._matchmaking.choose_tables` for the next table and plays it as a
-  duplicate block (one deal, every rotation of the seats). The workers' bot pools know a
-  fixed set of entrants, so when the active set changes the current *stretch* stops taking
-  new games, finishes those in flight, and a new stretch starts with the new entrants.
+  :func:`arena.ladder._matchmaking.choose_tables` for the next tables and plays each as a
+  duplicate block (one deal, every rotation of the seats), a window of
+  :data:`LADDER_GAMES_PER_PASS`-sized blocks at a time on one worker, rotation-major, as a
+  tournament does (:mod:`arena._handout`: the pools end a process before another rotation of
+  a deal it saw starts, about once per window). The workers' bot pools know a fixed set of
+  entrants, so when the active set changes the current *stretch* stops taking new games,
+  finishes those handed out, and a new stretch starts with the new entrants.
+- **Withdrawal**: a fault between games (a process that exited, closed its stdout or wrote
+  between two games) is charged to the entrant's next game like any fault; a version with
+  ``faults.withdraw_after`` of them is retired for good (a ``withdrawn`` event says why, shown
+  on its page), and its seats still handed out are forfeited without starting it again.
 - **Fits** refit the ratings in a thread when enough new games are stored, and store the fit:
   pages read the last fit and never compute one.
 
@@ -40,7 +47,7 @@ from .._manifest import ManifestError, load_manifest
 from .._match import EndReason, MatchResult
 from .._sandbox import Sandbox
 from .._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, keyed_seed
-from .._workers import GameSource
+from .._handout import GameSource, WindowPlan
 from ._config import LadderConfig
 from ._intake import admit
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
@@ -53,6 +60,10 @@ INLINE_FIT_GAMES = 5000
 #: A vetting that failed on the arena's side (not the submission's) is tried again after this.
 RETRY_VETTING_S = 10.0
 
+#: About how many games a bot process plays between two ends (see arena._handout): fewer than
+#: a tournament's, because matchmaking chooses a window's tables before their games are played.
+LADDER_GAMES_PER_PASS = 16
+
 #: Refit once this share of the stored games is new (and at least one game is), or after
 #: :data:`FIT_EVERY_S` with anything new.
 FIT_SHARE = 0.02
@@ -62,7 +73,9 @@ FIT_EVERY_S = 30.0
 class Executor(Protocol):
     """Plays every game ``source`` hands out with the entrants of ``config``, calling
     ``on_result(scheduled, result)`` for each finished game and ``on_death(entrant, detail)``
-    for a bot process found dead between games; returns once the source is empty."""
+    for a fault between games charged to no game; returns once the source is empty. Keeps the
+    source's rules: every rotation of a block on one worker, entrants withdrawn in
+    ``source.withdrawn`` forfeited."""
 
     async def __call__(self, config: TournamentConfig, source: GameSource,
                        on_result: Callable[[ScheduledGame, MatchResult], None],
@@ -127,6 +140,9 @@ class LadderRunner:
     #: block -> (table, rotations not stored yet)
     _fit: LadderFit | None = None
     _pending: dict[str, list] = field(default_factory=dict)
+    #: faults between games per entrant, and the source of the stretch being played
+    _between: dict[str, int] = field(default_factory=dict)
+    _source: GameSource | None = None
 
     def __post_init__(self) -> None:
         for _, seats, ranks, block in self.store.results():
@@ -136,6 +152,7 @@ class LadderRunner:
         self._key = self.store.seed_key()
         self._rng = random.Random(keyed_seed(self._key, "matchmaking", self._block))
         self._submitted = trio.Event()
+        self._between = self.store.between_games_faults()
 
     def enter_house_bots(self) -> None:
         """Enter the ladder file's ``[[bots]]`` not entered before (each once, ever)."""
@@ -216,8 +233,9 @@ class LadderRunner:
             play = self.config.play
             config = dataclasses.replace(play, entrants=tuple(specs),
                                          schedule=ScheduleSpec(entrants=names, players=self.config.players))
-            await self.executor(config, GameSource(self._stretch(names, self._generation)),
-                                self._stored, self._death)
+            plan = WindowPlan(self.config.players, len(names), games_per_pass=LADDER_GAMES_PER_PASS)
+            self._source = GameSource(self._stretch(names, self._generation), plan)
+            await self.executor(config, self._source, self._stored, self._death)
 
     def _stretch(self, names: tuple[str, ...], generation: int) -> Iterator[ScheduledGame]:
         """Games among ``names``, a duplicate block at a time, until the active set changes."""
@@ -264,12 +282,32 @@ class LadderRunner:
             pending[1] -= 1
             if pending[1] == 0:
                 del self._pending[scheduled.block]
-        if self.store.record(scheduled.key, scheduled.block, scheduled.rotation, scheduled.seats, result) \
-                and result.reason is not EndReason.ARENA_ERROR:
+        if not self.store.record(scheduled.key, scheduled.block, scheduled.rotation, scheduled.seats, result):
+            return
+        if result.reason is not EndReason.ARENA_ERROR:
             self.games.append(LadderGame(scheduled.seats, result.ranks))
             self.blocks.append(scheduled.block)
+        for fault in result.faults:
+            if fault.between_games:
+                self._between[fault.bot] = self._between.get(fault.bot, 0) + 1
+                self._withdraw_past_limit(fault.bot)
+
+    def _withdraw_past_limit(self, name: str) -> None:
+        """Retire ``name`` for good once its faults between games reach the limit."""
+        limit, count = self.config.play.withdraw_after, self._between.get(name, 0)
+        if not limit or count < limit or name in self.store.withdrawn():
+            return
+        detail = f"withdrawn after {count} faults between games (limit {limit})"
+        self.store.withdraw(name, detail, self.config.active_versions)
+        if self._source is not None:
+            # Its games not handed out are dropped; those handed out already are forfeited.
+            self._source.withdraw(name, detail, drop=True)
+        print(f"warning: ladder entrant {name} {detail}: retired from matchmaking", file=sys.stderr)
+        self._active_changed()
 
     def _death(self, name: str, detail: str) -> None:
+        """A fault between games found after the entrant's last game of a stretch: no game to
+        charge it to, so only an event (shown on its page)."""
         self.store.record_event(name, "died-between-games", detail)
 
     async def _matchmaking_fit_forever(self) -> None:

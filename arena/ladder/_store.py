@@ -217,12 +217,34 @@ class LadderStore:
              time.time(), submission))])
 
     def activate(self, keep: int) -> None:
-        """Make each author's ``keep`` newest passed versions the active ones; older ones retire
-        (their games and ratings stay)."""
+        """Make each author's ``keep`` newest passed versions the active ones, but for those
+        withdrawn (:meth:`withdraw`); older ones retire (their games and ratings stay)."""
         self._write("the active versions", [(
             "UPDATE submissions SET active = (status = ? AND (SELECT COUNT(*) FROM submissions AS newer "
-            "WHERE newer.author = submissions.author AND newer.status = ? AND newer.version > submissions.version) < ?)",
+            "WHERE newer.author = submissions.author AND newer.status = ? AND newer.version > submissions.version) < ? "
+            "AND NOT EXISTS (SELECT 1 FROM events WHERE events.entrant = submissions.entrant "
+            "AND events.kind = 'withdrawn'))",
             (Status.PASSED, Status.PASSED, keep))])
+
+    def withdraw(self, entrant: str, detail: str, keep: int) -> None:
+        """Retire ``entrant`` for good (a ``withdrawn`` event says why; :meth:`activate` leaves
+        it out from now on) and recompute the active versions (``keep`` per author)."""
+        self.record_event(entrant, "withdrawn", detail)
+        self.activate(keep)
+
+    def withdrawn(self) -> dict[str, str]:
+        """``entrant -> why`` of every version withdrawn for its faults between games."""
+        return {entrant: detail for entrant, detail in self._db.execute(
+            "SELECT entrant, detail FROM events WHERE kind = 'withdrawn' ORDER BY rowid")}
+
+    def between_games_faults(self) -> dict[str, int]:
+        """Faults between games (``Fault.between_games``) per entrant, in every stored game."""
+        counts: dict[str, int] = {}
+        for (faults,) in self._db.execute("SELECT faults FROM games WHERE faults != '[]'"):
+            for fault in json.loads(faults):
+                if fault.get("between_games") and fault.get("bot"):
+                    counts[fault["bot"]] = counts.get(fault["bot"], 0) + 1
+        return counts
 
     def active(self) -> list[Entrant]:
         """The active entrants, oldest first."""

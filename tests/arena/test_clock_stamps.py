@@ -202,7 +202,7 @@ async def test_a_blocked_event_loop_is_not_charged_to_the_bot(sandbox):
 
 
 async def test_without_a_socket_the_bot_gets_a_pipe_and_is_timed_when_read(monkeypatch, sandbox):
-    def no_socket():
+    def no_socket(loopback=None):
         raise OSError("no loopback here")
 
     monkeypatch.setattr(_process, "open_reply_socket", no_socket)

@@ -24,6 +24,7 @@ KEYS = [
     (("time",), "time.startup_ms", "startup_ms"),
     (("time",), "time.margin_ms", "margin_ms"),
     (("faults",), "faults.max_substitutions", "max_substitutions"),
+    (("faults",), "faults.withdraw_after", "withdraw_after"),
 ]
 
 
@@ -45,7 +46,8 @@ def _value(config, name):
               "time.reserve_ms": config.settings.time_control.reserve_ms,
               "time.startup_ms": config.settings.time_control.startup_ms,
               "time.margin_ms": config.settings.time_control.margin_ms,
-              "faults.max_substitutions": config.settings.max_substitutions}
+              "faults.max_substitutions": config.settings.max_substitutions,
+              "faults.withdraw_after": config.withdraw_after}
     return values[name]
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from arena._config import TournamentConfig, load_config
 
+from .test_bot_lifecycle import BOTS, deal_tournament, shared_folder, timeline, write_blocks  # noqa: F401 (a fixture)
 from .test_tournament import arena, write_tournament
 from .test_workers import stored
 
@@ -209,3 +210,30 @@ async def test_preflight_of_every_worker_in_time_starts_the_games_at_once(autoju
         nursery.start_soon(worker, 1.0)
         nursery.start_soon(worker, 30.0)
     assert done == [pytest.approx(30.0)] * 2 and lines == []
+
+
+def test_no_deal_crosses_rotations_when_a_dask_worker_dies(tmp_path, cluster, shared_folder):
+    """Timeline bots (tests/arena/bots/timeline.py) on the cluster: every rotation of a block on
+    one arena worker; a lost worker's games go to another, which first kills what the lost one
+    left on its machine. No bot ever finds a live process of its entrant that saw its deal."""
+    entrants = {f"t{i}": ["python", str(BOTS / "timeline.py"), f"t{i}"] for i in range(3)}
+    path = deal_tournament(tmp_path, entrants, {"TIMELINE_DIR": str(shared_folder),
+                                                "TIMELINE_BLOCKS": str(shared_folder / "blocks.json")},
+                           rounds=8, concurrency=2)
+    total = write_blocks(path, shared_folder / "blocks.json")  # 3 tables x 2 rotations x 8 rounds
+    process = subprocess.Popen(["arena", "tournament", "run", str(path), "-q", "--sandbox", "none",
+                                "--scheduler", cluster.scheduler.address],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while stored(tmp_path / "t.db") < 8 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    victim, pid = sorted(cluster.run(os.getpid).items())[0]
+    assert process.poll() is None, process.communicate()
+    os.kill(pid, signal.SIGKILL)
+    _, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert f"warning: the arena worker on Dask worker {victim} was lost; its " in err
+    assert not (shared_folder / "violations").exists(), (shared_folder / "violations").read_text()
+    assert sum(len(blocks) for blocks in timeline(shared_folder).values()) >= 2 * total
+    # The last test of the module's cluster: no waiting for the nanny's restart of the worker
+    # (over a minute at load 40).

@@ -150,18 +150,23 @@ async def test_stdout_sockets_are_made_in_the_private_namespace_and_the_arena_st
         sandbox.close()
 
 
-def test_a_file_on_the_command_line_is_shown_alone_and_a_folder_not_at_all():
+def test_a_file_on_the_command_line_shows_its_folder_but_never_the_hosts_tmp_or_a_folder_named():
     shared = Path(tempfile.mkdtemp(prefix="pirate-arena-shared-"))
+    alone = Path(tempfile.gettempdir()) / f"pirate-arena-bot-{uuid.uuid4().hex[:8]}.py"
     try:
-        script = shared / "bot.py"
+        (shared / "deep").mkdir()
+        script = shared / "deep" / "bot.py"
         script.write_text("")
-        arguments = view(["/usr/bin/python3", str(script), "/home", "/var", str(shared)], Path("/usr"),
+        alone.write_text("")
+        arguments = view(["/usr/bin/python3", str(script), str(alone), "/home", "/var", str(shared)], Path("/usr"),
                          {"PATH": "/usr/bin"})
         shown = [arguments[i + 1] for i, word in enumerate(arguments) if word in ("--ro-bind", "--bind")]
-        assert str(script) in shown
+        # a script with the modules beside it; a file of /tmp itself alone; no folder named there
+        assert str(script.parent) in shown and str(alone) in shown
         assert not {str(shared), tempfile.gettempdir(), "/home", "/var", "/"} & set(shown)
     finally:
         shutil.rmtree(shared)
+        alone.unlink()
 
 
 def test_a_bots_path_names_only_its_programs_folder_and_the_systems():

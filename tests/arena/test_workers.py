@@ -10,11 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-import trio
-import trio.testing
 
 from arena._config import load_config
-from arena._workers import GameSource, default_workers
+from arena._workers import default_workers
 
 from .test_tournament import arena, standings, write_tournament
 
@@ -83,28 +81,6 @@ def test_worker_killed_mid_tournament_loses_nothing(tmp_path, sandbox):
         copy.execute("DELETE FROM games")
     arena("tournament", "resume", str(reference), "-q", "--workers", "1", "--sandbox", sandbox)
     assert standings(db) == standings(reference)
-
-
-async def test_game_source_wakes_every_waiting_worker_and_replays_given_back_games():
-    first, second = object(), object()
-    source = GameSource(iter([first, second]))
-    assert await source.take() is first and await source.take() is second
-    taken = []
-
-    async def take():
-        taken.append(await source.take())
-
-    with trio.fail_after(5):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(take)
-            nursery.start_soon(take)
-            await trio.testing.wait_all_tasks_blocked()
-            source.give_back([first])  # a worker died with `first` unfinished
-            await trio.testing.wait_all_tasks_blocked()
-            assert taken == [first]
-            source.done(2)  # `second` and the replayed `first` are stored
-    assert taken == [first, None]
-    assert await source.take() is None
 
 
 def test_a_workers_sandbox_confines_bots_as_the_coordinators_does():

@@ -9,10 +9,17 @@ action, except where MODE says otherwise:
 - ``pre-send-half``: the same, but only the first 3 bytes of that frame go with the answer;
   the rest follows once the request has arrived.
 - ``exit-after-end``: exits (status 0) as soon as it has read the ``end`` of its first game.
+- ``exit-3-after-end``: the same with status 3.
+- ``close-after-end``: closes its stdout after the ``end`` of its first game, and waits for
+  its stdin to end.
+- ``write-after-end``: writes 12 bytes that are no frame after the ``end`` of its first game.
+- ``stale-after-end``: answers its last request of each game a second time after ``end`` (a
+  stale reply, which SPEC section 8 allows).
 - ``stop-reading``: on its 3rd request, answers it, then does not read its stdin for 2 s
   (then reads on as if nothing happened).
 """
 
+import os
 import sys
 import time
 
@@ -28,9 +35,21 @@ while True:
     message = receive()
     if message["type"] == "bye":
         sys.exit(0)
-    if message["type"] == "end" and MODE == "exit-after-end":
+    if message["type"] == "end" and MODE in ("exit-after-end", "exit-3-after-end"):
         print("exiting after the end of my game", file=sys.stderr, flush=True)
-        sys.exit(0)
+        sys.exit(3 if MODE == "exit-3-after-end" else 0)
+    if message["type"] == "end" and MODE == "close-after-end":
+        print("closing my stdout after the end of my game", file=sys.stderr, flush=True)
+        out.close()
+        os.close(1)
+        while True:
+            receive()  # exits at the end of input
+    if message["type"] == "end" and MODE == "write-after-end":
+        out.write(b"between12345")
+        out.flush()
+    if message["type"] == "end" and MODE == "stale-after-end" and requests:
+        out.write(last)
+        out.flush()
     if message["type"] != "request":
         continue
     requests += 1
@@ -40,7 +59,7 @@ while True:
         rest = b""
         continue  # "answered" before it was asked
     action = message["legal"][0] if message["legal"] else None
-    data = frame({"type": "action", "id": message["id"], "action": action})
+    data = last = frame({"type": "action", "id": message["id"], "action": action})
     if MODE.startswith("pre-send"):
         early = frame({"type": "action", "id": message["id"] + 1, "action": action})
         if MODE == "pre-send-half":

@@ -1,0 +1,175 @@
+"""The bot pool's rules with real processes (tests/arena/bots/lifecycle.py): no process that saw
+a deal is alive when another game of that deal starts for its entrant; misbehaviour between
+games (exiting, closing stdout, writing) is charged to the entrant's next game, never a process
+the pool ended itself; withdrawn entrants are not started again."""
+
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena._faults import FaultKind
+from arena._manifest import BotSpec
+from arena._match import MatchSettings, play_match
+from arena._pool import BotPool
+from arena._timecontrol import TimeControl
+
+from ._toy import TOY
+
+BOTS = Path(__file__).parent / "bots"
+FAST = MatchSettings(TimeControl(move_ms=400, reserve_ms=0, startup_ms=10_000))
+
+
+def lifecycle(mode: str, name: str | None = None) -> BotSpec:
+    return BotSpec(name=name or mode, command=(sys.executable, str(BOTS / "lifecycle.py"), mode))
+
+
+async def play(pool: BotPool, seats, deal):
+    players = await pool.checkout_game(seats, deal)
+    try:
+        result = await play_match(TOY, players, deal, settings=FAST)
+    finally:
+        late = pool.checkin_game(seats, players)
+    return result, players, late
+
+
+async def test_a_process_that_saw_a_deal_is_gone_before_another_game_of_it_starts():
+    specs = {"a": lifecycle("good", "a"), "b": lifecycle("good", "b")}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        _, first, _ = await play(pool, ["a", "b"], 1)
+        _, second, _ = await play(pool, ["a", "b"], 2)  # another deal: the same processes
+        assert second == first and pool.started == 2
+        # Deal 3 could start on the idle processes at once; deal 1 would need new ones.
+        assert pool.ready(["a", "b"], 3) and not pool.ready(["b", "a"], 1)
+        players = await pool.checkout_game(["b", "a"], 1)  # the other rotation of deal 1
+        # Both processes saw deal 1: ended, and dead, before the game was handed out.
+        assert all(old.process.returncode() is not None for old in first)
+        assert not set(players) & set(first) and all(player.usable for player in players)
+        result = await play_match(TOY, players, 1, settings=FAST)
+        assert pool.checkin_game(["b", "a"], players) == {}
+        assert pool.statistics().ended_for_deals == 2 and pool.started == 4
+        pool.release_all()
+    assert result.faults == ()  # an ended process is no fault
+
+
+async def test_a_rotation_waits_for_a_game_of_its_deal_in_play_and_ends_its_process():
+    specs = {"a": lifecycle("good", "a"), "b": lifecycle("good", "b"), "c": lifecycle("good", "c")}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        playing = await pool.checkout_game(["a", "b"], 7)
+        order = []
+
+        async def other_rotation():
+            players = await pool.checkout_game(["c", "a"], 7)
+            order.append("started")
+            assert playing[0].process.returncode() is not None  # a's process of deal 7 is gone
+            assert players[1] is not playing[0]
+            pool.checkin_game(["c", "a"], players)
+
+        assert not pool.ready(["c", "a"], 7) and pool.ready(["c"], 8)
+        nursery.start_soon(other_rotation)
+        await trio.sleep(0.3)
+        assert order == []  # a's process plays deal 7: the other rotation waits
+        await play_match(TOY, playing, 7, settings=FAST)
+        order.append("ended")
+        pool.checkin_game(["a", "b"], playing)
+        with trio.fail_after(10):
+            while order != ["ended", "started"]:
+                await trio.sleep(0.01)
+        pool.release_all()
+
+
+@pytest.mark.parametrize("mode,kind,detail", [
+    ("exit-3-after-end", FaultKind.CRASH, "exited with code 3 between games"),
+    ("close-after-end", FaultKind.CRASH, "closed its stdout between games"),
+    ("write-after-end", FaultKind.PROTOCOL, "wrote 12 bytes between games"),
+])
+async def test_misbehaviour_between_games_is_charged_to_the_next_game(mode, kind, detail):
+    specs = {"good": lifecycle("good"), "bad": lifecycle(mode, "bad")}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        result, first, _ = await play(pool, ["good", "bad"], 1)
+        assert result.faults == ()
+        await trio.sleep(0.3)  # it misbehaves now, between games
+        result, second, late = await play(pool, ["good", "bad"], 2)
+        assert second[0] is first[0]  # the good bot keeps its process
+        assert [(f.seat, f.bot, f.kind, f.step, f.detail, f.between_games) for f in result.faults] == [
+            (1, "bad", kind, 0, detail, True)]
+        assert result.ranks == (1, 2) and late == {}
+        assert second[1] is first[1] and pool.started == 2  # its own failed player stood in
+        result, third, _ = await play(pool, ["good", "bad"], 3)  # a new process, no fault
+        assert third[1] is not first[1] and pool.started == 3
+        assert result.faults == ()
+        pool.release_all()
+
+
+async def test_a_stale_reply_between_games_is_no_fault():
+    specs = {"good": lifecycle("good"), "stale": lifecycle("stale-after-end", "stale")}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        results = []
+        for deal in (1, 2, 3):
+            result, _, _ = await play(pool, ["good", "stale"], deal)
+            results.append(result)
+            await trio.sleep(0.1)
+        assert pool.started == 2 and pool.statistics().charged == 0
+        pool.release_all()
+    assert [result.faults for result in results] == [()] * 3
+
+
+async def test_a_process_ended_for_the_deal_rule_is_charged_only_for_what_it_did_before():
+    """The leaver exits after its game; the next game is the other rotation of the same deal,
+    so the pool ends that process anyway: the exit it made first is still charged."""
+    specs = {"good": lifecycle("good"), "leaver": lifecycle("exit-3-after-end", "leaver")}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        await play(pool, ["good", "leaver"], 1)
+        await trio.sleep(0.3)
+        result, players, _ = await play(pool, ["leaver", "good"], 1)
+        assert [(f.bot, f.detail, f.between_games) for f in result.faults] == [
+            ("leaver", "exited with code 3 between games", True)]
+        assert pool.statistics().ended_for_deals == 2 and pool.statistics().charged == 1
+        pool.release_all()
+
+
+async def test_a_death_found_only_in_the_next_game_is_that_games_charge():
+    """The process is handed out alive and dies before reading its game's first byte."""
+    specs = {"good": lifecycle("good"), "leaver": lifecycle("exit-after-end", "leaver")}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        _, players, _ = await play(pool, ["good", "leaver"], 1)
+        leaver = players[1]
+        leaver.idle_fault = lambda: None  # stands for "still exiting" when the pool looked
+        players = await pool.checkout_game(["good", "leaver"], 2)
+        assert players[1] is leaver
+        await leaver.process.process.wait()
+        result = await play_match(TOY, players, 2, settings=FAST)
+        assert [f.kind for f in result.faults] == [FaultKind.CRASH]
+        del leaver.idle_fault
+        late = pool.checkin_game(["good", "leaver"], players)
+        assert list(late) == [1] and late[1].between_games
+        assert late[1].detail in ("exited with code 0 between games", "closed its stdout between games")
+        pool.release_all()
+
+
+async def test_a_withdrawn_entrant_is_not_started_again():
+    specs = {"good": lifecycle("good"), "other": lifecycle("good", "other")}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        _, first, _ = await play(pool, ["good", "other"], 1)
+        pool.withdraw("other", "withdrawn after 5 faults between games")
+        result, players, _ = await play(pool, ["good", "other"], 2)
+        assert [(f.bot, f.kind, f.step, f.detail, f.between_games) for f in result.faults] == [
+            ("other", FaultKind.CRASH, 0, "withdrawn after 5 faults between games; not started again", False)]
+        assert players[1].process is None and pool.started == 2
+        pool.release_all()
+    assert first[1].process.returncode() is not None
