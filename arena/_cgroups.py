@@ -77,8 +77,12 @@ class CgroupLayout:
 
     @property
     def hierarchies(self) -> list[Hierarchy]:
-        """Each hierarchy used, once (a bot's process joins a cgroup in every one)."""
-        return list(dict.fromkeys(hierarchy for _, hierarchy in self.roles))
+        """Each hierarchy used, once (a bot's process joins a cgroup in every one), the
+        freezer's first: a frozen process killed elsewhere stays until its freezer thaws it,
+        so the folders are emptied there first and the others then find nothing left."""
+        freezer = self.hierarchy("freezer")
+        used = dict.fromkeys(hierarchy for _, hierarchy in self.roles)
+        return sorted(used, key=lambda hierarchy: hierarchy != freezer)
 
     def folder(self, hierarchy: Hierarchy) -> Path:
         """This arena's folder in ``hierarchy``."""
