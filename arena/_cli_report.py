@@ -56,26 +56,28 @@ def view_command(
     from ._replay_view import is_database, load_replay_file
     from ._store import ResultsStore
     from .report import ViewError, viewer_html
+    from .report._meta import viewer_meta
+    from .report._page import stored_meta
 
     _writable(output)
     if game is None:
         if is_database(file):
             raise UsageError(f"{file} is a results database; name the game with --game KEY (keys: `arena export {file}`)")
         replay, result = load_replay_file(file)
-        meta = {"bots": result.get("bots", []), "ranks": result.get("ranks"), "scores": result.get("scores"),
-                "reason": result.get("reason"), "faults": result.get("faults", [])}
+        meta = viewer_meta(replay, bots=result.get("bots", []), ranks=result.get("ranks"), scores=result.get("scores"),
+                           reason=result.get("reason"), faults=result.get("faults", []),
+                           moves=result.get("moves"), limits=result.get("limits"))
     else:
         store = ResultsStore.open(file)
         try:
             stored = {g.key: g for g in store.games()}.get(game)
             data = store.replay(game)
+            if stored is None or data is None:
+                raise UsageError(f"{file}: no game with key {game!r}; keys: `arena export {file}`")
+            replay = Replay.from_dict(data)
+            meta = stored_meta(store, stored, replay)
         finally:
             store.close()
-        if stored is None or data is None:
-            raise UsageError(f"{file}: no game with key {game!r}; keys: `arena export {file}`")
-        replay = Replay.from_dict(data)
-        meta = {"key": stored.key, "bots": list(stored.seats), "ranks": list(stored.ranks),
-                "scores": list(stored.scores), "reason": stored.reason, "faults": list(stored.faults)}
     try:
         page = viewer_html(replay, meta, frames)
     except ViewError as error:

@@ -55,7 +55,8 @@ class MatchResult:
 
     ``ranks`` already account for forfeits (a forfeiting seat ranks below every other);
     ``engine_ranks`` are the ranks of the game as played. ``moves`` holds one
-    ``(seat, elapsed_ms, by_bot)`` triple per decision.
+    ``(seat, elapsed_ms, by_bot)`` triple per decision; ``reserves_ms``, per decision too, the
+    seat's reserve left after it (None for a fallback's move).
     """
 
     game: str
@@ -69,6 +70,7 @@ class MatchResult:
     replay: Replay
     moves: tuple[tuple[int, float, bool], ...]
     duration_s: float
+    reserves_ms: tuple[float | None, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -145,7 +147,8 @@ class _Match:
         self.settings = settings
         self.seats = [_Seat(i, p, settings.time_control.new_clock()) for i, p in enumerate(players)]
         self.faults: list[Fault] = []
-        self.moves: list[tuple[int, float, bool]] = []
+        #: per decision: (seat, elapsed_ms, by_bot, reserve_ms left or None for the fallback)
+        self.moves: list[tuple[int, float, bool, float | None]] = []
         # One fallback generator per seat: simultaneous seats draw in task order, which trio
         # randomises, so a shared one would make the same seed give different games.
         self.fallback = [random.Random(derived_seed(seed, "fallback", seat.index)) for seat in self.seats]
@@ -226,7 +229,7 @@ class _Match:
             else:
                 problem = self._judge(seat, action, legal)
                 if problem is None:
-                    self.moves.append((seat.index, elapsed * 1000, True))
+                    self.moves.append((seat.index, elapsed * 1000, True, seat.clock.reserve * 1000))
                     return action
                 self._fault(seat, problem)
         return self._fallback_action(seat.index)
@@ -259,7 +262,7 @@ class _Match:
             action = self.state.random_action(index, self.fallback[index])
         except Exception:  # noqa: BLE001 - an engine bug ends the game, not the tournament
             return self._broken(f"drawing a fallback action for seat {index}")
-        self.moves.append((index, 0.0, False))
+        self.moves.append((index, 0.0, False, None))
         return action
 
     def _apply(self, actions: dict[int, Any]) -> None:
@@ -383,8 +386,9 @@ class _Match:
             faults=tuple(self.faults),
             reason=reason,
             replay=Replay.of(state, self.game.id, self.seed),
-            moves=tuple(self.moves),
+            moves=tuple(move[:3] for move in self.moves),
             duration_s=duration,
+            reserves_ms=tuple(move[3] for move in self.moves),
         )
 
 

@@ -24,7 +24,11 @@ class ReplayFileError(ValueError):
 
 
 def save_replay_file(path: Path, result: MatchResult) -> None:
-    data = {"result": result.as_dict(), "replay": result.replay.as_dict()}
+    # The moves (seat, ms, by the bot?, reserve left) and the time limits let `arena view` show
+    # per step who chose (the bot or the fallback) and the time it took.
+    moves = [[*move, reserve] for move, reserve in zip(result.moves, result.reserves_ms)] \
+        if len(result.reserves_ms) == len(result.moves) else [list(move) for move in result.moves]
+    data = {"result": {**result.as_dict(), "moves": moves}, "replay": result.replay.as_dict()}
     try:
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as error:

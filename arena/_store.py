@@ -222,7 +222,7 @@ class ResultsStore:
             json.dumps(list(result.engine_ranks)), json.dumps(list(result.scores)),
             json.dumps([fault.as_dict() for fault in result.faults]), result.reason.value,
             len(result.replay.steps), result.duration_s, time.time(),
-            msgpack.packb(result.moves), msgpack.packb(result.replay.as_dict()),
+            msgpack.packb(_moves_column(result)), msgpack.packb(result.replay.as_dict()),
         )
         try:
             with self._db:
@@ -274,9 +274,28 @@ class ResultsStore:
         except sqlite3.OperationalError:
             return []  # no event yet: the table is made with the first one
 
+    def moves(self, key: str) -> list[tuple[int, float, bool, float | None]] | None:
+        """Game ``key``'s decisions in the order they were made: ``(seat, elapsed_ms, by_bot,
+        reserve_ms)``, the reserve the seat had left after it (None for the fallback's moves,
+        and for every move of a game stored before the reserve was recorded); None if no game
+        ``key`` is stored."""
+        row = self._db.execute("SELECT moves FROM games WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        return [(move[0], move[1], bool(move[2]), move[3] if len(move) > 3 else None)
+                for move in msgpack.unpackb(row[0])]
+
     def replay(self, key: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT replay FROM games WHERE key = ?", (key,)).fetchone()
         return msgpack.unpackb(row[0], strict_map_key=False) if row else None
+
+
+def _moves_column(result: MatchResult) -> list[Any]:
+    """The ``moves`` column: per decision ``[seat, elapsed_ms, by_bot, reserve_ms]`` (the last
+    left out when the result has no reserves: a database of an earlier version holds triples)."""
+    if len(result.reserves_ms) != len(result.moves):
+        return [list(move) for move in result.moves]
+    return [[*move, reserve] for move, reserve in zip(result.moves, result.reserves_ms)]
 
 
 def _exists(path: Path) -> bool:

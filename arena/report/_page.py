@@ -26,6 +26,7 @@ from .._store import ResultsStore, StoredGame
 from ._data import faults_data, games_data, progress_data, standings_data
 from ._chunks import pack_chunk
 from ._frames import ViewError, game_frames
+from ._meta import time_limits, viewer_meta
 from ._steps import pack_steps, rules_script, steps_payload
 from ._sections import faults_section, head_to_head_section, progress_section, standings_section
 
@@ -69,12 +70,14 @@ def game_payload(replay: Replay, meta: dict[str, Any], frames: bool = False) -> 
 
 
 def _scripts(game_id: str, page_script: str) -> list[str]:
-    """The page's scripts: the viewer and its re-play of steps (``replay.js``), the game's
-    rules twin when it has one (with ``pyrandom.js`` before it), the game's renderer, then
-    the page's own script."""
+    """The page's scripts: the viewer's data (``viewer.js``) and its re-play of steps
+    (``replay.js``), the words for games (``describe.js``), the game's rules twin when it has
+    one (with ``pyrandom.js`` before it), the game's renderer and describer (its ``viewer.js``),
+    the viewer on screen (``shell.js``), then the page's own script."""
     rules = rules_script(game_id)
     twin = [] if rules is None else [_asset("pyrandom.js"), rules]
-    return [_asset("viewer.js"), _asset("replay.js"), *twin, renderer_script(game_id), _asset(page_script)]
+    return [_asset("viewer.js"), _asset("replay.js"), _asset("describe.js"), *twin, renderer_script(game_id),
+            _asset("shell.js"), _asset(page_script)]
 
 
 def _chunk_element(number: int, games: list[dict[str, Any]]) -> str:
@@ -94,10 +97,14 @@ def _page(title: str, body: str, scripts: Sequence[str], replays: Sequence[str])
             f'{inline}{"".join(replays)}</body></html>')
 
 
-def _meta(game: StoredGame) -> dict[str, Any]:
-    return {"key": game.key, "bots": list(game.seats), "ranks": list(game.ranks), "scores": list(game.scores),
-            "reason": game.reason, "faults": [{k: v for k, v in fault.items() if k != "stderr_tail"}
-                                              for fault in game.faults]}
+def stored_meta(store: ResultsStore, game: StoredGame, replay: Replay,
+                limits: list[int] | None = None) -> dict[str, Any]:
+    """The viewer's ``meta`` of a stored game (:func:`._meta.viewer_meta`): with its moves'
+    clock, under ``limits`` (``[move_ms, reserve_ms]``; default: the tournament's)."""
+    if limits is None:
+        limits = time_limits(json.loads(store.meta("config") or "{}"))
+    return viewer_meta(replay, key=game.key, bots=game.seats, ranks=game.ranks, scores=game.scores,
+                       reason=game.reason, faults=game.faults, moves=store.moves(game.key), limits=limits)
 
 
 def _spread(count: int) -> list[int]:
@@ -165,10 +172,12 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
     listed = games_data(games, names)
     faults = faults_data(games)
     diverged: list[int] = []
+    limits = time_limits(config)
 
     def payload_of(index: int) -> dict[str, Any] | None:
         try:
-            return game_payload(Replay.from_dict(store.replay(games[index].key)), _meta(games[index]))
+            replay = Replay.from_dict(store.replay(games[index].key))
+            return game_payload(replay, stored_meta(store, games[index], replay, limits))
         except ViewError:
             diverged.append(index)  # recorded under other rules (an older engine): nothing to show
             return None

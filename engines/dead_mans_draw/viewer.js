@@ -1,36 +1,176 @@
-/* Dead Man's Draw in the replay viewer (arena report / arena view): play area, banks by
-   suit, draw and discard piles, characters, pending decision. `view` is one seat's
-   observation (protocol/games/dead-mans-draw.md) or, with ctx.seat null, the omniscient
-   view (adds draw_pile, bottom first, and every seat's private part under `private`). */
+/* Dead Man's Draw in the replay viewer (arena report / arena view) and any page built on it:
+   the drawing (ArenaRenderers: play area, banks by suit, draw and discard piles, characters,
+   the pending decision) and the words (ArenaDescribers: events, decisions and actions as
+   sentences, the legend; see arena/report/assets/describe.js). `view` is one seat's
+   observation (protocol/games/dead-mans-draw.md) or, with ctx.seat null, the omniscient view
+   (adds draw_pile, bottom first, and every seat's private part under `private`). */
 "use strict";
-ArenaRenderers["dead-mans-draw"] = function (view, ctx) {
-  const esc = ctx.esc;
-  const SUIT = {A: "Anchor", H: "Hook", C: "Cannon", K: "Key", T: "Chest", M: "Map", O: "Oracle", S: "Sword", X: "Kraken", N: "Mermaid"};
-  const card = (name, cls) => `<span class="card ${cls || ""}" title="${esc(SUIT[name[0]] || "")} ${esc(name.slice(1))}">${esc(name)}</span>`;
+(() => {
+  /* letter: [name, symbol, colour, tint, ability] */
+  const SUITS = {
+    A: ["Anchor", "⚓", "#1f4e9c", "#e3ecfa", "the cards placed before it are protected"],
+    H: ["Hook", "↩", "#6d4c41", "#efe6e2", "brings the top card of one of your stacks into play"],
+    C: ["Cannon", "●", "#333333", "#e6e6e6", "discards the top card of an opponent's stack"],
+    K: ["Key", "⚷", "#8a6d00", "#fbf3d0", "with a Chest in the collected row: bonus cards"],
+    T: ["Chest", "▣", "#c25e00", "#fde9d6", "with a Key in the collected row: bonus cards"],
+    M: ["Map", "⌘", "#2e7d32", "#e3f2e4", "3 discard cards revealed, one enters play"],
+    O: ["Oracle", "◉", "#6a1b9a", "#f0e3f7", "shows the top card of the draw pile"],
+    S: ["Sword", "⚔", "#b71c1c", "#fbe3e3", "takes an opponent's top card of a suit you lack"],
+    X: ["Kraken", "✺", "#00707a", "#d9f1f3", "2 more cards must be placed before collecting"],
+    N: ["Mermaid", "♆", "#c2185b", "#fbe1ec", "no ability (high values)"],
+  };
+  const CHARACTER_NAMES = {davy_jones_locker: "Davy Jones' Locker", captain_hook: "Captain Hook", golden_scales: "Golden Scales",
+                           master_gunner: "Master Gunner", safe_harbour: "Safe Harbour", beast_master: "Beast Master",
+                           living_shield: "Living Shield"};
+  const esc = ArenaText.esc;
+  const suitName = (letter) => (SUITS[letter] ? SUITS[letter][0] : letter);
+  const character = (id) => esc(CHARACTER_NAMES[id] || String(id).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
+  const card = (name, cls) => {
+    const suit = SUITS[name[0]];
+    if (!suit) return `<span class="card ${cls || ""}">${esc(name)}</span>`;
+    return `<span class="card ${cls || ""}" style="color:${suit[2]};border-color:${suit[2]};background:${suit[3]}" ` +
+      `title="${suit[0]} ${esc(name.slice(1))} (${esc(name)})">${suit[1]}${esc(name.slice(1))}</span>`;
+  };
   const cards = (list, cls) => (list || []).map((c) => card(c, cls)).join("") || '<span class="muted">none</span>';
-  const omni = ctx.seat === null;
-  const out = [];
-  const p = view.pending;
-  out.push(`<div class="kv">phase <b>${esc(view.phase)}</b> · turn: <b style="color:${ctx.colour(view.turn)}">${esc(ctx.bots[view.turn] || "seat " + view.turn)}</b>` +
-    (view.kraken ? ` · Kraken: ${view.kraken} more to place` : "") + (view.harbour ? ` · Safe Harbour: ${view.harbour}` : "") + "</div>");
-  if (p) out.push(`<div class="pile"><b>decision</b> ${esc(ctx.bots[p.seat] || "seat " + p.seat)} chooses <b>${esc(p.kind)}</b>: ` +
-    p.legal.map((a) => `<code>${esc(JSON.stringify(a))}</code>`).join(" ") + (p.cards ? " · cards " + cards(p.cards) : "") + "</div>");
-  const drawn = omni ? (view.draw_pile || []).slice().reverse() : view.draw_known;
-  out.push(`<div class="pile"><b>draw pile</b> ${view.draw_size} cards` +
-    (drawn && drawn.length ? ` · ${omni ? "from the top" : "known top"}: ${cards(drawn.slice(0, omni ? 12 : drawn.length), omni ? "dim" : "")}${omni && drawn.length > 12 ? " …" : ""}` : "") + "</div>");
-  out.push(`<div class="pile"><b>play area</b> ${view.row.length ? view.row.map((c, i) => card(c, view.protected[i] ? "prot" : "")).join("") : '<span class="muted">empty</span>'}</div>`);
-  out.push(`<div class="pile"><b>discard</b> ${view.discard.length} cards: ${cards(view.discard, "dim")}</div>`);
-  for (let s = 0; s < ctx.players; s++) {
-    const bank = view.banks[s] || {};
-    const stacks = Object.keys(bank).map((suit) => `<div>${esc(SUIT[suit] || suit)}: ${cards(bank[suit])}</div>`).join("") || '<span class="muted">empty bank</span>';
-    let character = view.characters[s] ? esc(view.characters[s]) : "";
-    const dealt = omni ? view.private[s].dealt : (s === ctx.seat ? view.dealt : null);
-    if (!character && dealt) character = "choosing: " + dealt.map(esc).join(" / ");
-    const locker = view.locker[s] !== null && view.locker[s] !== undefined ? ` · Locker on seat ${view.locker[s]}` : "";
-    const acting = (p && p.seat === s) || view.turn === s;
-    out.push(`<div class="seatbox ${acting ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
-      `<b>${esc(ctx.bots[s] || "seat " + s)}</b> (seat ${s}${s === ctx.seat ? ", you" : ""}) · score <b>${view.scores[s]}</b>` +
-      `<div class="kv">${character || "no character"}${locker}</div>${stacks}</div>`);
+  const top = (view, seat, letter) => {
+    const stack = view && view.banks && view.banks[seat] && view.banks[seat][letter];
+    return stack && stack.length ? stack[0] : null;
+  };
+
+  ArenaRenderers["dead-mans-draw"] = function (view, ctx) {
+    const omni = ctx.seat === null;
+    const out = [];
+    const p = view.pending;
+    out.push(`<div class="kv">phase <b>${esc(view.phase)}</b> · turn: ${ctx.who(view.turn)}` +
+      (view.kraken ? ` · Kraken: ${view.kraken} more to place` : "") + (view.harbour ? ` · Safe Harbour: ${view.harbour}` : "") + "</div>");
+    if (p && p.cards) out.push(`<div class="pile"><b>the Map shows</b> ${cards(p.cards)}</div>`);
+    const drawn = omni ? (view.draw_pile || []).slice().reverse() : view.draw_known;
+    out.push(`<div class="pile"><b>draw pile</b> ${view.draw_size} cards` +
+      (drawn && drawn.length ? ` · ${omni ? "from the top" : "known top"}: ${cards(drawn.slice(0, omni ? 12 : drawn.length), omni ? "dim" : "")}${omni && drawn.length > 12 ? " …" : ""}` : "") + "</div>");
+    out.push(`<div class="pile"><b>play area</b> ${view.row.length ? view.row.map((c, i) => card(c, view.protected[i] ? "prot" : "")).join("") : '<span class="muted">empty</span>'}</div>`);
+    out.push(`<div class="pile"><b>discard</b> ${view.discard.length} cards: ${cards(view.discard, "dim")}</div>`);
+    for (let s = 0; s < ctx.players; s++) {
+      const bank = view.banks[s] || {};
+      const stacks = Object.keys(bank).map((suit) => `<div>${esc(suitName(suit))}: ${cards(bank[suit])}</div>`).join("") || '<span class="muted">empty bank</span>';
+      let who = view.characters[s] ? character(view.characters[s]) : "";
+      const dealt = omni ? view.private[s].dealt : (s === ctx.seat ? view.dealt : null);
+      if (!who && dealt) who = "choosing: " + dealt.map(character).join(" / ");
+      const locker = view.locker[s] !== null && view.locker[s] !== undefined ? ` · Locker on ${ctx.who(view.locker[s])}` : "";
+      const acting = (p && p.seat === s) || view.turn === s;
+      out.push(`<div class="seatbox ${acting ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
+        `${ctx.who(s)} (seat ${s}${s === ctx.seat ? ", you" : ""}) · score <b>${view.scores[s]}</b>` +
+        `<div class="kv">${who || "no character"}${locker}</div>${stacks}</div>`);
+    }
+    return out.join("");
+  };
+
+  const DECISIONS = {
+    character: "chooses which dealt character to keep (secretly)",
+    locker: "chooses whose busts feed the Davy Jones' Locker",
+    draw: "decides whether to draw another card or collect the play area",
+    hook: "chooses the stack whose top card the Hook brings into play",
+    cannon: "chooses the stack the Cannon fires at",
+    sword: "chooses the card the Sword takes",
+    map: "chooses one of the cards the Map revealed",
+    oracle: "decides whether to place the revealed card or collect",
+    mermaid: "chooses the card the Mermaid moves",
+    plunder: "chooses the stack to plunder a bonus card from",
+  };
+
+  /* One action; `brief`: in a few words (the legal actions' chips, the move list). */
+  function action(kind, a, ctx, before, seat, brief) {
+    const named = (s, letter) => {
+      const hit = top(before, s, letter);
+      return hit ? card(hit) : esc(suitName(letter));
+    };
+    switch (kind) {
+      case "character": return brief ? character(a) : `keeps ${character(a)}`;
+      case "locker": return brief ? ctx.who(a) : `targets ${ctx.who(a)}`;
+      case "draw": return a === "draw" ? (brief ? "draw" : "draws another card") : (brief ? "collect" : "collects the play area");
+      case "oracle": return a === "place" ? (brief ? "place" : "places the revealed card") : (brief ? "collect" : "collects the play area");
+      case "hook": return brief ? named(seat, a) : `hooks ${named(seat, a)} from their ${esc(suitName(a))} stack`;
+      case "cannon": return brief ? `${ctx.who(a[0])} ${named(a[0], a[1])}` : `fires at ${ctx.who(a[0])}'s ${esc(suitName(a[1]))} stack (${named(a[0], a[1])})`;
+      case "sword": return brief ? `${ctx.who(a[0])} ${named(a[0], a[1])}` : `takes ${named(a[0], a[1])} from ${ctx.who(a[0])}'s bank`;
+      case "plunder": return brief ? `${ctx.who(a[0])} ${named(a[0], a[1])}` : `plunders ${named(a[0], a[1])} from ${ctx.who(a[0])}'s bank`;
+      case "map": return brief ? card(a) : `takes ${card(a)}`;
+      case "mermaid": {
+        const moved = before && before.row ? before.row[a[1]] : null;
+        const what = moved ? card(moved) : `card ${a[1] + 1} of the row`;
+        return (a[0] === "bank" ? (brief ? "bank " : "banks ") : (brief ? "move " : "moves ")) + what;
+      }
+      default: return null;
+    }
   }
-  return out.join("");
-};
+
+  /* The draw (or Hook, Sword) of a card and what it did on entering, in one sentence. */
+  function entered(first, then, ctx) {
+    const lead = event(first, ctx);
+    if (then.type === "place") return `${lead} into the play area`;
+    if (then.type === "banked") return `${lead}; ${character(then.by)} banks it at once`;
+    return `${lead} and busts: ${bustTail(then, ctx)}`;
+  }
+
+  function bustTail(e, ctx) {
+    return `loses ${cards(e.lost)}` + (e.locker !== undefined && e.locker !== null ? ` to ${ctx.who(e.locker)}'s Locker` : "") +
+      (e.kept && e.kept.length ? `; keeps ${cards(e.kept)} (protected)` : "");
+  }
+
+  function event(e, ctx) {
+    const who = ctx.who(e.seat);
+    switch (e.type) {
+      case "start": return `${who} starts`;
+      case "dealt": return `dealt ${ArenaText.list(e.characters.map(character))}`;
+      case "characters": return "characters revealed: " + ArenaText.list(e.characters.map((c, s) => `${ctx.who(s)} ${c ? character(c) : "none"}`));
+      case "locker": return `${who}'s Davy Jones' Locker targets ${ctx.who(e.target)}`;
+      case "turn": return `${who}'s turn`;
+      case "draw": return `${who} draws ${card(e.card)}`;
+      case "place": return `${card(e.card)} enters the play area` + (e.from === "discard" ? " from the discard pile" : e.from === "bank" ? " from a bank" : "");
+      case "banked": return `${who}'s ${character(e.by)} banks ${card(e.card)} at once`;
+      case "hook": return `${who}'s Hook takes ${card(e.card)} from their bank`;
+      case "sword": return `${who}'s Sword takes ${card(e.card)} from ${ctx.who(e.target)}'s bank`;
+      case "cannon": return `${who}'s Cannon hits ${ctx.who(e.target)}'s ${cards(e.cards)}` + (e.to === "bank" ? ` (into ${who}'s bank)` : " (discarded)");
+      case "map": return `${who}'s Map reveals ${cards(e.cards)} from the discard pile`;
+      case "oracle": return `${who}'s Oracle reveals the top card: ${card(e.card)}`;
+      case "seer": return `${who} (Seer) looks at the top ${e.count} card${e.count === 1 ? "" : "s"}`;
+      case "look": return `${who} sees ${cards(e.cards)} (top first)`;
+      case "move": return `${who}'s Mermaid moves ${card(e.card)} to the end of the row`;
+      case "siren": return `${who}'s Siren takes ${card(e.card)}`;
+      case "lovesword": return `${who} (sir Lovesword) banks ${card(e.card)}`;
+      case "no_effect": return `${who}'s ${esc(String(e.suit).replace(/^./, (c) => c.toUpperCase()))} has no effect`;
+      case "bust": return `${who} busts on ${card(e.card)}: ${bustTail(e, ctx)}`;
+      case "collect": return `${who} collects ${cards(e.cards)}`;
+      case "bonus": return `${who} gets a Key and Chest bonus: ${cards(e.cards)}` + (typeof e.from === "number" ? ` plundered from ${ctx.who(e.from)}` : " from the discard pile");
+      case "end": return "game over: " + ArenaText.list(e.scores.map((score, s) => `${ctx.who(s)} ${score}`));
+      default: return null;
+    }
+  }
+
+  ArenaDescribers["dead-mans-draw"] = {
+    secret: ["character"],
+    event,
+    group(events) {
+      const groups = [];
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i], next = events[i + 1];
+        if (next && ["draw", "hook", "sword"].includes(e.type) && next.card === e.card && ["place", "bust", "banked"].includes(next.type)) {
+          groups.push([e, next]);
+          i++;
+        } else {
+          groups.push([e]);
+        }
+      }
+      return groups;
+    },
+    groupSentence(group, ctx) { return entered(group[0], group[1], ctx); },
+    decision(kind) { return DECISIONS[kind] || null; },
+    action(kind, a, ctx, before, seat) { return action(kind, a, ctx, before, seat, false); },
+    brief(kind, a, ctx, before, seat) { return action(kind, a, ctx, before, seat, true); },
+    legal(kind, seat, before) { return kind === "character" && before ? before.dealt || null : null; },
+    legend() {
+      const rows = Object.entries(SUITS).map(([letter, [name, , , , ability]]) =>
+        `<span class="lg">${card(letter + "5")} <b>${name}</b> <span class="muted">${ability}</span></span>`).join("");
+      return `<div class="legend-cards">${rows}</div><div class="muted">A card shows its suit's symbol and its value (hover: its code, e.g. A5). ` +
+        `${card("A3", "prot")} green outline: protected (banked even on a bust) · ${card("X4", "dim")} faded: discard pile, or the draw pile in the omniscient view.</div>`;
+    },
+  };
+})();

@@ -1,37 +1,160 @@
-/* Opito Bay in the replay viewer (arena report / arena view): each seat's table (treasures
-   and what lies on them), hands where visible, the deal score as it changes. `view` is one
-   seat's observation (protocol/games/opito-bay.md) or, with ctx.seat null, the omniscient
-   view (adds library_order, bottom first, and every seat's private part under `private`). */
+/* Opito Bay in the replay viewer (arena report / arena view) and any page built on it: the
+   drawing (ArenaRenderers: each seat's table, treasures and what lies on them, hands where
+   visible, the deal score) and the words (ArenaDescribers: events, decisions and actions as
+   sentences, the legend; see arena/report/assets/describe.js). `view` is one seat's
+   observation (protocol/games/opito-bay.md) or, with ctx.seat null, the omniscient view (adds
+   library_order, bottom first, and every seat's private part under `private`). */
 "use strict";
-ArenaRenderers["opito-bay"] = function (view, ctx) {
-  const esc = ctx.esc;
-  const RED = {D: 1, H: 1};
-  const card = (name, cls, title) => `<span class="card ${cls || ""}" ${title ? `title="${esc(title)}"` : ""} style="${RED[name[1]] ? "color:#c00" : ""}">${esc(name === "X" ? "Jkr" : name.replace("T", "10"))}</span>`;
-  const omni = ctx.seat === null;
-  const out = [];
-  out.push(`<div class="kv">deal <b>${view.deal}</b>${view.deals ? " of " + view.deals : ""} · target ${view.target} · ` +
-    (view.turn === null ? "<b>game over</b>" : `turn: <b style="color:${ctx.colour(view.turn)}">${esc(ctx.bots[view.turn] || "seat " + view.turn)}</b>, decision <b>${esc(view.decision)}</b>`) + "</div>");
-  if (view.pending) out.push(`<div class="pile"><b>pending</b> ${card(view.pending.card)} as ${esc(view.pending.as)}${view.swap_from !== null ? " · swapping treasure #" + view.swap_from : ""}</div>`);
-  const library = omni ? (view.library_order || []).slice().reverse() : [];
-  out.push(`<div class="pile"><b>library</b> ${view.library} cards` +
-    (omni && library.length ? ": " + library.slice(0, 10).map((c) => card(c, "dim")).join("") + (library.length > 10 ? " …" : "") : "") +
-    (!omni && view.library_top.length ? " · you know the top: " + view.library_top.map((c) => c === null ? '<span class="card back">?</span>' : card(c)).join("") : "") + "</div>");
-  if (view.looking && view.looking.length) out.push(`<div class="pile"><b>spyglass</b> ${view.looking.map((c) => card(c)).join("")}</div>`);
-  out.push(`<div class="pile"><b>graveyard</b> ${view.graveyard.map((c) => card(c, "dim")).join("") || '<span class="muted">empty</span>'}</div>`);
-  const children = {};
-  for (const node of view.table) if (node.on !== null) (children[node.on] = children[node.on] || []).push(node);
-  const stack = (node) => `<div style="display:inline-block;vertical-align:top;margin-right:6px">` +
-    card(node.card, node.live ? "" : "dim", `#${node.id} as ${node.as}${node.live ? "" : " (not scoring)"}`) +
-    (children[node.id] || []).map((c) => "<br>" + stack(c)).join("") + "</div>";
-  for (let s = 0; s < ctx.players; s++) {
-    const hand = omni ? view.private[s].hand : s === ctx.seat ? view.hand : null;
-    const shown = hand ? hand.map((c) => card(c)).join("") : '<span class="card back">?</span>'.repeat(view.hand_sizes[s]);
-    const roots = view.table.filter((n) => n.on === null && n.owner === s);
-    out.push(`<div class="seatbox ${view.turn === s ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
-      `<b>${esc(ctx.bots[s] || "seat " + s)}</b> (seat ${s}${s === ctx.seat ? ", you" : ""}) ${card(view.aces[s])}` +
-      `<div class="kv">deal score <b>${view.deal_points[s]}</b> · total <b>${view.totals[s]}</b></div>` +
-      `<div>hand: ${shown || '<span class="muted">empty</span>'}</div><div>table: ${roots.map(stack).join("") || '<span class="muted">nothing</span>'}</div></div>`);
+(() => {
+  /* suit letter: [symbol, colour, name, compass point] (a four-colour deck: no two suits alike) */
+  const SUITS = {D: ["♦", "#1258b8", "diamonds", "North"], S: ["♠", "#222222", "spades", "East"],
+                 C: ["♣", "#1e7b2a", "clubs", "South"], H: ["♥", "#c62828", "hearts", "West"]};
+  const JOKER = ["★", "#8e24aa"];
+  const RANKS = {T: "10", J: "J", Q: "Q", K: "K", A: "A"};
+  const RANK_NAMES = {J: "Jack", Q: "Queen", K: "King", A: "Ace", T: "10"};
+  const TREASURES = new Set(["2", "4", "6", "8", "T"]);
+  const esc = ArenaText.esc;
+  const rank = (r) => RANKS[r] || r;
+
+  /* A card ("8D", "TH", "X" a Joker) with its suit's symbol and colour. */
+  const card = (name, cls, title) => {
+    if (name === null || name === undefined) return '<span class="card back">?</span>';
+    if (name === "X") return `<span class="card ${cls || ""}" style="color:${JOKER[1]};border-color:${JOKER[1]}" title="${esc(title || "Joker (X)")}">${JOKER[0]}</span>`;
+    const suit = SUITS[name[1]];
+    if (!suit) return `<span class="card ${cls || ""}">${esc(name)}</span>`;
+    return `<span class="card ${cls || ""}" style="color:${suit[1]};border-color:${suit[1]}" ` +
+      `title="${esc(title || `${RANK_NAMES[name[0]] || name[0]} of ${suit[2]} (${name})`)}">${esc(rank(name[0]))}${suit[0]}</span>`;
+  };
+  const cards = (list) => (list || []).map((c) => card(c)).join("") || '<span class="muted">none</span>';
+  /* A card played: the card, and "as K" for a Joker ("X" + rank in an action). */
+  const played = (text, as) => {
+    if (text[0] === "X") return `${card("X")} as ${esc(rank(as || text[1] || "?"))}`;
+    return card(text);
+  };
+  /* Table card `id` named from the views at hand (before the step first: ids restart each deal). */
+  const tableCard = (id, ctx) => {
+    for (const view of [ctx.before, ctx.view]) {
+      const node = view && view.table && view.table[id];
+      if (node && node.id === id) return `${card(node.card)}${node.card === "X" ? " as " + esc(rank(node.as)) : ""}`;
+    }
+    return `#${esc(id)}`;
+  };
+
+  ArenaRenderers["opito-bay"] = function (view, ctx) {
+    const omni = ctx.seat === null;
+    const out = [];
+    out.push(`<div class="kv">deal <b>${view.deal}</b>${view.deals ? " of " + view.deals : ""} · target ${view.target} · ` +
+      (view.turn === null ? "<b>game over</b>" : `turn: ${ctx.who(view.turn)}`) + "</div>");
+    if (view.pending) out.push(`<div class="pile"><b>being played</b> ${played(view.pending.card, view.pending.as)}` +
+      `${view.swap_from !== null ? " · swapping away " + tableCard(view.swap_from, {view}) : ""}</div>`);
+    const library = omni ? (view.library_order || []).slice().reverse() : [];
+    out.push(`<div class="pile"><b>library</b> ${view.library} cards` +
+      (omni && library.length ? ": " + library.slice(0, 10).map((c) => card(c, "dim")).join("") + (library.length > 10 ? " …" : "") : "") +
+      (!omni && view.library_top.length ? " · you know the top: " + view.library_top.map((c) => card(c)).join("") : "") + "</div>");
+    if (view.looking && view.looking.length) out.push(`<div class="pile"><b>spyglass</b> ${cards(view.looking)}</div>`);
+    out.push(`<div class="pile"><b>graveyard</b> ${view.graveyard.map((c) => card(c, "dim")).join("") || '<span class="muted">empty</span>'}</div>`);
+    const children = {};
+    for (const node of view.table) if (node.on !== null) (children[node.on] = children[node.on] || []).push(node);
+    const stack = (node) => `<div class="stack">` +
+      card(node.card, node.live ? "" : "dim", `#${node.id}: ${node.card === "X" ? "Joker" : node.card} as ${node.as}${node.live ? "" : " (cancelled: not scoring)"}`) +
+      (node.card === "X" ? `<sub>as ${esc(rank(node.as))}</sub> ` : "") + `<sub class="id">#${node.id}</sub>` +
+      (children[node.id] || []).map((c) => "<br>" + stack(c)).join("") + "</div>";
+    for (let s = 0; s < ctx.players; s++) {
+      const hand = omni ? view.private[s].hand : s === ctx.seat ? view.hand : null;
+      const shown = hand ? hand.map((c) => card(c)).join("") : '<span class="card back">?</span>'.repeat(view.hand_sizes[s]);
+      const roots = view.table.filter((n) => n.on === null && n.owner === s);
+      const ace = SUITS[view.aces[s][1]];
+      out.push(`<div class="seatbox ${view.turn === s ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
+        `${ctx.who(s)} (seat ${s}${s === ctx.seat ? ", you" : ""}) ${card(view.aces[s])} <span class="muted">${ace ? ace[3] : ""}</span>` +
+        `<div class="kv">deal score <b>${view.deal_points[s]}</b> · total <b>${view.totals[s]}</b></div>` +
+        `<div>hand: ${shown || '<span class="muted">empty</span>'}</div><div>table: ${roots.map(stack).join("") || '<span class="muted">nothing</span>'}</div></div>`);
+    }
+    if (view.deal_history.length) out.push(`<div class="kv">earlier deals: ${view.deal_history.map((d, i) => `#${i + 1}: ${d.join(" / ")}`).join(" · ")}</div>`);
+    return out.join("");
+  };
+
+  function playEvent(e, ctx) {
+    const who = ctx.who(e.seat);
+    const what = played(e.card, e.as);
+    const tail = e.drew ? ", then draws a card" : "";
+    const as = e.as;
+    if (TREASURES.has(as)) return `${who} plays ${what} as a treasure${tail}`;
+    if (as === "3" || as === "7") return `${who} plays ${what} on ${tableCard(e.on, ctx)}, ${as === "3" ? "doubling" : "halving"} it${tail}`;
+    if (as === "K") return `${who} plays ${what} on ${tableCard(e.on, ctx)}, cancelling it${tail}`;
+    if (as === "Q") return `${who} puts ${what} in front of ${ctx.who(e.owner)} (−2000, −4000 in their Ace's suit)${tail}`;
+    if (as === "9") return `${who} plays ${what}: swaps their ${tableCard(e.swap[0], ctx)} with ${ctx.who(e.other)}'s ${tableCard(e.swap[1], ctx)}${tail}`;
+    if (as === "J") return e.target === null || e.target === undefined ? `${who} plays ${what}: no effect (the library holds fewer than 5 cards)${tail}` :
+      `${who} plays ${what}: ${ctx.who(e.target)} puts ${e.returned} card${e.returned === 1 ? "" : "s"} under the library and draws 5${tail}`;
+    if (as === "5") return `${who} plays ${what} and looks at the top ${e.look} card${e.look === 1 ? "" : "s"} of the library${tail}`;
+    return `${who} plays ${what}${tail}`;
   }
-  if (view.deal_history.length) out.push(`<div class="kv">earlier deals: ${view.deal_history.map((d, i) => `#${i + 1}: ${d.join(" / ")}`).join(" · ")}</div>`);
-  return out.join("");
-};
+
+  function event(e, ctx) {
+    const who = ctx.who(e.seat);
+    switch (e.type) {
+      case "seats": return "Aces drawn: " + ArenaText.list(e.aces.map((a, s) => `${ctx.who(s)} ${card(a)} (${SUITS[a[1]] ? SUITS[a[1]][3] : "?"})`)) +
+        "; play order " + e.order.map((s) => ctx.who(s)).join(" → ");
+      case "deal": return `deal ${e.deal} begins; the library holds ${e.library} cards`;
+      case "hand": return `${who}'s new hand: ${cards(e.cards)}`;
+      case "play": return playEvent(e, ctx);
+      case "discard": return `${who} discards ${card(e.card)} (no card can be played)${e.drew ? ", then draws a card" : ""}`;
+      case "seen": return `${who} sees ${cards(e.cards)} (top first)`;
+      case "drew": return `${who} draws ${card(e.card)}`;
+      case "score": return `deal ${e.deal} scored: ` + ArenaText.list(e.points.map((p, s) => `${ctx.who(s)} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`)) +
+        "; totals " + ArenaText.list(e.totals.map((t, s) => `${ctx.who(s)} ${t}`));
+      case "end": return "game over: " + ArenaText.list(e.totals.map((t, s) => `${ctx.who(s)} ${t} (rank ${e.ranks[s]})`));
+      default: return null;
+    }
+  }
+
+  function decision(kind, seat, ctx, view) {
+    const pending = view && view.pending;
+    const what = pending ? played(pending.card, pending.as) : "the card";
+    switch (kind) {
+      case "play": return "chooses a card to play";
+      case "discard": return "must discard a card (none can be played)";
+      case "target": return pending && pending.as === "K" ? `chooses the table card ${what} cancels` :
+        `chooses the treasure ${what} goes on (${pending && pending.as === "7" ? "halving" : "doubling"} it)`;
+      case "player": return pending && pending.as === "Q" ? `chooses in front of whom ${what} goes` :
+        `chooses whose hand ${what} sends under the library (they draw 5)`;
+      case "swap": return "chooses one of their treasures to swap away";
+      case "swap_with": return "chooses another player's treasure to take in exchange";
+      case "spyglass": return "puts the looked-at cards back in an order of their choice";
+      default: return null;
+    }
+  }
+
+  function action(kind, a, ctx, before, seat, brief) {
+    const own = {before, view: before};
+    switch (kind) {
+      case "play": return (brief ? "" : "plays ") + played(a);
+      case "discard": return (brief ? "" : "discards ") + card(a);
+      case "target": return (brief ? "→ " : "on ") + tableCard(a, own);
+      case "player": return (brief ? "→ " : "chooses ") + ctx.who(a);
+      case "swap": return (brief ? "give " : "gives away ") + tableCard(a, own);
+      case "swap_with": return (brief ? "take " : "takes ") + tableCard(a, own);
+      case "spyglass": return (brief ? "order " : "puts back ") + cards(a) + (brief ? "" : " (top first)");
+      default: return null;
+    }
+  }
+
+  ArenaDescribers["opito-bay"] = {
+    secret: ["spyglass"],
+    event,
+    decision,
+    action(kind, a, ctx, before, seat) { return action(kind, a, ctx, before, seat, false); },
+    brief(kind, a, ctx, before, seat) { return action(kind, a, ctx, before, seat, true); },
+    legend() {
+      const suits = Object.entries(SUITS).map(([letter, [, , name, point]]) =>
+        `<span class="lg">${card("8" + letter)} <b>${name}</b> <span class="muted">${point}</span></span>`).join("");
+      const ranks = [["2 4 6 8 10", "treasure: rank × 100, doubled in its owner's Ace suit"], ["3 / 7", "doubles / halves the treasure it lies on"],
+                     ["5", "look at the library's top 5 and reorder them"], ["9", "swap a treasure of yours with another player's"],
+                     ["J", "a player puts their hand under the library and draws 5"], ["Q", "−2000 for the player it lies before (−4000 in their Ace's suit)"],
+                     ["K", "cancels a table card"], [card("X"), "Joker: any rank but A and Q (shown with the rank it was played as)"],
+                     ["A", "each seat's Ace: its suit and compass point"]];
+      return `<div class="legend-cards">${suits}</div><div class="legend-cards">${ranks.map(([r, what]) =>
+        `<span class="lg"><b>${r}</b> <span class="muted">${what}</span></span>`).join("")}</div>` +
+        `<div class="muted">#n: a table card's id (a King, 3 or 7 lies on the card above it) · ${card("4C", "dim")} faded: not scoring (a King lies on it), or the graveyard.</div>`;
+    },
+  };
+})();

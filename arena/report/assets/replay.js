@@ -144,7 +144,7 @@ Object.assign(ArenaView, {
     const fixed = new Set(game.static || []);
     const keep = keepJSON;
     let last = {pub: {}, hid: {}, priv: seats.map(() => ({}))};
-    let actions = [], logged = 0, observations;
+    let actions = [], legals = [], logged = 0, observations;
     for (let number = 0; ; number++) {
       observations = seats.map((seat) => state.observation(seat));
       const hidden = state.omniscient();
@@ -168,10 +168,11 @@ Object.assign(ArenaView, {
       const events = keepJSON(state.log.slice(logged));
       logged = state.log.length;
       last = now;
-      states.push(Object.assign(now, {acting: state.acting.slice(), actions, events}));
+      states.push(Object.assign(now, {acting: state.acting.slice(), actions, legal: legals, events}));
       if (number === steps.n) break;
       const step = [];
       actions = [];
+      legals = [];  // per action, the legal actions it was chosen among (null: not listed)
       for (const seat of orders.get(number) || state.acting) {
         const kind = state.decision(seat);
         const legal = state.legalActions(seat);
@@ -182,6 +183,7 @@ Object.assign(ArenaView, {
         if (action === undefined) throw new ReplayError(`step ${number + 1}: no legal ${kind} action of seat ${seat} at its index`);
         step.push([seat, action]);
         actions.push([seat, kind, keepJSON(action)]);
+        legals.push(legal === null ? null : keepJSON(legal));
       }
       try {
         state.apply(step);

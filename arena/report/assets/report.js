@@ -63,6 +63,7 @@
 
   const root = document.getElementById("viewer");
   function close() {
+    if (viewer) viewer.pause();
     root.hidden = true;
     root.innerHTML = "";
     viewer = null;
@@ -70,11 +71,30 @@
     if (location.hash.startsWith("#game=")) history.pushState(null, "", location.pathname + location.search);
   }
 
-  /* #game=KEY[&seat=N][&step=M|last] opens that game's viewer. */
+  /* The viewer's position in the URL (replaced, not pushed: Back still closes the game), so
+     a link opens that position. */
+  function remember(key, step, seat) {
+    const hash = `#game=${encodeURIComponent(key)}${seat === null ? "" : "&seat=" + seat}&step=${step}`;
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+
+  function position(v, params) {
+    if (params.has("seat")) {
+      const seat = params.get("seat") === "" ? null : Number(params.get("seat"));
+      if (seat !== v.seat) v.setSeat(seat);
+    }
+    const step = params.get("step");
+    if (step === "last") v.key("last");
+    else if (step !== null) v.go(Math.max(0, Math.min(Number(step) || 0, v.states.length - 1)));
+  }
+
+  /* #game=KEY[&seat=N][&step=M|last] opens that game's viewer (at that seat's view and step). */
   async function route() {
     const params = new URLSearchParams(location.hash.slice(1));
     const key = params.get("game");
     if (key === null) { if (viewer) close(); return; }
+    if (viewer && viewer.game.meta.key === key && !root.hidden) { position(viewer, params); return; }
+    if (viewer) viewer.pause();
     const index = byKey.get(key);
     root.hidden = false;
     if (index === undefined || data.games[index].length <= 7) {
@@ -94,10 +114,8 @@
       return;
     }
     window.arenaViewer = viewer;
-    if (params.has("seat")) viewer.setSeat(params.get("seat") === "" ? null : Number(params.get("seat")));
-    const step = params.get("step");
-    if (step === "last") viewer.key("last");
-    else if (step !== null) viewer.go(Math.max(0, Math.min(Number(step) || 0, viewer.states.length - 1)));
+    position(viewer, params);
+    viewer.onChange = (step, seat) => remember(key, step, seat);
     document.body.dataset.ready = "1";
   }
   window.addEventListener("hashchange", () => route().catch((e) => recordError("error: " + (e && e.stack || e))));

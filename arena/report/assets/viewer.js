@@ -1,7 +1,7 @@
-/* Replay viewer shell: builds a game's states, from its frames or by re-playing its steps
-   with the game's rules twin (replay.js, loaded next), and steps through them, from the
-   omniscient view or one seat's view. Game drawing is delegated to
-   ArenaRenderers[gameId](view, ctx), defined by the engine's viewer.js. */
+/* Replay viewer data: builds a game's states, from its frames or by re-playing its steps
+   with the game's rules twin (replay.js, loaded next). The viewer on screen is shell.js; game
+   drawing is delegated to ArenaRenderers[gameId](view, ctx) and the game's words to
+   ArenaDescribers[gameId] (describe.js), both defined by the engine's viewer.js. */
 "use strict";
 window.ArenaRenderers = window.ArenaRenderers || {};
 
@@ -17,7 +17,6 @@ const ArenaView = {
     return String(value).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
   },
   json(value) { return JSON.stringify(value); },
-  seatColours: ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d1f", "#444444"],
 
   /* Bytes of a chunk's text: 7 bits a character, U+0100 + ... for the unsafe values
      (the inverse of arena/report/_chunks.py to_text). */
@@ -202,109 +201,3 @@ const ArenaView = {
   },
 
 };
-
-/* In `root`, instead of a viewer: why game `game` cannot be shown (a ReplayError). */
-function showReplayError(root, game, error, onClose) {
-  const esc = ArenaView.esc;
-  root.hidden = false;
-  root.innerHTML = `<div class="vbar replay-error"><b>${esc(game.game)}</b> seed ${esc(game.seed)}` +
-    `${game.meta && game.meta.key ? " · game " + esc(game.meta.key) : ""}: this replay cannot be shown: ${esc(error.message)}` +
-    `${onClose ? ' <button class="close">✕</button>' : ""}</div>`;
-  if (onClose) root.querySelector(".close").addEventListener("click", onClose);
-}
-
-/* One game on screen. `seat` null: the omniscient view (public + hidden + every seat's
-   private part, under `private`); a number: exactly that seat's observation. */
-class Viewer {
-  constructor(root, game, options) {
-    this.root = root;
-    this.game = game;
-    this.states = ArenaView.decode(game);
-    this.step = 0;
-    this.seat = null;
-    this.onClose = options && options.onClose;
-    this.render = ArenaRenderers[game.game];
-    if (!this.render) throw new Error("no renderer for game " + game.game);
-    this.build();
-    this.go(0);
-  }
-
-  bot(seat) { return (this.game.meta.bots || [])[seat] || "seat " + seat; }
-
-  build() {
-    const esc = ArenaView.esc;
-    const meta = this.game.meta;
-    const seats = Array.from({length: this.game.players}, (_, s) =>
-      `<option value="${s}">seat ${s}: ${esc(this.bot(s))}</option>`).join("");
-    const result = meta.ranks ? meta.bots.map((b, s) => `${esc(b)}: rank ${meta.ranks[s]}, score ${esc(meta.scores[s])}`).join("; ") : "";
-    this.root.innerHTML = `
-      <div class="vbar"><b>${esc(this.game.game)}</b> seed ${esc(this.game.seed)} ${meta.key ? "· game " + esc(meta.key) : ""}
-        <span class="result">${result}${meta.reason ? " · " + esc(meta.reason) : ""}</span>
-        ${this.onClose ? '<button class="close" title="close (Esc)">✕</button>' : ""}</div>
-      <div class="controls">
-        <button data-go="first" title="first (Home)">|◀</button><button data-go="prev" title="back (←)">◀</button>
-        <input type="range" min="0" max="${this.states.length - 1}" value="0" class="slider">
-        <button data-go="next" title="forward (→)">▶</button><button data-go="last" title="last (End)">▶|</button>
-        <span class="stepno"></span>
-        <label>view <select class="seat"><option value="">omniscient</option>${seats}</select></label>
-      </div>
-      <div class="status"></div><div class="board"></div>
-      <div class="log"></div>
-      <details class="raw"><summary>this view as data</summary><pre></pre></details>`;
-    this.root.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.key(b.dataset.go)));
-    this.root.querySelector(".slider").addEventListener("input", (e) => this.go(Number(e.target.value)));
-    this.root.querySelector(".seat").addEventListener("change", (e) => this.setSeat(e.target.value === "" ? null : Number(e.target.value)));
-    const close = this.root.querySelector(".close");
-    if (close) close.addEventListener("click", () => this.onClose());
-  }
-
-  key(what) {
-    const last = this.states.length - 1;
-    const to = {first: 0, prev: this.step - 1, next: this.step + 1, last: last,
-                back10: this.step - 10, fwd10: this.step + 10}[what];
-    if (to !== undefined) this.go(Math.max(0, Math.min(last, to)));
-  }
-
-  handleKey(event) {
-    // A focused slider or menu handles its own arrow keys; stepping twice would skip a state.
-    if (event.target && ["INPUT", "SELECT"].includes(event.target.tagName)) return;
-    const map = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", PageUp: "back10", PageDown: "fwd10"};
-    if (map[event.key]) { this.key(map[event.key]); event.preventDefault(); }
-    else if (event.key === "Escape" && this.onClose) this.onClose();
-  }
-
-  setSeat(seat) {
-    this.seat = seat;
-    this.root.querySelector(".seat").value = seat === null ? "" : String(seat);
-    this.go(this.step);
-  }
-
-  view(index) {
-    const st = this.states[index];
-    if (this.seat === null) return Object.assign({}, st.pub, st.hid, {private: st.priv});
-    return Object.assign({}, st.pub, st.priv[this.seat]);
-  }
-
-  go(index) {
-    const esc = ArenaView.esc;
-    this.step = index;
-    const st = this.states[index];
-    const view = this.view(index);
-    const seat = this.seat;
-    this.root.querySelector(".slider").value = String(index);
-    this.root.querySelector(".stepno").textContent = `step ${index} / ${this.states.length - 1}`;
-    const acted = st.actions.filter((a) => seat === null || a[0] === seat)
-      .map((a) => `<span class="act" style="color:${ArenaView.seatColours[a[0] % 8]}">${esc(this.bot(a[0]))} (${esc(a[1])}): <code>${esc(JSON.stringify(a[2]))}</code></span>`).join(" ");
-    const acting = st.acting.length ? "to act: " + st.acting.map((s) => esc(this.bot(s))).join(", ") : "game over";
-    this.root.querySelector(".status").innerHTML = `${acted ? "played: " + acted + " · " : ""}${acting}`;
-    const ctx = {seat, players: this.game.players, bots: this.game.meta.bots || [], options: this.game.options,
-                 esc, colour: (s) => ArenaView.seatColours[s % 8], step: index};
-    this.root.querySelector(".board").innerHTML = this.render(view, ctx);
-    const events = st.events.filter((e) => seat === null || e[1] === null || e[1].includes(seat));
-    this.root.querySelector(".log").innerHTML = events.length ? "<ul>" + events.map((e) =>
-      `<li>${e[1] ? '<span class="secret">[seen by seat ' + esc(e[1].join(", ")) + ' only]</span> ' : ""}<code>${esc(JSON.stringify(e[0]))}</code></li>`).join("") + "</ul>" : "";
-    this.root.querySelector(".raw pre").textContent = JSON.stringify(view, null, 1);
-    this.root.dataset.step = String(index);
-    this.root.dataset.seat = seat === null ? "omniscient" : String(seat);
-  }
-}
