@@ -13,7 +13,7 @@ import engines
 from arena.report import REPLAY_BUDGET, ViewError, game_frames, report_html, viewer_html
 from arena.report._chunks import from_text, pack_chunk, to_text, transpose, unpack_chunk, untranspose
 from arena.report._frames import delta, patch, views_at
-from arena.report._page import _meta, game_payload
+from arena.report._page import game_payload, stored_meta
 from arena.report._steps import canonical, final_check, game_steps, pack_steps, rules_script, unpack_steps
 from arena._store import ResultsStore
 from engines import Replay
@@ -140,13 +140,17 @@ def test_report_holds_standings_matrix_progress_faults_and_every_game(tmp_path, 
               re.findall(r'<script type="application/x-\w+" id="c(\d+)">([^<]*)</script>', page)}
     assert sorted((row[7], row[8]) for row in data["games"]) == sorted(
         (number, position) for number, members in chunks.items() for position in range(len(members)))
-    for row, game in zip(data["games"], stored):
-        replay = Replay.from_dict(_replay(database, game.key))
-        payload = _plain(game_payload(replay, _meta(game)))
-        if game_id in TWINS:  # the steps come back as the replay has them
-            payload.pop("static", None)
-            payload["steps"] = _plain(replay.as_dict()["steps"])
-        assert chunks[row[7]][row[8]] == payload
+    store = ResultsStore.open(database)
+    try:
+        for row, game in zip(data["games"], stored):
+            replay = Replay.from_dict(store.replay(game.key))
+            payload = _plain(game_payload(replay, stored_meta(store, game, replay)))
+            if game_id in TWINS:  # the steps come back as the replay has them
+                payload.pop("static", None)
+                payload["steps"] = _plain(replay.as_dict()["steps"])
+            assert chunks[row[7]][row[8]] == payload
+    finally:
+        store.close()
     assert f"<h2>Faults ({games // 3})</h2>" in page
     assert ("PL Elo" in page) == (players > 2)
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing fetched

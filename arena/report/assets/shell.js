@@ -232,7 +232,7 @@ class Viewer {
       const chosen = this.chooser(index, j);
       const who = chosen.fallback ? `<span class="fallback" title="${chosen.presumed ? "presumed: this game did not record who chose each move" : "the bot had faulted: the arena chose a random legal move"}">⚙ the fallback for ${ctx.who(seat)}${chosen.presumed ? "?" : ""}</span>` : ctx.who(seat);
       if (this.seat !== null && seat !== this.seat && ArenaText.isSecret(kind, ctx)) {
-        return `<div class="act">${who} ${ArenaText.decision(kind, seat, ctx, ctx.before)}: <span class="muted">a secret choice</span></div>`;
+        return `<div class="act">${who} <span class="muted">made a secret choice (${ArenaText.esc(kind)})</span></div>`;
       }
       let clock = "";
       if (this.clock) {
