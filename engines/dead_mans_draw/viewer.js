@@ -165,7 +165,8 @@
     decision(kind) { return DECISIONS[kind] || null; },
     action(kind, a, ctx, before, seat) { return action(kind, a, ctx, before, seat, false); },
     brief(kind, a, ctx, before, seat) { return action(kind, a, ctx, before, seat, true); },
-    legal(kind, seat, before) { return kind === "character" && before ? before.dealt || null : null; },
+    /* the engine's list: a character decision's is the dealt ids, sorted, once each */
+    legal(kind, seat, before) { return kind === "character" && before && before.dealt ? [...new Set(before.dealt)].sort() : null; },
     legend() {
       const rows = Object.entries(SUITS).map(([letter, [name, , , , ability]]) =>
         `<span class="lg">${card(letter + "5")} <b>${name}</b> <span class="muted">${ability}</span></span>`).join("");

@@ -15,6 +15,7 @@
   const TREASURES = new Set(["2", "4", "6", "8", "T"]);
   const esc = ArenaText.esc;
   const rank = (r) => RANKS[r] || r;
+  const num = (n) => (n < 0 ? "−" + Math.abs(n) : String(n));
 
   /* A card ("8D", "TH", "X" a Joker) with its suit's symbol and colour. */
   const card = (name, cls, title) => {
@@ -100,9 +101,9 @@
       case "discard": return `${who} discards ${card(e.card)} (no card can be played)${e.drew ? ", then draws a card" : ""}`;
       case "seen": return `${who} sees ${cards(e.cards)} (top first)`;
       case "drew": return `${who} draws ${card(e.card)}`;
-      case "score": return `deal ${e.deal} scored: ` + ArenaText.list(e.points.map((p, s) => `${ctx.who(s)} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`)) +
-        "; totals " + ArenaText.list(e.totals.map((t, s) => `${ctx.who(s)} ${t}`));
-      case "end": return "game over: " + ArenaText.list(e.totals.map((t, s) => `${ctx.who(s)} ${t} (rank ${e.ranks[s]})`));
+      case "score": return `deal ${e.deal} scored: ` + ArenaText.list(e.points.map((p, s) => `${ctx.who(s)} ${p >= 0 ? "+" : ""}${num(p)}`)) +
+        "; totals " + ArenaText.list(e.totals.map((t, s) => `${ctx.who(s)} ${num(t)}`));
+      case "end": return "game over: " + ArenaText.list(e.totals.map((t, s) => `${ctx.who(s)} ${num(t)} (rank ${e.ranks[s]})`));
       default: return null;
     }
   }

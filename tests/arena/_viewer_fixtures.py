@@ -40,7 +40,9 @@ async def _play(path: Path, game_id: str, specs: list[BotSpec], seeds: list[int]
         for number, seed in enumerate(seeds):
             async with AsyncExitStack() as stack:
                 players = [await stack.enter_async_context(open_player(spec, startup_s=10)) for spec in specs]
-                result = await play_match(engines.get_game(game_id), players, seed, options, SETTINGS)
+                # fixed bot seeds: the random bots play the same game every time
+                result = await play_match(engines.get_game(game_id), players, seed, options, SETTINGS,
+                                          bot_seeds=[seed * 16 + seat for seat in range(len(specs))])
             game = ScheduledGame(f"g{number:03d}", number, 0, 0, tuple(spec.name for spec in specs), seed, f"b{number:03d}")
             store.record(game, result)
     finally:
@@ -51,3 +53,11 @@ def play_database(path: Path, game_id: str, specs: list[BotSpec], seeds: list[in
     """Play one game per seed with ``specs`` in seat order; store them in a new database at ``path``."""
     trio.run(_play, path, game_id, specs, seeds, options or {})
     return path
+
+
+async def play_one(game_id: str, specs: list[BotSpec], seed: int, options: dict | None = None):
+    """One match's result (see :func:`play_database`)."""
+    async with AsyncExitStack() as stack:
+        players = [await stack.enter_async_context(open_player(spec, startup_s=10)) for spec in specs]
+        return await play_match(engines.get_game(game_id), players, seed, options or {}, SETTINGS,
+                                bot_seeds=[seed * 16 + seat for seat in range(len(specs))])
