@@ -273,7 +273,7 @@ def test_each_move_shows_its_legal_alternatives_its_time_and_the_reserve_left(tm
     chosen = replay.steps[step][0]
     assert found["chips"] == [[action == chosen, json.dumps(action, separators=(",", ":"))] for action in legal]
     ms = meta["clock"]["ms"][index]
-    shown = f"{ms:.1f} ms" if ms < 10 else f"{round(ms)} ms"
+    shown = "< 1 ms" if ms == 0 else f"{ms:.1f} ms" if ms < 10 else f"{round(ms)} ms"
     assert found["clock"] == f"took {shown} of 1.00 s · reserve left 2.00 s"
 
 

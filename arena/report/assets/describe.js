@@ -169,9 +169,10 @@ const ArenaText = {
     return describer.legend ? describer.legend(ctx) : "";
   },
 
-  /* Milliseconds for people: "0.4 ms", "37 ms", "1.25 s". */
+  /* Milliseconds for people: "< 1 ms" (0: the clock keeps no less), "3.4 ms", "37 ms", "1.25 s". */
   ms(value) {
     if (value === null || value === undefined) return "?";
+    if (value === 0) return "< 1 ms";
     if (value >= 1000) return (value / 1000).toFixed(value >= 10000 ? 1 : 2) + " s";
     return (value < 10 ? Number(value).toFixed(1) : Math.round(value)) + " ms";
   },

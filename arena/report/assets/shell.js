@@ -149,8 +149,13 @@ class Viewer {
         if (this.seat !== null && a[0] !== this.seat && ArenaText.isSecret(a[1], ctx)) return `${who} <span class="muted">(secret)</span>`;
         return `${who} ${ArenaText.action(a[1], a[2], ctx, ctx.before, a[0], true)}`;
       });
+      // seats that all did the same (a simultaneous bribe): their names, then the action once
+      const briefs = st.actions.map((a) => ArenaText.action(a[1], a[2], ctx, ctx.before, a[0], true));
+      const same = parts.length > 1 && !fallback && briefs.every((b) => b === briefs[0]) &&
+        (this.seat === null || !ArenaText.isSecret(st.actions[0][1], ctx));
+      const line = same ? `${ArenaText.list(st.actions.map((a) => ctx.who(a[0])))}: ${briefs[0]}` : parts.join("; ");
       rows.push(`<li data-step="${i}" class="${faults ? "fault" : ""}${fallback ? " byfallback" : ""}"><span class="n">${i}</span> ` +
-        `${faults ? '<span class="warn" title="fault">⚠</span> ' : ""}${parts.join("; ")}</li>`);
+        `${faults ? '<span class="warn" title="fault">⚠</span> ' : ""}${line}</li>`);
     }
     this.root.querySelector(".movelist").innerHTML = rows.join("");
   }
