@@ -297,13 +297,20 @@ def test_the_move_list_the_url_and_autoplay(tmp_path, reports):
       v.go(v.last - 1);
       root.querySelector(".play").click();
       await sleep(400);
-      out.end = [Number(root.dataset.step) === v.last, root.dataset.playing || null];""")
+      out.end = [Number(root.dataset.step) === v.last, root.dataset.playing || null];
+      const space = () => document.dispatchEvent(new KeyboardEvent("keydown", {key: " ", bubbles: true}));
+      v.go(2);
+      space();
+      out.space = [root.dataset.playing || null];
+      space();
+      out.space.push(root.dataset.playing || null);""")
     assert found["opened"] == [9, "9", "9"]
     assert found["clicked"] == [4, "4", "4", f"#game={key}&step=4"]
     assert found["seat"] == f"#game={key}&seat=1&step=4"
     assert found["playing"] == ["1", "❚❚ pause"]
     assert found["paused"] == [True, True, None, "▷ play"]
     assert found["end"] == [True, None]  # autoplay stops at the last step
+    assert found["space"] == ["1", None]  # the space bar starts and stops it
 
 
 def test_a_link_opens_its_position_in_a_seats_view(tmp_path, reports):

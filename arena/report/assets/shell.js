@@ -168,10 +168,11 @@ class Viewer {
 
   handleKey(event) {
     // A focused slider or menu handles its own arrow keys; stepping twice would skip a state.
-    if (event.target && ["INPUT", "SELECT", "BUTTON"].includes(event.target.tagName) && event.key !== "Escape") return;
+    const tag = event.target && event.target.tagName;
+    if (["INPUT", "SELECT"].includes(tag) && event.key !== "Escape") return;
     const map = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", PageUp: "back10", PageDown: "fwd10"};
     if (map[event.key]) { this.pause(); this.key(map[event.key]); event.preventDefault(); }
-    else if (event.key === " ") { this.toggle(); event.preventDefault(); }
+    else if (event.key === " " && tag !== "BUTTON") { this.toggle(); event.preventDefault(); }  // a focused button clicks itself
     else if (event.key === "Escape" && this.onClose) { this.pause(); this.onClose(); }
   }
 
