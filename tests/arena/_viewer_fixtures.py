@@ -11,12 +11,12 @@ from pathlib import Path
 import trio
 
 import engines
-from arena._manifest import BotSpec
-from arena._match import MatchSettings, play_match
-from arena._player import open_player
-from arena._schedule import ScheduledGame
-from arena._store import ResultsStore
-from arena._timecontrol import TimeControl
+from arena.match._match import MatchSettings, play_match
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
+from arena.tournament._schedule import ScheduledGame
+from arena.tournament._store import ResultsStore
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAKY = Path(__file__).parent / "bots" / "flaky.py"

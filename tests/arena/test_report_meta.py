@@ -4,12 +4,12 @@ with the reserve left, read back from databases of this version and of earlier o
 
 import msgpack
 
-from arena._faults import Fault, FaultKind
-from arena._match import EndReason, MatchResult
-from arena._schedule import ScheduledGame
-from arena._store import ResultsStore
+from arena.match._match import EndReason, MatchResult
+from arena.players._faults import Fault, FaultKind
 from arena.report._meta import clock_meta, fault_meta, stderr_glance, time_limits, viewer_meta
 from arena.report._page import stored_meta
+from arena.tournament._schedule import ScheduledGame
+from arena.tournament._store import ResultsStore
 from engines import Replay
 
 from ._report_fixtures import play_random

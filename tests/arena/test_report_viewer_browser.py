@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 import engines
-from arena._store import ResultsStore
 from arena.report import viewer_html, write_report
 from arena.report._frames import game_frames
 from arena.report._page import stored_meta
+from arena.tournament._store import ResultsStore
 from engines import Replay
 
-from .test_report_browser import js_errors, run_chromium, trapped
 from ._viewer_fixtures import flaky_bot, play_database, random_bot
+from .test_report_browser import js_errors, run_chromium, trapped
 
 NAMES = ["anna", "bob", "carol", "dan"]
 #: game id -> (players, options, the crashing bot's fatal request or None)
