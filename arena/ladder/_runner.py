@@ -3,14 +3,9 @@
 Three tasks of the server's one trio loop (:func:`arena.ladder._app.serve_ladder` starts them
 beside the web server):
 
-- **Vetting** takes stored submissions one at a time, off the request path, and runs
-  :func:`arena.ladder._intake.admit` on each (unpack, build, check-bot). A passed version enters
-  and each author's newest ``active_versions`` stay active; a refused one keeps its report and
-  loses its folder. A submission whose vetting was cut short by a kill is still ``pending`` in
-  the store, so it is vetted again on restart, up to :data:`VETTING_ATTEMPTS` times in all. No
-  error in vetting one submission ends the ladder: one that is the arena's (a full disk, no
-  free uid) is retried later, any other refuses that submission, saying so, and the vetting
-  goes on with the next.
+- **Vetting** (:class:`arena.ladder._vetting.Vetting`) takes stored submissions one at a time,
+  off the request path, and admits or refuses each; a passed version enters and each author's
+  newest ``active_versions`` stay active.
 - **Play** keeps ``concurrency`` games in flight on worker processes, through the executor the
   tournaments use (:mod:`arena._workers`). Whenever it needs work it asks
   :func:`arena.ladder._matchmaking.choose_tables` for the next tables and plays each as a
@@ -36,10 +31,8 @@ or a Dask cluster (``executor = "dask"``).
 from __future__ import annotations
 
 import dataclasses
-import errno
 import random
 import sys
-import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,27 +45,18 @@ from .._config import TournamentConfig
 from .._manifest import ManifestError, load_manifest
 from .._match import EndReason, MatchResult
 from .._sandbox import Sandbox
-from .._uids import UidError
 from .._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, keyed_seed
 from .._handout import GameSource, WindowPlan
-from ._build import BuildCaps
 from ._config import LadderConfig
-from ._intake import admit
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
-from ._store import DETAIL_MAX, Entrant, LadderStore, cap_text
-from ._tree import remove_tree
+from ._store import Entrant, LadderStore
+from ._vetting import Vetting
+from ._vetting import hide_submissions as hide_submissions
 
 #: Below this many games matchmaking refits before every table; above, a task refits in a
 #: thread (the fit of 100,000 games takes a fraction of a second: not in the web's loop).
 INLINE_FIT_GAMES = 5000
 
-#: A vetting that failed on the arena's side (not the submission's) is tried again after this.
-RETRY_VETTING_S = 10.0
-#: A submission whose vetting started this many times without a verdict (the server was
-#: killed while vetting it, each time) is refused instead of being vetted again.
-VETTING_ATTEMPTS = 3
-#: The errors that are the arena's, not the submission's: the vetting is tried again later.
-_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 #: About how many games a bot process plays between two ends (see arena._handout): fewer than
 #: a tournament's, because matchmaking chooses a window's tables before their games are played.
@@ -94,14 +78,6 @@ class Executor(Protocol):
     async def __call__(self, config: TournamentConfig, source: GameSource,
                        on_result: Callable[[ScheduledGame, MatchResult], None],
                        on_death: Callable[[str, str], None]) -> None: ...
-
-
-def hide_submissions(sandbox: Sandbox, workdir: Path) -> Sandbox:
-    """``sandbox`` hiding the submissions' folder ``workdir``: under bubblewrap a bot sees its
-    own submission only (the sandbox shows a bot the entry of a hidden folder that holds its
-    own), not the code of the other authors, nor of a submission unpacked or vetted after it
-    started."""
-    return sandbox.with_hidden([workdir] if workdir.is_dir() else [])
 
 
 def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdir: Path) -> Executor:
@@ -165,7 +141,7 @@ class LadderRunner:
         self._block = self.store.next_block()
         self._key = self.store.seed_key()
         self._rng = random.Random(keyed_seed(self._key, "matchmaking", self._block))
-        self._submitted = trio.Event()
+        self.vetting = Vetting(self.config, self.store, self.workdir, self.sandbox, self._active_changed)
         self._between = self.store.between_games_faults()
 
     def enter_house_bots(self) -> None:
@@ -188,7 +164,7 @@ class LadderRunner:
 
     def submitted(self) -> None:
         """A submission was stored: wake the vetting task."""
-        self._submitted.set()
+        self.vetting.submitted()
 
     def in_play(self) -> frozenset[str]:
         """The duplicate blocks handed out and not wholly stored yet: their games replay one
@@ -196,83 +172,7 @@ class LadderRunner:
         return frozenset(self._pending)
 
     async def _vet_forever(self) -> None:
-        await trio.to_thread.run_sync(self._sweep_refused)
-        while True:
-            pending = self.store.pending()
-            if not pending:
-                await self._submitted.wait()
-                self._submitted = trio.Event()
-                continue
-            admitted = False
-            for submission, entrant, archive in pending:
-                verdict = await self._vet(submission, entrant, archive)
-                if verdict is None:  # the arena's side: later, from the oldest again
-                    await trio.sleep(RETRY_VETTING_S)
-                    break
-                admitted = admitted or verdict
-            if admitted:
-                # Once per batch: each change of the active set restarts the workers' bot pools.
-                self.store.activate(self.config.active_versions)
-                self._active_changed()
-
-    async def _vet(self, submission: int, entrant: str, archive: bytes) -> bool | None:
-        """Vet one submission and store the verdict: whether it passed; ``None`` if the arena
-        could not vet it now (then it stays pending). Raises nothing but cancellation."""
-        folder = self.workdir / str(submission)
-        attempts = self.store.start_vetting(submission)
-        try:
-            await trio.to_thread.run_sync(_empty_folder, folder)
-            if attempts > VETTING_ATTEMPTS:
-                admission = None
-                report = (f"not checked: its check was cut short {attempts - 1} times (the ladder stopped while "
-                          f"checking it); tell the organiser")
-            else:
-                box = self.sandbox if isinstance(self.sandbox, str) else hide_submissions(self.sandbox, self.workdir)
-                caps = BuildCaps(max_bytes=self.config.build_max_bytes, max_files=self.config.build_max_files)
-                admission = await admit(archive, folder, self.config.game, self.config.players,
-                                        build_timeout_s=self.config.build_timeout_s, sandbox=box, caps=caps)
-                report = admission.report
-        except (UidError, OSError) as error:
-            if isinstance(error, OSError) and error.errno not in _DISK_FULL:
-                return await self._refuse(submission, entrant, folder, error)
-            print(f"warning: vetting {entrant} failed on the arena's side ({error}); trying again "
-                  f"in {RETRY_VETTING_S:.0f} s", file=sys.stderr)
-            self.store.start_vetting(submission, -1)  # not the submission's doing
-            return None
-        except Exception as error:  # noqa: BLE001 - whatever a submission makes happen, the ladder goes on
-            return await self._refuse(submission, entrant, folder, error)
-        passed = admission is not None and admission.passed and admission.bot_dir is not None
-        manifest = admission.bot_dir / "bot.toml" if passed else None
-        if not passed:  # before the verdict: whoever reads it finds the folder gone
-            await self._remove(folder)
-        self.store.decide(submission, passed, report, manifest)
-        return passed
-
-    async def _refuse(self, submission: int, entrant: str, folder: Path, error: BaseException) -> bool:
-        """Refuse a submission whose vetting raised ``error``; the traceback goes to the log."""
-        detail = cap_text(f"{type(error).__name__}: {error}", DETAIL_MAX // 4)
-        print(f"warning: vetting {entrant} raised {detail}; it is refused\n"
-              + "".join(traceback.format_exception(error)), file=sys.stderr)
-        await self._remove(folder)
-        self.store.decide(submission, False, f"not checked: the ladder failed while checking it ({detail}); "
-                                             f"tell the organiser", None)
-        return False
-
-    async def _remove(self, folder: Path) -> None:
-        """Remove a refused submission's folder (its report stays in the store)."""
-        try:
-            await trio.to_thread.run_sync(remove_tree, folder)
-        except OSError as error:
-            print(f"warning: cannot remove {folder} ({error.strerror or error})", file=sys.stderr)
-
-    def _sweep_refused(self) -> None:
-        """Remove the folders that refused submissions left (before they were removed at once)."""
-        for submission in self.store.failed():
-            try:
-                remove_tree(self.workdir / str(submission))
-            except OSError as error:
-                print(f"warning: cannot remove {self.workdir / str(submission)} ({error.strerror or error})",
-                      file=sys.stderr)
+        await self.vetting.run()
 
     def _active_changed(self) -> None:
         self._generation += 1
@@ -432,11 +332,3 @@ def fit_ratings(games: list[LadderGame], blocks: list[str]) -> dict[str, Any] | 
     standings = compute_standings([GameRecord(g.seats, g.ranks, block) for g, block in zip(games, blocks)])
     data = standings.as_dict()
     return {"rows": data["rows"], "crosstable": data["crosstable"], "groups": data["groups"]}
-
-
-def _empty_folder(folder: Path) -> None:
-    """Make ``folder`` an empty folder that bots (other uids) can enter (what a killed vetting
-    left in it is removed, however deep)."""
-    remove_tree(folder)
-    folder.mkdir(parents=True)
-    folder.chmod(0o755)

@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from arena._match import EndReason, MatchResult
-from arena.ladder import _runner, _store
+from arena.ladder import _runner, _store, _vetting
 from arena.ladder._config import load_ladder
 from arena.ladder._matchmaking import LadderGame
 from arena.ladder._runner import LadderRunner
@@ -119,7 +119,7 @@ async def test_an_error_in_vetting_refuses_that_submission_and_the_next_is_vette
         (folder / "left").write_text("a refused submission's file")
         return Admission(False, None, "archive refused: for the test")
 
-    monkeypatch.setattr(_runner, "admit", admit)
+    monkeypatch.setattr(_vetting, "admit", admit)
     hostile, _ = runner.store.add_submission("mallory", b"hostile")
     other, _ = runner.store.add_submission("alice", b"other")
     await _vet_all(runner)
@@ -136,7 +136,7 @@ async def test_a_submission_whose_vetting_was_cut_short_three_times_is_refused(r
     async def admit(*args, **kwargs):
         raise AssertionError("not vetted a fourth time")
 
-    monkeypatch.setattr(_runner, "admit", admit)
+    monkeypatch.setattr(_vetting, "admit", admit)
     number, _ = runner.store.add_submission("mallory", b"kills the ladder")
     for _ in range(3):  # three starts, each ended by a kill of the server
         runner.store.start_vetting(number)
