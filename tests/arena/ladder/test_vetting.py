@@ -15,7 +15,7 @@ import pytest
 import trio
 
 from arena._sandbox import Sandbox, detect_sandbox
-from arena.ladder import _runner, _vetting
+from arena.ladder import _vetting
 from arena.ladder._config import load_ladder
 from arena.ladder._intake import Admission, admit
 from arena.ladder._runner import LadderRunner, hide_submissions
