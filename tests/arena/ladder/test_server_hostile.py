@@ -19,7 +19,7 @@ import zipfile
 
 import pytest
 
-from ._server import ROOT, Server, archive, arena, ladder_folder, remove
+from ._server import ROOT, Server, archive, arena, house_bots, ladder_folder, remove
 
 pytestmark = pytest.mark.slow
 
@@ -97,7 +97,8 @@ def verdict(server: Server, number: int, timeout: float = 90) -> dict:
 @pytest.fixture(scope="module")
 def ladder():
     folder = ladder_folder("build_timeout_s = 60\nbuild_max_files = 3000\nbuild_max_mb = 20\n"
-                           "submissions_per_hour = 4\nmax_pending_submissions = 1\n")
+                           "submissions_per_hour = 4\nmax_pending_submissions = 1\n"
+                           + house_bots(random="py-random.toml", other="py-random.toml"))  # games go on meanwhile
     tokens = {name: arena("ladder", "token", "add", str(folder / "ladder.toml"), name).strip()
               for name in ("alice", "bob", "carol", "dave", "erin")}
     server = Server(folder, "auto")
@@ -125,6 +126,7 @@ def test_a_build_leaving_a_deep_folder_is_refused_and_the_next_submission_vetted
                                                   (BYTES, "dave", f"more than {20 * 2**20} bytes (the limit)")])
 def test_a_build_is_stopped_when_its_folder_passes_a_cap_while_pages_answer(ladder, build, author, limit):
     server, tokens = ladder
+    games = server.json("/api/leaderboard")["games"]
     pages = Pages(server)
     try:
         submitted = server.submit(tokens[author], bot_zip(build))
@@ -133,6 +135,7 @@ def test_a_build_is_stopped_when_its_folder_passes_a_cap_while_pages_answer(ladd
         took = time.monotonic() - start
     finally:
         slowest, count = pages.stop()
+    assert server.json("/api/leaderboard")["games"] > games  # and games were played
     first = refused["report"].splitlines()[0]
     assert (refused["status"], first) == ("failed", f"build stopped: its folder holds {limit}; "
                                                     f"every process it started was killed"), refused["report"]
