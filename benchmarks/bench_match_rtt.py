@@ -27,13 +27,15 @@ import trio
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
 import engines  # noqa: E402
 import protocol  # noqa: E402
-from arena._manifest import BotSpec  # noqa: E402
-from arena._match import MatchSettings, play_match  # noqa: E402
-from arena._player import open_player  # noqa: E402
-from arena._timecontrol import TimeControl  # noqa: E402
+from arena.match._match import MatchSettings, play_match  # noqa: E402
+from arena.players._manifest import BotSpec  # noqa: E402
+from arena.players._player import open_player  # noqa: E402
+from arena.players._timecontrol import TimeControl  # noqa: E402
+from bench_common import frames_file, quantiles, raw_round_trips, sample_decisions  # noqa: E402
 from protocol.tools.sample import without_static  # noqa: E402
 
 VERSIONS = ("1.0", "1.1")
@@ -70,8 +72,6 @@ def bench_match_round_trip(games: int, rounds: int, blocks: int, folder: Path, s
                            ponder: bool = False) -> dict:
     """Real matches of each game under both protocol versions against raw Python + msgpack
     ping-pong of the same version's frames, in ``blocks`` alternating blocks."""
-    from run import frames_file, quantiles, raw_round_trips, sample_decisions
-
     results = {}
     for game_id in ("dead-mans-draw", "opito-bay", "karibik"):
         samples = sample_decisions(game_id, 200)

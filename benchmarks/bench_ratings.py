@@ -70,7 +70,7 @@ def bench_rate(n_games: int, players: list[int], rng: np.random.Generator) -> No
                                  for r in records)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "arena._cli", "rate", path], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run([sys.executable, "-m", "arena.cli", "rate", path], check=True, stdout=subprocess.DEVNULL)
             wall = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime

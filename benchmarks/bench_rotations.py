@@ -63,8 +63,8 @@ def tournament_file(folder: Path, name: str) -> Path:
 
 def template(folder: Path, name: str) -> Path:
     """An empty database of tournament ``name`` (its secret key made once, for every run)."""
-    from arena._cli_tournament import open_store
-    from arena._config import load_config
+    from arena.tournament._config import load_config
+    from arena.tournament._database import open_store
 
     store = open_store(load_config(tournament_file(folder, name)))
     store.close()
@@ -76,7 +76,7 @@ def play(checkout: Path, database: Path, concurrency: int, workers: int, run_fol
     copy = run_folder / database.name
     shutil.copy(database, copy)
     env = {**os.environ, "PYTHONPATH": str(checkout)}
-    command = [sys.executable, "-c", "from arena._cli import main; main()", "tournament", "resume", str(copy), "-q",
+    command = [sys.executable, "-c", "from arena.cli import main; main()", "tournament", "resume", str(copy), "-q",
                "--concurrency", str(concurrency), "--workers", str(workers)]
     load = os.getloadavg()[0]
     started = time.monotonic()

@@ -25,24 +25,24 @@ import trio
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from arena._config import config_from_dict  # noqa: E402
-from arena._faults import FaultKind  # noqa: E402
-from arena._schedule import build_schedule  # noqa: E402
-from arena._store import ResultsStore  # noqa: E402
-from arena._tournament import TournamentRunner, log_dir_of  # noqa: E402
-from arena._workers import default_workers  # noqa: E402
+from arena.players._faults import FaultKind  # noqa: E402
+from arena.tournament._config import config_from_dict  # noqa: E402
+from arena.tournament._runner import TournamentRunner, log_dir_of  # noqa: E402
+from arena.tournament._schedule import build_schedule  # noqa: E402
+from arena.tournament._store import ResultsStore  # noqa: E402
+from arena.tournament._workers import default_workers  # noqa: E402
 
 ECHO = [sys.executable, str(HERE / "echo_bot.py")]
 
 
 def _worker_rss_kib(parent: int) -> list[int]:
-    """VmRSS of each worker process (``arena._workers``) whose parent is ``parent``."""
+    """VmRSS of each worker process (``arena.tournament._workers``) whose parent is ``parent``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            if b"arena._workers" not in Path(f"/proc/{entry}/cmdline").read_bytes():
+            if b"arena.tournament._workers" not in Path(f"/proc/{entry}/cmdline").read_bytes():
                 continue
             status = Path(f"/proc/{entry}/status").read_text()
         except OSError:
@@ -110,7 +110,7 @@ def bench_dask(games: int, folder: Path, repeats: int = 2) -> dict:
     rows = []
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
                                   scheduler_kwargs={"dashboard_address": ":0"}, silence_logs=logging.CRITICAL,
-                                  preload=["arena._dask"]) as cluster:
+                                  preload=["arena.tournament._dask"]) as cluster:
         for run in range(repeats):
             for executor in ("local", "dask"):
                 raw = {"game": "dead-mans-draw", "players": 2, "rounds": max(1, games // 2), "seed": 3,

@@ -35,9 +35,9 @@ import trio
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from arena._manifest import BotSpec  # noqa: E402
-from arena._process import open_bot_process  # noqa: E402
-from arena._sandbox import Limits, detect_sandbox  # noqa: E402
+from arena.players._manifest import BotSpec  # noqa: E402
+from arena.players._process import open_bot_process  # noqa: E402
+from arena.sandbox._sandbox import Limits, detect_sandbox  # noqa: E402
 
 #: one side of a channel; argv: a JSON task (role, channel, start, slot, bits, file)
 PARTY = r'''

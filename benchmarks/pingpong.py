@@ -12,7 +12,7 @@ its bot, waits until ``time.monotonic_ns()`` reaches START_NS, ping-pongs until 
 prints ``rounds`` and their count (several of these started together share one window).
 
 With ``--socket`` the bot's stdout is a TCP loopback socket that stamps what it receives
-(``SO_TIMESTAMPNS``), as the arena's is (``arena/_process.py``), read with blocking ``recvmsg``
+(``SO_TIMESTAMPNS``), as the arena's is (``arena/players/_process.py``), read with blocking ``recvmsg``
 calls that take the stamp: the least any arena that stamps its replies in the kernel can spend
 on the transport."""
 

@@ -237,9 +237,9 @@ def main() -> None:
 def encode_times(database: Path, count: int) -> dict:
     """CPU milliseconds a game to encode the first ``count`` games of ``database`` for the page:
     as steps (for a game with a rules twin) and as frames, without the page around them."""
-    from arena._store import ResultsStore
     from arena.report._frames import game_frames
     from arena.report._steps import game_steps, rules_script
+    from arena.tournament._store import ResultsStore
     from engines import Replay
 
     store = ResultsStore.open(database)

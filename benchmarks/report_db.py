@@ -17,10 +17,10 @@ import random
 from pathlib import Path
 
 import engines
-from arena._faults import Fault, FaultKind
-from arena._match import EndReason, MatchResult
-from arena._schedule import ScheduledGame
-from arena._store import ResultsStore
+from arena.match._match import EndReason, MatchResult
+from arena.players._faults import Fault, FaultKind
+from arena.tournament._schedule import ScheduledGame
+from arena.tournament._store import ResultsStore
 from engines import Replay
 
 

@@ -51,45 +51,19 @@ sys.path.insert(0, str(HERE))
 
 import engines  # noqa: E402
 import protocol  # noqa: E402
-from arena._config import config_from_dict  # noqa: E402
-from arena._manifest import BotSpec  # noqa: E402
-from arena._player import open_player  # noqa: E402
-from arena._store import ResultsStore  # noqa: E402
-from arena._timecontrol import GameClock  # noqa: E402
-from arena._tournament import TournamentRunner  # noqa: E402
+from arena.players._manifest import BotSpec  # noqa: E402
+from arena.players._player import open_player  # noqa: E402
+from arena.players._timecontrol import GameClock  # noqa: E402
+from arena.tournament._config import config_from_dict  # noqa: E402
+from arena.tournament._runner import TournamentRunner  # noqa: E402
+from arena.tournament._store import ResultsStore  # noqa: E402
+from bench_common import frames_file, quantiles, raw_round_trips, sample_decisions  # noqa: E402
 from bench_envs import bench_envs, report_envs  # noqa: E402
 from bench_match_rtt import bench_match_round_trip, report_match_round_trip  # noqa: E402
 from bench_workers import bench_dask, bench_scaling, bench_tournament_fairness, report_workers  # noqa: E402
 
 ECHO = BotSpec("echo", (sys.executable, str(HERE / "echo_bot.py")))
 GAMES = ("dead-mans-draw", "opito-bay", "karibik")
-
-
-def quantiles(values_ns: list[float]) -> tuple[float, float]:
-    """Median and 99th percentile, in microseconds."""
-    ordered = sorted(values_ns)
-    return ordered[len(ordered) // 2] / 1000, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] / 1000
-
-
-def sample_decisions(game_id: str, count: int) -> list[tuple[str, dict, list, list]]:
-    """(kind, observation, legal, events) of real decisions along random games."""
-    game = engines.get_game(game_id)
-    rng = random.Random(1)
-    samples: list = []
-    seed = 0
-    while len(samples) < count:
-        state = game.new_state(2, seed, {"deals": 1} if game_id == "opito-bay" else {})
-        cursors = [0, 0]
-        while state.acting and len(samples) < count:
-            for seat in state.acting:
-                legal = state.legal_actions(seat)
-                if legal is not None:
-                    events = state.events_for(seat, cursors[seat])
-                    cursors[seat] = len(state.log)
-                    samples.append((state.decision(seat), state.observation(seat), legal, events))
-            state.apply({seat: state.random_action(seat, rng) for seat in state.acting})
-        seed += 1
-    return samples
 
 
 # -- 1. round trip -------------------------------------------------------------------------------
@@ -108,22 +82,6 @@ async def arena_round_trips(samples, rounds: int, sandbox=None, ponder: bool = F
             times.append(clock() - start)
         cpu = time.process_time_ns() - cpu
     return times, cpu
-
-
-def frames_file(samples, folder: Path) -> Path:
-    path = folder / "frames.bin"
-    path.write_bytes(b"".join(
-        protocol.encode(protocol.request(i + 1, kind, obs, events, legal, 1000, 1000))
-        for i, (kind, obs, legal, events) in enumerate(samples)))
-    return path
-
-
-def raw_round_trips(frames: Path, rounds: int, codec: bool = False,
-                    stamped: bool = False) -> tuple[list[int], int]:
-    out = subprocess.run([sys.executable, str(HERE / "pingpong.py"), str(frames), str(rounds)]
-                         + (["--codec"] if codec else []) + (["--socket"] if stamped else []),
-                         capture_output=True, text=True, check=True).stdout.split("\n")
-    return [int(line) for line in out if line and not line.startswith("cpu")], int(out[-2].split()[1])
 
 
 def c_pingpong(folder: Path) -> Path | None:
@@ -148,8 +106,8 @@ def cgroup_sandbox(mode: str):
     if mode == "off":
         yield None
         return
-    from arena._cgroups import find_cgroups
-    from arena._sandbox import Sandbox
+    from arena.sandbox._cgroups import find_cgroups
+    from arena.sandbox._sandbox import Sandbox
 
     layout = find_cgroups()
     if layout is None:
@@ -208,7 +166,7 @@ def bench_round_trip(rounds: int, blocks: int, folder: Path, sandbox=None, ponde
 # -- 2. engine cost ------------------------------------------------------------------------------
 
 def bench_engine(decisions: int) -> dict:
-    """What the match asks of the engine per decision, call for call (``arena/_match.py``):
+    """What the match asks of the engine per decision, call for call (``arena/match/_match.py``):
     the decision kind, its events, the legal actions, the observation, the look-up of the
     bot's action in the listed legal actions (``State.check`` only for unlisted kinds), and
     applying the step. Choosing the action is the bot's cost and is left out of the timing."""

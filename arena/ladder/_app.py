@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from .._config import ConfigError
+from ..tournament._config import ConfigError
 from . import _api, _pages
 from ._config import LadderConfig
 from ._store import LadderStore, SubmissionRefused
@@ -236,12 +236,12 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     """Run the ladder until cancelled: the web server and the runner in one nursery.
 
     Prints ``ladder: serving GAME on URL`` on stderr once the port is bound.
-    Raises :class:`arena._store.StoreError` for a database that is not this ladder's.
+    Raises :class:`arena.tournament._store.StoreError` for a database that is not this ladder's.
     """
     from hypercorn.config import Config
     from hypercorn.trio import serve
 
-    from .._cli_common import cgroups_warning, open_sandbox
+    from ..sandbox._open import cgroups_warning, open_sandbox
     from ._runner import LadderRunner, worker_executor
 
     database = config.database.resolve()

@@ -29,11 +29,11 @@ from pathlib import Path
 
 import trio
 
-from .._botcgroup import memory_detail
-from .._manifest import BotSpec
-from .._process import BotProcess, StderrLog, bot_environment, program_exists
-from .._sandbox import Confinement, Limits, Sandbox, SandboxError
-from .._uids import UidLease
+from ..players._manifest import BotSpec
+from ..players._process import BotProcess, StderrLog, bot_environment, program_exists
+from ..sandbox._botcgroup import memory_detail
+from ..sandbox._sandbox import Confinement, Limits, Sandbox, SandboxError
+from ..sandbox._uids import UidLease
 from ._tree import TreeSize, measure
 
 #: What a build step may use besides time: address space, processes, open files, file size.

@@ -3,7 +3,7 @@
 A ladder file shares the tournament file's keys for what is played and how (``game``,
 ``players``, ``[options]``, ``[time]``, ``[faults]``, ``concurrency``, ``workers``, ``executor``,
 ``scheduler``): they are
-checked by :func:`arena._config.config_from_dict`, so the errors read the same. Its own keys::
+checked by :func:`arena.tournament._config.config_from_dict`, so the errors read the same. Its own keys::
 
     database = "ladder.db"       # relative to the file (default: the file's name, .db)
     host = "127.0.0.1"           # where the web server listens
@@ -19,7 +19,7 @@ checked by :func:`arena._config.config_from_dict`, so the errors read the same. 
     author = "house"
     manifest = "bots/py-random.toml"
 
-Every error is a :class:`arena._config.ConfigError` naming the file and the key.
+Every error is a :class:`arena.tournament._config.ConfigError` naming the file and the key.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._config import ConfigError, TournamentConfig, config_from_dict
-from .._manifest import ManifestError, check_name, load_manifest
-from .._toml import read_toml
+from ..players._manifest import ManifestError, check_name, load_manifest
+from ..players._toml import read_toml
+from ..tournament._config import ConfigError, TournamentConfig, config_from_dict
 
 #: Keys that only a ladder file has.
 _OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "build_max_mb",

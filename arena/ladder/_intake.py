@@ -2,7 +2,7 @@
 
 Everything in a submission is untrusted, the build step most of all: it is the only place where
 an author's code runs before the bot has passed check-bot, with the bot's folder writable. It
-runs with the sandbox the arena gives bots (``arena/_sandbox.py``), plus:
+runs with the sandbox the arena gives bots (``arena/sandbox/_sandbox.py``), plus:
 
 - its own leased uid (when the arena is root), which owns the bot's folder during the build
   and nothing else; afterwards the folder goes back to the arena's uid with modes the arena
@@ -31,9 +31,9 @@ from pathlib import Path
 
 import trio
 
-from .._checkbot import check_bot
-from .._manifest import BotSpec, ManifestError, load_manifest
-from .._sandbox import Limits, Sandbox, SandboxError, detect_sandbox
+from ..match._checkbot import check_bot
+from ..players._manifest import BotSpec, ManifestError, load_manifest
+from ..sandbox._sandbox import Limits, Sandbox, SandboxError, detect_sandbox
 from ._archive import MANIFEST, ArchiveError, unpack
 from ._build import BUILD_LIMITS as BUILD_LIMITS
 from ._build import BUILD_MAX_BYTES as BUILD_MAX_BYTES
@@ -62,7 +62,7 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
     ``build`` command, in the sandbox: no network, time-limited, processes and memory capped),
     then run check-bot for ``game`` at ``players`` seats.
 
-    ``sandbox``: a mode for :func:`~arena._sandbox.detect_sandbox` (``"auto"``, ``"bwrap"``,
+    ``sandbox``: a mode for :func:`~arena.sandbox._sandbox.detect_sandbox` (``"auto"``, ``"bwrap"``,
     ``"none"``), or a :class:`Sandbox` whose ``hidden_paths`` (:meth:`Sandbox.with_hidden`) the
     build and the bot under check-bot must not see (under bubblewrap; a path that does not
     exist is skipped, there is nothing to read). A ladder passes its own, hiding its file,
@@ -83,7 +83,7 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
     closed = [folder for folder in workdir.resolve().parents if not folder.stat().st_mode & 0o001]
     if closed and os.geteuid() == 0:
         # The bot's folder would be shown read-only or empty to a build and bot running under
-        # their own uids (arena/_mounts.py): every submission would fail, for no fault of its author.
+        # their own uids (arena/sandbox/_mounts.py): every submission would fail, for no fault of its author.
         raise ValueError(f"{workdir}: {closed[0]} is closed to other users, so bots running under their own "
                          f"uids cannot reach their folders; keep the ladder's files below folders with o+x")
     try:

@@ -7,11 +7,11 @@ beside the web server):
   off the request path, and admits or refuses each; a passed version enters and each author's
   newest ``active_versions`` stay active.
 - **Play** keeps ``concurrency`` games in flight on worker processes, through the executor the
-  tournaments use (:mod:`arena._workers`). Whenever it needs work it asks
+  tournaments use (:mod:`arena.tournament._workers`). Whenever it needs work it asks
   :func:`arena.ladder._matchmaking.choose_tables` for the next tables and plays each as a
   duplicate block (one deal, every rotation of the seats), a window of
   :data:`LADDER_GAMES_PER_PASS`-sized blocks at a time on one worker, rotation-major, as a
-  tournament does (:mod:`arena._handout`: the pools end a process before another rotation of
+  tournament does (:mod:`arena.tournament._handout`: the pools end a process before another rotation of
   a deal it saw starts, about once per window). The workers' bot pools know a fixed set of
   entrants, so when the active set changes the current *stretch* stops taking new games,
   finishes those handed out, and a new stretch starts with the new entrants.
@@ -23,7 +23,7 @@ beside the web server):
   pages read the last fit and never compute one.
 
 The executor is a seam (:class:`Executor`): anything that plays the games of a
-:class:`~arena._workers.GameSource` for a :class:`~arena._config.TournamentConfig` and calls
+:class:`~arena.tournament._workers.GameSource` for a :class:`~arena.tournament._config.TournamentConfig` and calls
 back per result. :func:`worker_executor` gives the tournaments' two: local worker processes,
 or a Dask cluster (``executor = "dask"``).
 """
@@ -41,12 +41,12 @@ from typing import Any, Protocol
 import numpy as np
 import trio
 
-from .._config import TournamentConfig
-from .._manifest import ManifestError, load_manifest
-from .._match import EndReason, MatchResult
-from .._sandbox import Sandbox
-from .._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, keyed_seed
-from .._handout import GameSource, WindowPlan
+from ..match._match import EndReason, MatchResult
+from ..players._manifest import ManifestError, load_manifest
+from ..sandbox._sandbox import Sandbox
+from ..tournament._config import TournamentConfig
+from ..tournament._handout import GameSource, WindowPlan
+from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, keyed_seed
 from ._config import LadderConfig
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
 from ._store import Entrant, LadderStore
@@ -58,7 +58,7 @@ from ._vetting import hide_submissions as hide_submissions
 INLINE_FIT_GAMES = 5000
 
 
-#: About how many games a bot process plays between two ends (see arena._handout): fewer than
+#: About how many games a bot process plays between two ends (see arena.tournament._handout): fewer than
 #: a tournament's, because matchmaking chooses a window's tables before their games are played.
 LADDER_GAMES_PER_PASS = 16
 
@@ -81,11 +81,11 @@ class Executor(Protocol):
 
 
 def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdir: Path) -> Executor:
-    """The tournaments' executor: local worker processes (:class:`arena._workers.Workers`),
+    """The tournaments' executor: local worker processes (:class:`arena.tournament._workers.Workers`),
     or with ``executor = "dask"`` in the ladder file, one arena worker on each worker of a Dask
-    cluster (:class:`arena._dask.DaskWorkers`; a LocalCluster without ``scheduler``). Each
+    cluster (:class:`arena.tournament._dask.DaskWorkers`; a LocalCluster without ``scheduler``). Each
     stretch hides the submissions made so far from the bots (:func:`hide_submissions`)."""
-    from .._workers import Setup, Workers, default_workers, sandbox_fields
+    from ..tournament._workers import Setup, Workers, default_workers, sandbox_fields
 
     def lost(line: str) -> None:
         print(f"warning: {line}", file=sys.stderr)
@@ -96,7 +96,7 @@ def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdi
         setup = Setup(config, log_dir, True, sandbox_fields(box)).spread(config.concurrency, processes)
         arguments = (setup, processes, source, on_result, on_death, lost)
         if config.executor == "dask":
-            from .._dask import DaskWorkers
+            from ..tournament._dask import DaskWorkers
 
             runner = DaskWorkers(*arguments, scheduler=config.scheduler, slots=config.concurrency)
         else:

@@ -1,6 +1,6 @@
 """The ladder's database: one SQLite file (WAL) holding tokens, submissions, games and fits.
 
-Unlike a tournament's store (:mod:`arena._store`) the entrants change while it runs: every
+Unlike a tournament's store (:mod:`arena.tournament._store`) the entrants change while it runs: every
 passed submission is a new entrant ``AUTHOR-vN``. Writes are short transactions: a submission
 is stored (archive included) before the server answers ``202 Accepted``, a game is stored in
 one transaction with its replay, its seats and its faults the moment it ends. Nothing else
@@ -29,9 +29,9 @@ from typing import Any
 
 import msgpack
 
-from .._match import MatchResult
-from .._schedule import new_key
-from .._store import StoreError
+from ..match._match import MatchResult
+from ..tournament._schedule import new_key
+from ..tournament._store import StoreError
 
 FORMAT = "pirate-arena-ladder"
 SCHEMA_VERSION = 1

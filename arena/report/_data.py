@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._report import records_of, standings_of, with_result
-from .._store import StoredGame
+from ..tournament._store import StoredGame
+from ._tables import records_of, standings_of, with_result
 
 #: stderr kept per fault in the report (the store keeps 16 KiB; the page needs a glance)
 STDERR_TAIL = 2000

@@ -22,12 +22,12 @@ from typing import Any
 import engines
 from engines import Replay
 
-from .._store import ResultsStore, StoredGame
-from ._data import faults_data, games_data, progress_data, standings_data
+from ..tournament._store import ResultsStore, StoredGame
 from ._chunks import pack_chunk
+from ._data import faults_data, games_data, progress_data, standings_data
 from ._frames import ViewError, game_frames
-from ._steps import pack_steps, rules_script, steps_payload
 from ._sections import faults_section, head_to_head_section, progress_section, standings_section
+from ._steps import pack_steps, rules_script, steps_payload
 
 #: default bytes of embedded replays in a report: with the games list, a 10,000-game report
 #: stays under 20 MB (the list takes about 0.9 MB), and all 10,000 replays of a tournament fit:

@@ -111,10 +111,8 @@ class DeadMansDrawState(State):
         collect. ``protected`` defaults to the cards before the last Anchor in the row.
         Characters are given as revealed (none are dealt); Locker targets via ``locker``.
         """
-        from . import GAME
-
         state = cls.__new__(cls)
-        State.__init__(state, players, random.Random(seed), GAME.resolve_options(options))
+        State.__init__(state, players, random.Random(seed), cls.game.resolve_options(options))
         state._init_empty()
         state.draw = [parse(name) for name in reversed(draw)]
         state.discard = [parse(name) for name in discard]

@@ -10,14 +10,14 @@ from ._board import COLOURS as COLOURS
 from ._board import Area as Area
 from ._board import Board as Board
 from ._caribbean import CARIBBEAN as CARIBBEAN
-from ._observation import determinize as determinize
+from ._determinize import determinize as determinize
 from ._render import render_text as render_text
-from ._svg import render_svg as render_svg
 from ._rules import CARDS as CARDS
 from ._rules import SHIPS as SHIPS
 from ._state import BOARDS as BOARDS
 from ._state import KaribikState as KaribikState
 from ._state import bribe_problem as bribe_problem
+from ._svg import render_svg as render_svg
 from ._view import omniscient_view as omniscient_view
 
 def _render_with(render):

@@ -14,6 +14,7 @@ from engines import IllegalAction, Outcome, State
 from ._board import Board
 from ._caribbean import CARIBBEAN
 from ._moves import MovePhase
+from ._observation import observe
 from ._rules import (BRIBE, CARDS, DELIVERED, MAX_TRANSFERS, MOVE, NUM_SHIPS, ON_PORT, ON_SHIP, OVER,
                      RESERVE, SHIPS, TARGETS, THIEF, TIEBREAK)
 
@@ -83,11 +84,9 @@ class KaribikState(MovePhase, State):
         (earlier ships count as done this round; ``used_tiebreakers`` seats have revealed
         their tie-breaker already).
         """
-        from . import GAME
-
         state = cls.__new__(cls)
-        State.__init__(state, num_players, random.Random(seed), GAME.resolve_options(options))
-        GAME.check_players(num_players)
+        State.__init__(state, num_players, random.Random(seed), cls.game.resolve_options(options))
+        cls.game.check_players(num_players)
         board = BOARDS[state.options["board"]]
         state._init_fixed(board)
         area = lambda value: value if isinstance(value, int) else board.area_id(value)  # noqa: E731
@@ -301,8 +300,6 @@ class KaribikState(MovePhase, State):
         return other
 
     def observation(self, player: int) -> dict[str, Any]:
-        from ._observation import observe
-
         return observe(self, player)
 
 

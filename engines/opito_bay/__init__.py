@@ -7,7 +7,7 @@ from engines import Game, Option
 
 from ._cards import DECK as DECK
 from ._cards import JOKER as JOKER
-from ._observation import determinize as determinize
+from ._determinize import determinize as determinize
 from ._observation import observe as observe
 from ._state import MAX_DEALS as MAX_DEALS
 from ._state import OpitoState as OpitoState

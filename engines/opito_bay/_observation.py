@@ -1,4 +1,6 @@
-"""What one player sees, and states rebuilt from it (resampling and determinization).
+"""What one player sees (:func:`observe`), and a state resampled from a seat's knowledge
+(:func:`resample`); a state rebuilt from an observation alone is
+:func:`engines.opito_bay._determinize.determinize`.
 
 Public: the Aces and seats, the table (what lies on what), the graveyard, the library's size,
 hand sizes, totals and every play. Private: one's own hand and what one saw with a 5
@@ -9,15 +11,12 @@ since drawn and still holds). Never: other hands, the library's order beyond one
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
-from ._cards import DECK
-from ._state import MAX_DEALS, OpitoState
-from ._table import Table
+from engines import State
 
 
-def observe(state: OpitoState, player: int) -> dict[str, Any]:
+def observe(state: State, player: int) -> dict[str, Any]:
     """The observation of ``player`` (see ``protocol/games/opito-bay.md``)."""
     table = state.table
     live = table.live()
@@ -32,7 +31,7 @@ def observe(state: OpitoState, player: int) -> dict[str, Any]:
         "deal": state.deal,
         "deals": state.options["deals"],
         "target": state.options["target"],
-        "max_deals": MAX_DEALS,
+        "max_deals": state.max_deals,
         "totals": list(state.totals),
         "deal_history": [list(points) for points in state.deal_history],
         "turn": None if over else state.turn,
@@ -55,7 +54,7 @@ def observe(state: OpitoState, player: int) -> dict[str, Any]:
     }
 
 
-def _known_positions(state: OpitoState, player: int) -> dict[int, str]:
+def _known_positions(state: State, player: int) -> dict[int, str]:
     """Library positions (0 = top) whose card ``player`` knows."""
     known = {index: card for index, card in enumerate(state.know.top[player]) if card is not None}
     if state.phase == "spyglass" and state.turn == player:
@@ -63,7 +62,7 @@ def _known_positions(state: OpitoState, player: int) -> dict[int, str]:
     return known
 
 
-def resample(state: OpitoState, player: int, rng: random.Random) -> OpitoState:
+def resample(state: State, player: int, rng: random.Random) -> State:
     """A copy in which everything ``player`` cannot know is redrawn.
 
     Other hands (but the cards ``player`` saw going into them) and the library (but the
@@ -98,7 +97,7 @@ def resample(state: OpitoState, player: int, rng: random.Random) -> OpitoState:
     return other
 
 
-def _refill_others_knowledge(state: OpitoState, player: int) -> None:
+def _refill_others_knowledge(state: State, player: int) -> None:
     """Make the other seats' private knowledge agree with the redrawn library."""
     library = state.library
     for seat in range(state.num_players):
@@ -109,63 +108,3 @@ def _refill_others_knowledge(state: OpitoState, player: int) -> None:
         for holder in range(state.num_players):
             if holder != player:
                 state.know.hands[seat][holder] = []
-
-
-def determinize(observation: dict[str, Any], rng: random.Random) -> OpitoState:
-    """A full state consistent with one seat's observation; the hidden cards are sampled.
-
-    The other seats know nothing privately in the result (their own looks are not
-    observable). Its log and history are empty; its rng is seeded from ``rng``.
-    """
-    player = observation["seat"]
-    aces = [ace[1] for ace in observation["aces"]]
-    options = {"deals": observation["deals"], "target": observation["target"]}
-    state = OpitoState.blank(aces, options, random.Random(rng.getrandbits(64)))
-    state.deal = observation["deal"]
-    state.totals = list(observation["totals"])
-    state.deal_history = [list(points) for points in observation["deal_history"]]
-    state.graveyard = list(observation["graveyard"])
-    state.table = table = Table()
-    for node in observation["table"]:
-        if node["on"] is None:
-            table.place(node["card"], node["as"], node["owner"])
-        else:
-            table.lay(node["card"], node["as"], node["on"])
-    pending = observation["pending"]
-    state.pending = None if pending is None else (pending["card"], pending["as"])
-    state.swap_from = observation["swap_from"]
-    state.window = observation["window"]
-    state.know.top[player] = list(observation["library_top"])
-    state.know.hands[player] = [list(cards) for cards in observation["seen_in_hands"]]
-
-    known = dict(enumerate(observation["library_top"]))
-    known.update(enumerate(observation["looking"]))
-    known = {index: card for index, card in known.items() if card is not None}
-    unseen = Counter(DECK)
-    unseen.subtract(observation["hand"])
-    unseen.subtract(node["card"] for node in observation["table"])
-    unseen.subtract(observation["graveyard"])
-    unseen.subtract(known.values())
-    for cards in observation["seen_in_hands"]:
-        unseen.subtract(cards)
-    if pending is not None:
-        unseen[pending["card"]] -= 1
-    pool = list(unseen.elements())
-    rng.shuffle(pool)
-
-    size = observation["library"]
-    state.library = [known[size - 1 - slot] if size - 1 - slot in known else pool.pop() for slot in range(size)]
-    state.hands = []
-    for seat, count in enumerate(observation["hand_sizes"]):
-        if seat == player:
-            state.hands.append(list(observation["hand"]))
-        else:
-            seen = list(observation["seen_in_hands"][seat])
-            state.hands.append(seen + [pool.pop() for _ in range(count - len(seen))])
-    if pool:
-        raise ValueError(f"observation does not account for the cards {sorted(pool)}")
-    if observation["turn"] is None:
-        state.turn, state.phase, state.acting = state.order[0], "over", ()
-    else:
-        state.turn, state.phase, state.acting = observation["turn"], observation["decision"], (observation["turn"],)
-    return state

@@ -25,6 +25,7 @@ from engines import Event, IllegalAction, Outcome, State
 
 from ._cards import DECK, JOKER, JOKER_RANKS, SUITS, TREASURE_RANKS
 from ._knowledge import Knowledge
+from ._observation import observe, resample
 from ._table import Table
 
 HAND_SIZE = 5
@@ -36,6 +37,9 @@ MAX_DEALS = 40
 
 class OpitoState(State):
     """One game of Opito Bay. Build a start position with ``game.new_state`` or :meth:`from_setup`."""
+
+    #: the most deals a game lasts (every observation says it)
+    max_deals = MAX_DEALS
 
     def __init__(self, num_players: int, rng: random.Random, options: Mapping[str, Any]) -> None:
         super().__init__(num_players, rng, options)
@@ -96,10 +100,8 @@ class OpitoState(State):
     @classmethod
     def blank(cls, aces: Sequence[str], options: Mapping[str, Any] | None, rng: random.Random) -> OpitoState:
         """A state with seats and options but no deal: the caller fills in every field."""
-        from engines.opito_bay import GAME
-
         state = cls.__new__(cls)
-        State.__init__(state, len(aces), rng, GAME.resolve_options(options))
+        State.__init__(state, len(aces), rng, cls.game.resolve_options(options))
         state._seat(aces)
         return state
 
@@ -380,11 +382,7 @@ class OpitoState(State):
         return Outcome.from_keys(self.totals)
 
     def observation(self, player: int) -> dict[str, Any]:
-        from ._observation import observe
-
         return observe(self, player)
 
     def resample(self, player: int, rng: random.Random) -> OpitoState:
-        from ._observation import resample
-
         return resample(self, player, rng)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from arena._faults import FaultKind, FaultPolicy
-from arena._manifest import BotSpec
-from arena._match import EndReason, MatchSettings, play_match
-from arena._player import open_player
-from arena._timecontrol import TimeControl
+from arena.match._match import EndReason, MatchSettings, play_match
+from arena.players._faults import FaultKind, FaultPolicy
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
 from engines import IllegalAction, game_ids, get_game, is_listed, same_value
 
 MUTATING = Path(__file__).parent / "bots" / "mutating.py"

@@ -5,11 +5,11 @@ import textwrap
 
 import trio
 
-from arena._cli_tournament import open_store
-from arena._config import load_config
-from arena._report import fault_counts, records_of, standings_of
-from arena._tournament import TournamentRunner
 from arena.report._data import standings_data
+from arena.report._tables import fault_counts, records_of, standings_of
+from arena.tournament._config import load_config
+from arena.tournament._database import open_store
+from arena.tournament._runner import TournamentRunner
 from engines.dead_mans_draw._state import DeadMansDrawState
 
 

@@ -20,17 +20,17 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena._cli_tournament import open_store
-from arena._config import load_config
-from arena._faults import FaultKind, FaultPolicy
-from arena._manifest import BotSpec
-from arena._match import EndReason, MatchSettings, play_match
-from arena._player import open_player
-from arena._pool import BotPool
-from arena._sandbox import detect_sandbox
-from arena._store import ResultsStore
-from arena._timecontrol import TimeControl
-from arena._tournament import TournamentRunner, log_dir_of
+from arena.match._match import EndReason, MatchSettings, play_match
+from arena.players._faults import FaultKind, FaultPolicy
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._pool import BotPool
+from arena.players._timecontrol import TimeControl
+from arena.sandbox._sandbox import detect_sandbox
+from arena.tournament._config import load_config
+from arena.tournament._database import open_store
+from arena.tournament._runner import TournamentRunner, log_dir_of
+from arena.tournament._store import ResultsStore
 
 from ._toy import TOY
 

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from arena._botcgroup import BotCgroup, kill_leftovers
-from arena._cgroups import CgroupLayout, Hierarchy, parse_mounts, parse_own_cgroups, plan_layout
-from arena._faults import BotFault, FaultKind
-from arena._sandbox import Limits, Sandbox
+from arena.players._faults import FaultKind
+from arena.players._player import cgroup_fault
+from arena.sandbox._botcgroup import BotCgroup
+from arena.sandbox._cgroups import CgroupLayout, Hierarchy, kill_leftovers, parse_mounts, parse_own_cgroups, plan_layout
+from arena.sandbox._sandbox import Limits, Sandbox
 
 V1_MOUNTS = """\
 31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
@@ -141,17 +142,15 @@ def test_v2_cpu_time_and_oom_kills_are_read_and_explain_a_fault(v2):
     layout, arena = v2
     cgroup = Sandbox(cgroups=layout).new_cgroup(Limits(memory_mb=256, cpu_s=2))
     bot = arena / "bot-0"
-    crash = BotFault(FaultKind.CRASH, "bot closed its stdout (exit code -9)")
-    assert cgroup.explain(crash) is crash
+    assert cgroup_fault(cgroup) is None
     (bot / "cpu.stat").write_text("usage_usec 2500000\nuser_usec 2400000\nsystem_usec 100000\n")
     assert cgroup.cpu_seconds() == 2.5
-    with pytest.raises(BotFault) as over:
-        cgroup.check()
-    assert (over.value.kind, over.value.detail) == (
+    over = cgroup_fault(cgroup)
+    assert (over.kind, over.detail) == (
         FaultKind.TIMEOUT, "used 2.5 s of CPU time, more than its cpu_s of 2 s (all its processes together)")
     (bot / "memory.events").write_text("low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\noom_group_kill 0\n")
     assert cgroup.oom_kills() == 1
-    memory = cgroup.explain(crash)  # an OOM kill outranks the CPU time
+    memory = cgroup_fault(cgroup)  # an OOM kill outranks the CPU time
     assert (memory.kind, memory.detail) == (FaultKind.MEMORY, "used more than its 256 MiB of memory (its processes, "
                                             "and its files in /tmp and /dev/shm, together); the kernel killed 1 of "
                                             "its processes")
@@ -161,7 +160,7 @@ def test_v2_memory_events_without_an_oom_kill_are_no_fault(v2):
     layout, arena = v2
     cgroup = Sandbox(cgroups=layout).new_cgroup(Limits())
     (arena / "bot-0" / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 0\noom_kill 0\noom_group_kill 0\n")
-    cgroup.check()
+    assert cgroup_fault(cgroup) is None
 
 
 def test_v2_a_bot_whose_limit_cannot_be_written_leaves_nothing_behind(v2):
@@ -203,7 +202,7 @@ def test_a_bot_is_thawed_on_move_frozen_off_move_unless_ponder_and_thawed_for_go
 
 
 def test_doctor_and_the_tournaments_first_lines_name_each_missing_cgroup(tmp_path):
-    from arena._cli_common import cgroups_warning
+    from arena.sandbox._open import cgroups_warning
 
     assert len(Sandbox().missing_cgroups()) == 5  # no cgroups at all (not root)
     (tmp_path / "cgroup.subtree_control").write_text("cpu pids\n")

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena._botcgroup import BotCgroup
-from arena._cgroups import CgroupLayout, Hierarchy, find_cgroups, parse_mounts
-from arena._faults import FaultKind
-from arena._manifest import BotSpec
-from arena._match import EndReason, MatchSettings, play_match
-from arena._player import open_player
-from arena._sandbox import Limits, detect_sandbox
-from arena._timecontrol import TimeControl
+from arena.match._match import EndReason, MatchSettings, play_match
+from arena.players._faults import FaultKind
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
+from arena.sandbox._botcgroup import BotCgroup
+from arena.sandbox._cgroups import CgroupLayout, Hierarchy, find_cgroups, parse_mounts
+from arena.sandbox._sandbox import Limits, detect_sandbox
 
 from ._toy import TOY
 from .test_hostile import processes_with, rss_mb

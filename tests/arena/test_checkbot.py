@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena._checkbot import REFERENCE, Verdict, _tables, _version_note, check_bot
-from arena._manifest import BotSpec
+from arena.match._checkbot import REFERENCE, Verdict, _tables, _version_note, check_bot
+from arena.players._manifest import BotSpec
 from protocol import BotHello
 
 BOTS = Path(__file__).parent / "bots"

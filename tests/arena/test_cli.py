@@ -8,7 +8,7 @@ import engines
 import pytest
 from typer.testing import CliRunner
 
-from arena._cli import app
+from arena.cli._app import app
 
 RANDOM = "python -m bots.random"
 
@@ -286,10 +286,10 @@ def test_games_starts_without_trio_numpy_or_the_store():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom arena._cli import main\nsys.argv = ['arena', 'games']\ntry:\n    main()\n"
-            "except SystemExit:\n    pass\nheavy = ('trio', 'numpy', 'pydantic', 'arena._store', 'arena.ratings', "
-            "'arena.report', 'arena._tournament', 'dask', 'distributed', 'urllib.request', 'http.client', "
-            "'arena._cli_tournament', 'arena._cli_ratings', 'arena._cli_report', 'arena._cli_ladder')\n"
+    code = ("import sys\nfrom arena.cli import main\nsys.argv = ['arena', 'games']\ntry:\n    main()\n"
+            "except SystemExit:\n    pass\nheavy = ('trio', 'numpy', 'pydantic', 'arena.tournament._store', "
+            "'arena.ratings', 'arena.report', 'arena.tournament._runner', 'dask', 'distributed', 'urllib.request', "
+            "'http.client', 'arena.cli._tournament', 'arena.cli._ratings', 'arena.cli._report', 'arena.cli._ladder')\n"
             "print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     loaded = result.stderr.strip()
@@ -300,39 +300,40 @@ def test_games_starts_without_trio_numpy_or_the_store():
 
 
 def test_command_modules_add_exactly_the_commands_the_table_names():
-    # main() imports only the module that adds the command typed (arena._cli.COMMAND_MODULES);
+    # main() imports only the module that adds the command typed (arena.cli._app.COMMAND_MODULES);
     # a command missing from the table would be "no such command" unless every module loaded.
     import importlib
 
     import typer
 
-    from arena import _cli
+    from arena.cli import _app as _cli
 
     for module, names in _cli.COMMAND_MODULES.items():
         probe = typer.Typer()
-        importlib.import_module(f"arena.{module}").register(probe)
+        importlib.import_module(f"arena.cli.{module}").register(probe)
         added = [command.name for command in probe.registered_commands] + [group.name for group in probe.registered_groups]
         assert sorted(added) == sorted(names), module
-    core = [command.name for command in _cli._app.registered_commands if command.callback.__module__ == "arena._cli"]
+    core = [command.name for command in _cli._app.registered_commands
+            if command.callback.__module__ == "arena.cli._app"]
     assert sorted(core) == sorted(_cli.CORE_COMMANDS)
 
 
 @pytest.mark.parametrize("args, loaded", [
     (["games"], []),
-    (["tournament", "--help"], ["_cli_tournament"]),
-    (["export", "--help"], ["_cli_tournament"]),
-    (["sprt", "--help"], ["_cli_ratings"]),
-    (["view", "--help"], ["_cli_report"]),
-    (["ladder", "--help"], ["_cli_ladder"]),
-    (["--help"], ["_cli_ladder", "_cli_ratings", "_cli_report", "_cli_tournament"]),
-    (["nosuch"], ["_cli_ladder", "_cli_ratings", "_cli_report", "_cli_tournament"]),
+    (["tournament", "--help"], ["_tournament"]),
+    (["export", "--help"], ["_tournament"]),
+    (["sprt", "--help"], ["_ratings"]),
+    (["view", "--help"], ["_report"]),
+    (["ladder", "--help"], ["_ladder"]),
+    (["--help"], ["_ladder", "_ratings", "_report", "_tournament"]),
+    (["nosuch"], ["_ladder", "_ratings", "_report", "_tournament"]),
 ])
 def test_main_loads_the_command_modules_the_line_needs(args, loaded):
     import subprocess
     import sys
 
-    code = (f"import sys\nfrom arena._cli import main\nsys.argv = ['arena', *{args!r}]\ntry:\n    main()\n"
-            "except SystemExit:\n    pass\nprint(sorted(m[6:] for m in sys.modules if m.startswith('arena._cli_') "
-            "and m != 'arena._cli_common'), file=sys.stderr)")
+    code = (f"import sys\nfrom arena.cli import main\nsys.argv = ['arena', *{args!r}]\ntry:\n    main()\n"
+            "except SystemExit:\n    pass\nprint(sorted(m[10:] for m in sys.modules if m.startswith('arena.cli._') "
+            "and m not in ('arena.cli._app', 'arena.cli._common')), file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stderr.strip().splitlines()[-1] == repr(loaded), result.stderr

@@ -15,7 +15,7 @@ import textwrap
 import pytest
 from typer.testing import CliRunner
 
-from arena._cli import app
+from arena.cli._app import app
 
 R = "python -m bots.random"
 DMD = "dead-mans-draw"
@@ -95,7 +95,7 @@ CASES = [
     (["match", DMD, "{limits_unknown.toml}", R], "unknown key 'limits.gpus'"),
     (["match", DMD, R, R, "--replay", "{folder}"], "is a folder, not a file"),
     (["match", DMD, R, R, "--replay", "{missing}/game.json"], "does not exist"),
-    # numbers: each option's range is arena/_ranges.py's (tested there in full)
+    # numbers: each option's range is arena/tournament/_ranges.py's (tested there in full)
     (["match", DMD, R, R, "--move-ms", "0"], "--move-ms must be an integer in 1..86400000, got 0"),
     (["match", DMD, R, R, "--move-ms", str(10**25)], f"--move-ms must be an integer in 1..86400000, got {10**25}"),
     (["match", DMD, R, R, "--reserve-ms", "-1"], "--reserve-ms must be an integer in 0..86400000, got -1"),
@@ -385,7 +385,8 @@ def test_the_table_covers_every_command():
 
 
 def test_report_default_budget_is_the_report_packages():
-    from arena import _cli_report, report
+    from arena.cli import _report as _cli_report
+    from arena import report
 
     assert _cli_report.REPLAY_MB * 1e6 == report.REPLAY_BUDGET
 

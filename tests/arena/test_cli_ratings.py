@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from typer.testing import CliRunner
 
-from arena._cli import app
+from arena.cli._app import app
 
 from .test_tournament import arena, write_tournament
 

@@ -15,13 +15,13 @@ import pytest
 import trio
 
 import protocol
-from arena import _process
-from arena._connection import Connection
-from arena._faults import BotFault, FaultKind
-from arena._manifest import BotSpec
-from arena._player import Player, open_player
-from arena._sandbox import detect_sandbox
-from arena._timecontrol import GameClock
+from arena.players import _process
+from arena.players._connection import Connection
+from arena.players._faults import BotFault, FaultKind
+from arena.players._manifest import BotSpec
+from arena.players._player import Player, open_player
+from arena.players._timecontrol import GameClock
+from arena.sandbox._sandbox import detect_sandbox
 
 BOTS = Path(__file__).parent / "bots"
 

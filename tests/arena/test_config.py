@@ -1,12 +1,12 @@
-"""Every number of a tournament file has a range (arena/_ranges.py): each key is checked at and
+"""Every number of a tournament file has a range (arena/tournament/_ranges.py): each key is checked at and
 beyond both ends, and for non-integers, with one error naming the file, the key and the range."""
 
 from pathlib import Path
 
 import pytest
 
-from arena._config import ConfigError, config_from_dict
-from arena._ranges import RANGES
+from arena.tournament._config import ConfigError, config_from_dict
+from arena.tournament._ranges import RANGES
 
 BASE = {"game": "dead-mans-draw", "entrants": [{"name": f"r{i}", "command": "python -m bots.random"}
                                                for i in range(8)]}

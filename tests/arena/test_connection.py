@@ -10,11 +10,11 @@ import pytest
 import trio
 
 import protocol
-from arena._connection import Connection
-from arena._faults import BotFault, FaultKind
-from arena._manifest import BotSpec
-from arena._player import Player
-from arena._timecontrol import GameClock
+from arena.players._connection import Connection
+from arena.players._faults import BotFault, FaultKind
+from arena.players._manifest import BotSpec
+from arena.players._player import Player
+from arena.players._timecontrol import GameClock
 
 
 class _End:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from arena._config import TournamentConfig, load_config
+from arena.tournament._config import TournamentConfig, load_config
 
 from .test_bot_lifecycle import BOTS, deal_tournament, shared_folder, timeline, write_blocks  # noqa: F401 (a fixture)
 from .test_tournament import arena, write_tournament
@@ -83,7 +83,7 @@ def test_bad_executor_options_are_one_line(tmp_path, options, message):
 
 def test_without_dask_the_error_says_what_to_install(tmp_path):
     path = write_tournament(tmp_path, extra='executor = "dask"')
-    blocked = "import sys; sys.modules['distributed'] = None; from arena._cli import main; main()"
+    blocked = "import sys; sys.modules['distributed'] = None; from arena.cli import main; main()"
     result = subprocess.run([sys.executable, "-c", blocked, "tournament", "run", str(path), "-q", "--sandbox", "none"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2, result.stderr
@@ -149,7 +149,7 @@ def test_broken_entrant_fails_preflight_naming_the_worker(tmp_path, cluster):
 
 
 def test_a_worker_that_cannot_reach_the_coordinator_says_so(cluster):
-    from arena._dask import ClusterError, host_arena_worker
+    from arena.tournament._dask import ClusterError, host_arena_worker
 
     with socket.socket() as closed:  # a port nobody listens on
         closed.bind(("127.0.0.1", 0))
@@ -163,7 +163,7 @@ def test_a_worker_that_cannot_reach_the_coordinator_says_so(cluster):
 def _waiting_workers(lines: list[str]):
     import trio
 
-    from arena._dask import DaskWorkers
+    from arena.tournament._dask import DaskWorkers
 
     workers = DaskWorkers(None, 2, None, None, None, lines.append)
     workers._ready, workers._all_ready = 0, trio.Event()
@@ -177,7 +177,7 @@ async def test_preflight_waits_for_a_silent_worker_only_so_long(autojump_clock):
     # the others start the games PREFLIGHT_WAIT_S after the first passed pre-flight, and say so.
     import trio
 
-    from arena._dask import PREFLIGHT_WAIT_S
+    from arena.tournament._dask import PREFLIGHT_WAIT_S
 
     lines: list[str] = []
     workers = _waiting_workers(lines)

@@ -7,16 +7,16 @@ import sys
 
 import pytest
 
-from arena import _view
-from arena._probe import judge, run_probe
-from arena._sandbox import detect_sandbox
+from arena.players._probe import judge, run_probe
+from arena.sandbox import _view
+from arena.sandbox._sandbox import detect_sandbox
 
 as_root_with_bwrap = pytest.mark.skipif(os.geteuid() != 0 or detect_sandbox("auto").bwrap is None,
                                         reason="needs root and bubblewrap (every protection active)")
 
 
 def doctor(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "arena._cli", "doctor", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "arena.cli", "doctor", *args], capture_output=True, text=True,
                           timeout=120)
 
 

@@ -1,12 +1,12 @@
 """Handing games out: rotation-major windows, a block on one worker, windows given back whole,
-window sizes from the slots and entrants (arena/_handout.py). No processes: fast."""
+window sizes from the slots and entrants (arena/tournament/_handout.py). No processes: fast."""
 
 import pytest
 import trio
 import trio.testing
 
-from arena._handout import MAX_WINDOW_BLOCKS, GameSource, WindowPlan, rotation_major
-from arena._schedule import ScheduleSpec, build_schedule
+from arena.tournament._handout import MAX_WINDOW_BLOCKS, GameSource, WindowPlan, rotation_major
+from arena.tournament._schedule import ScheduleSpec, build_schedule
 
 KEY = bytes(32)
 
@@ -125,7 +125,7 @@ async def test_resumed_schedules_keep_their_keys_and_seeds(players):
 
 
 def test_spread_keeps_an_entrant_out_of_games_played_at_once():
-    from arena._handout import _blocks, spread
+    from arena.tournament._handout import _blocks, spread
 
     blocks = list(_blocks(iter(schedule(entrants=6, rounds=10))))
     order = spread(blocks, 2)
@@ -142,7 +142,7 @@ def test_spread_keeps_an_entrant_out_of_games_played_at_once():
 def test_pick_takes_the_first_ready_game_within_its_lookahead():
     from collections import deque
 
-    from arena._handout import pick
+    from arena.tournament._handout import pick
 
     games = deque(schedule(entrants=4, rounds=1))
     first, third, fifth = games[0], games[2], games[4]

@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from arena._faults import FaultKind
-from arena._manifest import BotSpec
-from arena._match import EndReason, MatchSettings, play_match
-from arena._player import open_player
-from arena._sandbox import Limits, detect_sandbox
-from arena._schedule import ScheduledGame
-from arena._store import ResultsStore, StoreError
-from arena._timecontrol import TimeControl
+from arena.match._match import EndReason, MatchSettings, play_match
+from arena.players._faults import FaultKind
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
+from arena.sandbox._sandbox import Limits, detect_sandbox
+from arena.tournament._schedule import ScheduledGame
+from arena.tournament._store import ResultsStore, StoreError
 
 from ._toy import TOY
 

@@ -24,11 +24,11 @@ import pytest
 import trio
 
 import engines
-from arena._manifest import BotSpec
-from arena._match import MatchSettings, play_match
-from arena._player import open_player
-from arena._sandbox import detect_sandbox
-from arena._timecontrol import TimeControl
+from arena.match._match import MatchSettings, play_match
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
+from arena.sandbox._sandbox import detect_sandbox
 
 BOTS = Path(__file__).parent / "bots"
 #: Dead Man's Draw without its opening character choice: one bot on move at a time

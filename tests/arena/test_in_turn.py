@@ -7,11 +7,11 @@ import sys
 from contextlib import AsyncExitStack
 from pathlib import Path
 
-from arena._manifest import BotSpec
-from arena._match import MatchSettings, play_match
-from arena._player import open_player
-from arena._sandbox import detect_sandbox
-from arena._timecontrol import TimeControl
+from arena.match._match import MatchSettings, play_match
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
+from arena.sandbox._sandbox import detect_sandbox
 
 from ._toy import TOY
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from arena._config import ConfigError, load_config
-from arena._manifest import BotSpec, ManifestError, load_manifest, log_name, manifest_from_dict, resolve_bot
-from arena._sandbox import Limits
+from arena.players._manifest import BotSpec, ManifestError, load_manifest, log_name, manifest_from_dict, resolve_bot
+from arena.sandbox._sandbox import Limits
+from arena.tournament._config import ConfigError, load_config
 
 KNOWN = "['build', 'command', 'cwd', 'env', 'games', 'limits', 'name']"
 NAME_RULE = "1-64 characters from A-Z a-z 0-9 . _ + -, starting with a letter or digit"

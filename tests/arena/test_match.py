@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from arena._faults import FaultKind, FaultPolicy
-from arena._manifest import BotSpec
-from arena._match import EndReason, MatchSettings, play_match
-from arena._player import open_player
-from arena._timecontrol import TimeControl
+from arena.match._match import EndReason, MatchSettings, play_match
+from arena.players._faults import FaultKind, FaultPolicy
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
 from engines import Game, Option, get_game
 
 from ._toy import TOY

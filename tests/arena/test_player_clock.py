@@ -12,10 +12,10 @@ import pytest
 import trio
 
 import protocol
-from arena._faults import BotFault, FaultKind
-from arena._manifest import BotSpec
-from arena._player import Player
-from arena._timecontrol import GameClock
+from arena.players._faults import BotFault, FaultKind
+from arena.players._manifest import BotSpec
+from arena.players._player import Player
+from arena.players._timecontrol import GameClock
 
 #: For one arena message, the bot's replies as (seconds to wait first, message); ``None``: the
 #: bot exits (closes its stdout).

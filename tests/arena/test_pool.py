@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena._faults import FaultKind
-from arena._manifest import BotSpec
-from arena._match import MatchSettings, play_match
-from arena._pool import BotPool
-from arena._timecontrol import TimeControl
+from arena.match._match import MatchSettings, play_match
+from arena.players._faults import FaultKind
+from arena.players._manifest import BotSpec
+from arena.players._pool import BotPool
+from arena.players._timecontrol import TimeControl
 
 from ._toy import TOY
 

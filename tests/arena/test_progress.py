@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 from rich.console import Console
 
-from arena._faults import Fault, FaultKind
-from arena._progress import LiveDisplay, PlainProgress, open_progress
-from arena._tournament import Progress
+from arena.cli._progress import LiveDisplay, PlainProgress, open_progress
+from arena.players._faults import Fault, FaultKind
+from arena.tournament._runner import Progress
 
 from .test_tournament import arena, write_tournament
 

@@ -1,9 +1,9 @@
-"""The numeric command-line options share the tournament file's ranges (arena/_ranges.py): every
+"""The numeric command-line options share the tournament file's ranges (arena/tournament/_ranges.py): every
 out-of-range or non-numeric value is one ``error:`` line naming the option and its range, exit 2."""
 
 import pytest
 
-from arena._ranges import OPTIONS, RANGES, RangeError, check_number, parse_option
+from arena.tournament._ranges import OPTIONS, RANGES, RangeError, check_number, parse_option
 
 from .test_cli import arena, assert_user_error
 

@@ -15,7 +15,7 @@ from arena.report._chunks import from_text, pack_chunk, to_text, transpose, unpa
 from arena.report._frames import delta, patch, views_at
 from arena.report._page import _meta, game_payload
 from arena.report._steps import canonical, final_check, game_steps, pack_steps, rules_script, unpack_steps
-from arena._store import ResultsStore
+from arena.tournament._store import ResultsStore
 from engines import Replay
 
 from ._report_fixtures import SHORT, make_database, play_random

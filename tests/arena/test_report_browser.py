@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from arena._store import ResultsStore
 from arena.report import viewer_html, write_report
 from arena.report._chunks import to_text, unpack_chunk
 from arena.report._frames import views_at
+from arena.tournament._store import ResultsStore
 
 from ._report_fixtures import make_database, play_random
 

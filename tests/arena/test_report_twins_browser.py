@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from arena._store import ResultsStore
 from arena.report import game_frames, viewer_html, write_report
 from arena.report._frames import views_at
 from arena.report._steps import canonical
+from arena.tournament._store import ResultsStore
 from engines import Replay
 
 from ._report_fixtures import make_database

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena._manifest import BotSpec
-from arena._mounts import MountPlan, plan_mounts
-from arena._player import open_player
-from arena._sandbox import SandboxError, detect_sandbox
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.sandbox._mounts import MountPlan, plan_mounts
+from arena.sandbox._sandbox import SandboxError, detect_sandbox
 
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="bots get uids of their own only when the arena runs as root")
 

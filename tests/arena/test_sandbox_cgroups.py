@@ -6,11 +6,11 @@ import textwrap
 import pytest
 import trio
 
-from arena._cgroups import find_cgroups
-from arena._cli_tournament import open_store
-from arena._config import load_config
-from arena._sandbox import detect_sandbox
-from arena._tournament import TournamentRunner
+from arena.sandbox._cgroups import find_cgroups
+from arena.sandbox._sandbox import detect_sandbox
+from arena.tournament._config import load_config
+from arena.tournament._database import open_store
+from arena.tournament._runner import TournamentRunner
 
 
 def _cgroups_here() -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena._uids import UidAllocator, UidError
+from arena.sandbox._uids import UidAllocator, UidError
 
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="bots get uids of their own only when the arena runs as root")
 #: a range of its own for each test run, away from the arena's (61000-64999)

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena._manifest import BotSpec
-from arena._process import open_bot_process
-from arena._sandbox import detect_sandbox
-from arena._view import bot_path, view
+from arena.players._manifest import BotSpec
+from arena.players._process import open_bot_process
+from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._view import bot_path, view
 
 BOTS = Path(__file__).parent / "bots"
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None or detect_sandbox("auto").bwrap is None,

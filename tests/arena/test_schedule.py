@@ -12,8 +12,8 @@ from collections import Counter
 
 import pytest
 
-from arena._schedule import (GAME_SEED_BITS, Format, ScheduleSpec, _colex, _nth_colex, _nth_combination, build_schedule,
-                              extension_problem, new_key)
+from arena.tournament._schedule import (GAME_SEED_BITS, Format, ScheduleSpec, _colex, _nth_colex, _nth_combination,
+                                       build_schedule, extension_problem, new_key)
 
 NAMES = tuple("abcdef")
 KEY = bytes(range(32))

@@ -1,4 +1,4 @@
-"""The system-call filter (``arena._seccomp``): the generated program, run in a small BPF
+"""The system-call filter (``arena.sandbox._seccomp``): the generated program, run in a small BPF
 interpreter for both architectures, and real bot processes under it, started the arena's way,
 with bubblewrap and without: the calls it refuses, those every runtime needs, and the attacks
 of issue 25 (a bot re-connecting its stdout, two bots passing their hands through locks,
@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena._manifest import BotSpec
-from arena._match import MatchSettings, play_match
-from arena._player import open_player
-from arena._sandbox import detect_sandbox
-from arena._seccomp import (AARCH64, ARCHES, REFUSED, RET_ALLOW, RET_ERRNO, RET_KILL_PROCESS, X86_64, bot_filter,
-                            current_arch, filter_installer, program_for)
-from arena._timecontrol import TimeControl
+from arena.match._match import MatchSettings, play_match
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
+from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._seccomp import (AARCH64, ARCHES, REFUSED, RET_ALLOW, RET_ERRNO, RET_KILL_PROCESS, X86_64,
+                                    bot_filter, current_arch, filter_installer, program_for)
 
 from ._toy import TOY
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from arena._manifest import BotSpec
-from arena._match import MatchSettings, play_match
-from arena._player import open_player
-from arena._timecontrol import TimeControl
+from arena.match._match import MatchSettings, play_match
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
 from engines import get_game
 
 from .test_tournament import arena, write_tournament

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from arena import _store
-from arena._store import ResultsStore, StoreError
+from arena.tournament import _store
+from arena.tournament._store import ResultsStore, StoreError
 
 ENTRANTS = [("a", {"command": ["a"]}), ("b", {"command": ["b"]})]
 
@@ -104,7 +104,7 @@ def test_an_error_at_any_step_leaves_nothing(tmp_path, monkeypatch, step):
 KILLER = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
-    from arena import _store
+    from arena.tournament import _store
 
     setattr(_store, sys.argv[2], lambda *args: os.kill(os.getpid(), signal.SIGKILL))
     _store.ResultsStore.create(Path(sys.argv[1]), "fp", {}, Path("t.toml"), [])
@@ -130,7 +130,7 @@ def test_a_kill_in_the_middle_of_the_build_leaves_no_database(tmp_path):
     script = textwrap.dedent("""
         import json, os, signal, sys
         from pathlib import Path
-        from arena import _store
+        from arena.tournament import _store
 
         class Dying:
             def dumps(self, value, **kwargs):  # the entrant's row is made inside the transaction

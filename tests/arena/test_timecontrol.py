@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from arena._timecontrol import GameClock, TimeControl
+from arena.players._timecontrol import GameClock, TimeControl
 
 
 def test_defaults():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena._config import ConfigError, load_config
-from arena._store import ResultsStore, StoreError
+from arena.tournament._config import ConfigError, load_config
+from arena.tournament._store import ResultsStore, StoreError
 
 RANDOM = '"python -m bots.random"'
 
@@ -34,7 +34,7 @@ def write_tournament(folder: Path, name="t.toml", rounds=2, extra="", entrants=3
 
 
 def arena(*args, cwd=None, check=True):
-    result = subprocess.run([sys.executable, "-m", "arena._cli", *args] if False else ["arena", *args],
+    result = subprocess.run([sys.executable, "-m", "arena.cli", *args] if False else ["arena", *args],
                             capture_output=True, text=True, cwd=cwd, timeout=300)
     if check and result.returncode != 0:
         raise AssertionError(f"arena {args} failed ({result.returncode}):\n{result.stderr}")

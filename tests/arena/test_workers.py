@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena._config import load_config
-from arena._workers import default_workers
+from arena.tournament._config import load_config
+from arena.tournament._workers import default_workers
 
 from .test_tournament import arena, standings, write_tournament
 
@@ -25,7 +25,7 @@ def stored(db: Path) -> int:
 
 
 def worker_pids(parent: int) -> list[int]:
-    """The worker processes (``python -m arena._workers``) whose parent is ``parent``."""
+    """The worker processes (``python -m arena.tournament._workers``) whose parent is ``parent``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -35,7 +35,7 @@ def worker_pids(parent: int) -> list[int]:
             command = Path(f"/proc/{entry}/cmdline").read_bytes()
         except OSError:
             continue
-        if int(stat.rpartition(")")[2].split()[1]) == parent and b"arena._workers" in command:
+        if int(stat.rpartition(")")[2].split()[1]) == parent and b"arena.tournament._workers" in command:
             found.append(int(entry))
     return sorted(found)
 
@@ -86,8 +86,8 @@ def test_worker_killed_mid_tournament_loses_nothing(tmp_path, sandbox):
 def test_a_workers_sandbox_confines_bots_as_the_coordinators_does():
     # A field a worker did not receive would be a protection its bots silently lack (the
     # seccomp filter was one such field).
-    from arena._sandbox import detect_sandbox
-    from arena._workers import _PER_PROCESS, _worker_sandbox, sandbox_fields
+    from arena.sandbox._sandbox import detect_sandbox
+    from arena.tournament._workers import _PER_PROCESS, _worker_sandbox, sandbox_fields
 
     coordinator = detect_sandbox("auto")
     try:

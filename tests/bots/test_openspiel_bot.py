@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="pip install -e '.[openspiel]'")
 
-from arena._config import load_config  # noqa: E402
-from arena._sandbox import detect_sandbox  # noqa: E402
-from arena._store import ResultsStore  # noqa: E402
-from arena._tournament import TournamentRunner  # noqa: E402
+from arena.sandbox._sandbox import detect_sandbox  # noqa: E402
+from arena.tournament._config import load_config  # noqa: E402
+from arena.tournament._runner import TournamentRunner  # noqa: E402
+from arena.tournament._store import ResultsStore  # noqa: E402
 from bots._games import random_policy  # noqa: E402
 from bots.openspiel import OpenSpielPolicy, _search  # noqa: E402
 from engines import get_game  # noqa: E402

@@ -1,9 +1,9 @@
 """The starter kits under ``examples/bots/``: how to build each one, and how to play with it.
 
 Each kit is a manifest plus a build step. :func:`prepare` runs the build (``npm ci``, ``make``,
-``cargo build``, ``go build``, ``build.sh``: ``javac``) and returns the :class:`~arena._manifest.BotSpec`, skips the
-test only when the kit's toolchain is not installed, and fails with the command to run when
-the build itself fails.
+``cargo build``, ``go build``, ``build.sh``: ``javac``) and returns the
+:class:`~arena.players._manifest.BotSpec`, skips the test only when the kit's toolchain is not
+installed, and fails with the command to run when the build itself fails.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from arena._manifest import BotSpec, load_manifest
-from arena._match import MatchResult, MatchSettings, play_match
-from arena._player import open_player
-from arena._timecontrol import TimeControl
+from arena.match._match import MatchResult, MatchSettings, play_match
+from arena.players._manifest import BotSpec, load_manifest
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
 from engines import get_game
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"

@@ -3,10 +3,10 @@ a tournament would use."""
 
 import pytest
 
-from arena._checkbot import check_bot
-from arena._manifest import load_manifest
-from arena._sandbox import detect_sandbox
-from arena._timecontrol import TimeControl
+from arena.match._checkbot import check_bot
+from arena.players._manifest import load_manifest
+from arena.players._timecontrol import TimeControl
+from arena.sandbox._sandbox import detect_sandbox
 
 from ._kits import EXAMPLES, KITS, prepare
 

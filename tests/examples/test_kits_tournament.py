@@ -2,10 +2,10 @@
 
 import dataclasses
 
-from arena._config import load_config
-from arena._sandbox import detect_sandbox
-from arena._store import ResultsStore
-from arena._tournament import TournamentRunner
+from arena.sandbox._sandbox import detect_sandbox
+from arena.tournament._config import load_config
+from arena.tournament._runner import TournamentRunner
+from arena.tournament._store import ResultsStore
 
 from ._kits import EXAMPLES, KITS, prepare
 

@@ -14,10 +14,10 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="pip install -e '.[pettingzoo]'")
 
-from arena._config import load_config  # noqa: E402
-from arena._sandbox import detect_sandbox  # noqa: E402
-from arena._store import ResultsStore  # noqa: E402
-from arena._tournament import TournamentRunner  # noqa: E402
+from arena.sandbox._sandbox import detect_sandbox  # noqa: E402
+from arena.tournament._config import load_config  # noqa: E402
+from arena.tournament._runner import TournamentRunner  # noqa: E402
+from arena.tournament._store import ResultsStore  # noqa: E402
 
 LEARN = Path(__file__).resolve().parents[2] / "examples" / "learn"
 

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import engines
-from arena._config import load_config
+from arena.tournament._config import load_config
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -24,7 +24,7 @@ GUESSABLE_KEYS = [b"", bytes(32), b"key", b"secret", b"seed", b"pirate-arena"]
 
 
 def old_derived(seed: int, *parts: object, size: int = 8) -> int:
-    """The public formula the arena used before (arena/_match.py ``derived_seed``, _schedule ``_seed``)."""
+    """The public formula the arena used before (arena/match/_match.py ``derived_seed``, _schedule ``_seed``)."""
     text = ":".join(str(part) for part in (seed, *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:size], "big")
 

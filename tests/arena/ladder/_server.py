@@ -20,7 +20,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from arena._cli_ladder import pack_bot
+from arena.cli._ladder import pack_bot
 
 BOTS = Path(__file__).parent / "bots"
 ROOT = Path(__file__).parents[3]
@@ -68,7 +68,7 @@ def arena(*args: str) -> str:
     """Run ``arena ARGS`` in this process (the quick commands: tokens); its stdout."""
     from typer.testing import CliRunner
 
-    from arena._cli import app
+    from arena.cli._app import app
 
     result = CliRunner().invoke(app, list(args), prog_name="arena")
     assert result.exit_code == 0, result.output
@@ -82,7 +82,7 @@ class Server:
         self.folder = folder
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "arena._cli", "ladder", "serve", str(folder / "ladder.toml"), "--sandbox", sandbox],
+            [sys.executable, "-m", "arena.cli", "ladder", "serve", str(folder / "ladder.toml"), "--sandbox", sandbox],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
             start_new_session=True)
         self.lines: list[str] = []

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena._sandbox import detect_sandbox
 from arena.ladder._intake import BUILD_LIMITS, BUILD_MAX_BYTES, admit
 from arena.ladder._tree import remove_tree
+from arena.sandbox._sandbox import detect_sandbox
 
 ROOT = Path(__file__).resolve().parents[3]
 GOOD_BOT = (ROOT / "examples" / "bots" / "python-random" / "bot.py").read_bytes()

@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 from typer.testing import CliRunner
 
-from arena._cli import app
+from arena.cli._app import app
 
 from ._server import BOTS, Server, archive, arena, ladder_folder, remove
 

@@ -5,8 +5,8 @@ the runner's stretch, called in process (ASGI), no bot processes."""
 
 import json
 
-from arena._match import EndReason, MatchResult
 from arena.ladder._app import build_app
+from arena.match._match import EndReason, MatchResult
 from engines import Replay
 
 from .test_server_runner import runner  # noqa: F401 - the fixture: a ladder of 40 stored games

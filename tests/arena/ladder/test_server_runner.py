@@ -6,12 +6,12 @@ import importlib.util
 
 import pytest
 
-from arena._match import EndReason, MatchResult
 from arena.ladder import _runner, _store, _vetting
 from arena.ladder._config import load_ladder
 from arena.ladder._matchmaking import LadderGame
 from arena.ladder._runner import LadderRunner
 from arena.ladder._store import LadderStore
+from arena.match._match import EndReason, MatchResult
 from engines import Replay
 
 from ._server import ROOT
@@ -65,7 +65,7 @@ def test_stored_games_leave_pending(runner):
 
 
 def test_a_bot_sees_no_other_submission(tmp_path):
-    from arena._sandbox import Sandbox
+    from arena.sandbox._sandbox import Sandbox
 
     for folder in ("1/bot", "2", "3"):
         (tmp_path / folder).mkdir(parents=True)

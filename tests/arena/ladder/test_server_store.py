@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from arena._config import ConfigError
-from arena._faults import Fault, FaultKind
-from arena._match import EndReason, MatchResult
-from arena._store import StoreError
 from arena.ladder._config import load_ladder
 from arena.ladder._store import LadderStore, Status
+from arena.match._match import EndReason, MatchResult
+from arena.players._faults import Fault, FaultKind
+from arena.tournament._config import ConfigError
+from arena.tournament._store import StoreError
 from engines import Replay
 
 from ._server import ladder_folder, remove
@@ -108,7 +108,7 @@ def test_a_port_in_use_is_one_error_line(tmp_path):
 
     from typer.testing import CliRunner
 
-    from arena._cli import app
+    from arena.cli._app import app
 
     tmp_path = ladder_folder()  # pytest's tmp_path lies in a 0700 folder, refused first as root
     (tmp_path / "l.toml").write_text('game = "dead-mans-draw"\n')
@@ -161,7 +161,7 @@ def test_pack_bot_puts_the_manifest_at_the_top_as_bot_toml(tmp_path):
     import io
     import tarfile
 
-    from arena._cli_ladder import pack_bot
+    from arena.cli._ladder import pack_bot
 
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "lib.py").write_text("x = 1\n")
@@ -175,7 +175,7 @@ def test_pack_bot_puts_the_manifest_at_the_top_as_bot_toml(tmp_path):
     assert sorted(names) == ["bot.toml", "sub", "sub/lib.py"]
     assert manifest == b'command = ["python", "bot.py"]\n'
     (tmp_path / "link").symlink_to(tmp_path / "sub")
-    from arena._cli_common import UsageError
+    from arena.cli._common import UsageError
 
     with pytest.raises(UsageError, match="is a link"):
         pack_bot(tmp_path / "mine.toml")

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena._sandbox import Sandbox, detect_sandbox
 from arena.ladder import _vetting
 from arena.ladder._config import load_ladder
 from arena.ladder._intake import Admission, admit
 from arena.ladder._runner import LadderRunner, hide_submissions
 from arena.ladder._store import LadderStore
+from arena.sandbox._sandbox import Sandbox, detect_sandbox
 
 from ._server import Server, ladder_folder, remove
 from .test_intake import GOOD_BOT, archive

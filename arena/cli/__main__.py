@@ -1,0 +1,5 @@
+"""``python -m arena.cli``: the ``arena`` command line."""
+
+from ._app import main
+
+main()

@@ -1,0 +1,402 @@
+"""The ``arena`` command line (typer). Each command parses input, calls one library
+function, and prints; bad input is one line on stderr and exit code 2, never a traceback
+(see :class:`arena.cli._common.ArenaGroup`).
+
+Imports of trio, numpy, the store and the runner happen inside the commands that need
+them, and :func:`main` registers only the command modules the command line names (all of
+them for ``--help``, no command or an unknown one): ``arena games`` must start in well under
+0.3 s. ``arena.cli._app.app`` (for tests and completion) is the whole command line.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+import engines
+
+from ..players._faults import FaultPolicy
+from ..tournament._ranges import parse_option
+from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable,
+                      number_option, on_interrupt, parse_options, reports_errors, root_bots_warning,
+                      write_text_file)
+
+if TYPE_CHECKING:
+    from ..players._manifest import BotSpec
+    from ..sandbox._sandbox import Sandbox
+
+_app = typer.Typer(
+    cls=ArenaGroup,
+    help="pirate-arena: bot matches, tournaments and ratings for pirate card and board games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"pirate-arena {version('pirate-arena')}")
+        except PackageNotFoundError:
+            typer.echo("pirate-arena (not installed)")
+        raise typer.Exit()
+
+
+@_app.callback()
+def _main_options(
+    show_version: Annotated[bool, typer.Option(
+        "--version", help="Print the version and exit.", is_eager=True, callback=_version)] = False,
+) -> None:
+    """pirate-arena: bot matches, tournaments and ratings for pirate card and board games."""
+
+
+class TextFormat(enum.StrEnum):
+    TABLE = "table"
+    JSON = "json"
+
+
+FormatOption = Annotated[TextFormat, typer.Option("--format", "-f", help="Output format.")]
+
+
+@_app.command("games")
+@reports_errors
+def games_command(fmt: FormatOption = TextFormat.TABLE) -> None:
+    """List the games: ids, player counts, options and decision kinds."""
+    rows = []
+    for game_id in engines.game_ids():
+        game = engines.get_game(game_id)
+        options = [f"{o.name}={json.dumps(o.default)}" for o in game.options]
+        rows.append({
+            "id": game.id, "name": game.name, "players": f"{game.min_players}-{game.max_players}",
+            "options": options, "decisions": sorted(game.decisions),
+        })
+    if fmt == TextFormat.JSON:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    from tabulate import tabulate
+
+    typer.echo(tabulate(
+        [[r["id"], r["name"], r["players"], "\n".join(r["options"]), "\n".join(r["decisions"])] for r in rows],
+        headers=["id", "name", "players", "options (default)", "decisions"],
+    ))
+
+
+StderrOption = Annotated[Optional[Path], typer.Option(
+    "--stderr", metavar="DIR",
+    help="Save each bot process's stderr (first MiB) in DIR as NAME.PID.log, even when nothing goes wrong.")]
+
+
+def make_log_dir(path: Path | None) -> None:
+    """Create the ``--stderr`` folder before any bot starts; a file in the way is a usage error."""
+    if path is None:
+        return
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{path}: cannot create the --stderr folder ({error.strerror})") from None
+
+
+def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
+                   margin_ms: int = 0, ponder: bool = False, in_turn: bool = False):
+    from ..match._match import MatchSettings
+    from ..players._timecontrol import TimeControl
+
+    try:
+        time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms, ponder, in_turn)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return MatchSettings(time_control, FaultPolicy(policy), substitutions)
+
+
+@_app.command("match")
+@reports_errors
+def match_command(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `arena games`).")],
+    bots: Annotated[list[str], typer.Argument(metavar="BOT", help="Bot manifests (*.toml) or commands, one per seat.")],
+    seed: Annotated[str, number_option("--seed", "Game seed: same seed, same deal (bot seeds are random).")] = "1",
+    option: GameOptionOption = [],
+    move_ms: Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")] = "1000",
+    reserve_ms: Annotated[str, number_option("--reserve-ms", "Per-game reserve (overage bank) in ms.", "MS")] = "5000",
+    startup_ms: Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")] = "10000",
+    margin_ms: Annotated[str, number_option(
+        "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", "MS")] = "0",
+    ponder: Annotated[bool, typer.Option(
+        "--ponder", help="Let bots think while others are on move (else, as root, a bot not on move is frozen).")] = False,
+    in_turn: Annotated[bool, typer.Option(
+        "--in-turn", help="Ask the seats of a simultaneous decision one after another (no two bots run at once).")] = False,
+    fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
+    substitutions: Annotated[str, number_option(
+        "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
+    replay: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the replay (JSON) to this file.")] = None,
+    stderr_dir: StderrOption = None,
+    sandbox: SandboxOption = "auto",
+    allow_root_bots: AllowRootOption = False,
+    fmt: FormatOption = TextFormat.TABLE,
+) -> None:
+    """Play one game between bots and print ranks, scores and faults."""
+    import trio
+
+    from ..match._replay_file import save_replay_file
+    from ..match._single import run_single_match
+    from ..players._manifest import resolve_bot
+    from ..sandbox._open import open_sandbox
+
+    seed_value = parse_option("--seed", seed)
+    settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
+                              parse_option("--startup-ms", startup_ms), fault_policy.value,
+                              parse_option("--substitutions", substitutions), parse_option("--margin-ms", margin_ms),
+                              ponder, in_turn)
+    specs = [resolve_bot(bot) for bot in bots]
+    if replay is not None:
+        check_writable(replay)
+    make_log_dir(stderr_dir)
+    with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the game was not finished"):
+        result = trio.run(run_single_match, game, specs, seed_value, parse_options(option), settings, box, stderr_dir)
+    warning = root_bots_warning(box)
+    if replay is not None:
+        save_replay_file(replay, result)
+    if fmt == TextFormat.JSON:
+        typer.echo(json.dumps(result.as_dict(), indent=2))
+        if warning:
+            typer.echo(warning, err=True)
+        return
+    from tabulate import tabulate
+
+    typer.echo(f"{result.game}  seed {result.seed}  {result.reason.value}  "
+               f"{len(result.replay.steps)} steps  {result.duration_s:.2f} s")
+    typer.echo(tabulate(
+        [[seat, bot, rank, score] for seat, (bot, rank, score) in
+         enumerate(zip(result.bots, result.ranks, result.scores))],
+        headers=["seat", "bot", "rank", "score"],
+    ))
+    for fault in result.faults:
+        who = "no bot charged" if fault.seat is None else f"seat {fault.seat} ({fault.bot})"
+        typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step}: {fault.detail}")
+        if fault.stderr_tail:
+            typer.echo("  last stderr lines:\n    " + fault.stderr_tail.replace("\n", "\n    "))
+    if stderr_dir is not None:
+        typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per bot process)")
+    if warning:
+        typer.echo(warning)
+
+
+@_app.command("replay")
+@reports_errors
+def replay_command(
+    source: Annotated[Path, typer.Argument(
+        metavar="FILE|DB", help="A replay file (`arena match --replay`) or a tournament's results database.")],
+    game: Annotated[Optional[str], typer.Argument(
+        metavar="GAME", help="With a database: the game to show (a key from the list); without: list the games.")] = None,
+) -> None:
+    """Print a recorded game turn by turn, or list the games of a results database."""
+    from ..report._replays import describe_replay, is_database, list_stored_games, load_replay
+
+    if game is None and is_database(source):
+        lines = list_stored_games(source)
+    else:
+        lines = describe_replay(load_replay(source, game))
+    for line in lines:
+        typer.echo(line)
+
+
+@_app.command("board")
+@reports_errors
+def board_command(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `arena games`).")],
+    replay: Annotated[Optional[Path], typer.Option(
+        metavar="FILE|DB", help="Show a state of this recorded game (a replay file or a results database).")] = None,
+    stored_game: Annotated[Optional[str], typer.Option(
+        "--game", metavar="KEY", help="With --replay DB: which stored game (see `arena replay DB`).")] = None,
+    step: Annotated[Optional[int], typer.Option(
+        metavar="N", help="With --replay: the state after this many steps (default: the end).")] = None,
+    seed: Annotated[Optional[str], number_option("--seed", "Show the initial state of a new game with this seed.")] = None,
+    players: Annotated[Optional[int], typer.Option(metavar="N", help="Players for --seed (default: the minimum).")] = None,
+    option: GameOptionOption = [],
+    svg: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Also write the drawing as an SVG file.")] = None,
+) -> None:
+    """Draw a game's board, or a state of it, in the terminal (and as SVG)."""
+    spec = engines.get_game(game)
+    if not spec.renderers:
+        raise UsageError(f"{game} has no board to draw; games with one: "
+                         f"{[g for g in engines.game_ids() if engines.get_game(g).renderers]}")
+    if replay is None and (step is not None or stored_game is not None):
+        raise UsageError(f"{'--step' if step is not None else '--game'} needs --replay")
+    if replay is not None and (seed is not None or players is not None or option):
+        raise UsageError("--replay shows a recorded game: drop --seed, --players and --option")
+    if step is not None and step < 0:
+        raise UsageError(f"--step must be 0 or more, got {step}")
+    if players is not None and not spec.min_players <= players <= spec.max_players:
+        raise UsageError(f"--players must be {spec.min_players}-{spec.max_players} for {game}, got {players}")
+    if svg is not None:
+        check_writable(svg)
+    state = None
+    if replay is not None:
+        from ..report._replays import load_replay
+
+        loaded, _ = load_replay(replay, stored_game)
+        if loaded.game != game:
+            raise UsageError(f"{replay} is a replay of {loaded.game}, not {game}")
+        if step is not None and step > len(loaded.steps):
+            raise UsageError(f"--step must be at most {len(loaded.steps)} (the game's length), got {step}")
+        steps = loaded.steps if step is None else loaded.steps[:step]
+        state = spec.new_state(loaded.num_players, loaded.seed, loaded.options)
+        for actions in steps:
+            state.apply(actions)
+        options = state.options
+    elif seed is not None:
+        state = spec.new_state(players or spec.min_players, parse_option("--seed", seed), parse_options(option))
+        options = state.options
+    else:
+        options = spec.resolve_options(parse_options(option))
+    typer.echo(spec.renderers["text"](state, options))
+    if svg is not None and "svg" in spec.renderers:
+        write_text_file(svg, spec.renderers["svg"](state, options))
+        typer.echo(f"wrote {svg}")
+
+
+@_app.command("check-bot")
+@reports_errors
+def check_bot_command(
+    bot: Annotated[str, typer.Argument(metavar="BOT", help="The bot: a manifest (*.toml) or a command line.")],
+    game: Annotated[list[str], typer.Option("--game", "-g", metavar="GAME", help="Check this game (default: those in its hello).")] = [],
+    games_per: Annotated[str, number_option(
+        "--games-per", "Games to play per game id (more if decision kinds are missing).")] = "4",
+    move_ms: Annotated[str, number_option("--move-ms", "Per-move limit in ms.", "MS")] = "1000",
+    stderr_dir: StderrOption = None,
+    sandbox: SandboxOption = "auto",
+    allow_root_bots: AllowRootOption = False,
+) -> None:
+    """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure."""
+    import trio
+
+    from ..match._checkbot import check_bot
+    from ..players._manifest import resolve_bot
+    from ..sandbox._open import open_sandbox
+
+    for game_id in game:
+        engines.get_game(game_id)
+    move_ms_value = parse_option("--move-ms", move_ms)
+    games = parse_option("--games-per", games_per)
+    spec = resolve_bot(bot)
+    time_control = match_settings(move_ms_value, 5000, 10_000, FaultPolicy.FORFEIT.value, 0).time_control
+    make_log_dir(stderr_dir)
+    with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the check was not finished"):
+        report = trio.run(check_bot, spec, game, games, time_control, box, stderr_dir)
+    for line in report.lines():
+        typer.echo(line)
+    if stderr_dir is not None:
+        typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per process of the bot)")
+    if root_bots_warning(box):
+        typer.echo(root_bots_warning(box))
+    if not report.passed:
+        raise typer.Exit(1)
+
+
+@_app.command("doctor")
+@reports_errors
+def doctor_command(
+    bots: Annotated[Optional[list[str]], typer.Argument(
+        metavar="[BOT]...", help="Bot manifests (*.toml) or commands: say what each of them will get.")] = None,
+    sandbox: SandboxOption = "auto",
+    allow_root_bots: AllowRootOption = False,
+) -> None:
+    """Try each attack against the sandbox with a probe bot, say which protections held on this
+    machine, and what each BOT will get."""
+    import trio
+    from tabulate import tabulate
+
+    from ..players._manifest import resolve_bot
+    from ..players._probe import judge, run_probe
+    from ..sandbox._open import open_sandbox
+
+    specs = [resolve_bot(bot) for bot in bots or []]
+    from ..players._faults import BotFault
+
+    with open_sandbox(sandbox, allow_root_bots) as box:
+        try:
+            checks = judge(trio.run(run_probe, box))
+        except (RuntimeError, BotFault) as error:
+            raise UsageError(f"the sandbox probe could not run here: {error}") from None
+    typer.echo(f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")
+    typer.echo(tabulate([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
+                        headers=["held", "protection", "what the probe found"]))
+    typer.echo("")
+    rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
+    typer.echo(tabulate(rows, headers=["active", "layer", "how"]))
+    missing = [check.protection for check in checks if not check.held] + [
+        name for name, active, _ in box.describe() if not active]
+    if missing:
+        typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
+    if specs:
+        typer.echo("")
+        typer.echo(tabulate([_doctor_row(spec, box) for spec in specs], headers=["bot", "uid", "bubblewrap", "cgroup"]))
+
+
+def _doctor_row(spec: BotSpec, box: Sandbox) -> list[str]:
+    """What one bot will actually get: its uid (and why), bubblewrap, cgroup."""
+    from ..players._process import bot_environment, program_exists
+
+    confinement = box.confinement(spec.argv(), spec.cwd, bot_environment(spec))
+    if not program_exists(spec):
+        uid = f"cannot start: no such program {spec.command[0]!r}"
+    elif confinement.own_uid:
+        uid = f"own uid ({confinement.why})"
+    elif not box.drop_privileges:
+        uid = f"arena's uid: {confinement.why}"
+    else:
+        uid = f"{'REFUSED' if confinement.refused else 'ROOT (--allow-root-bots)'}: {confinement.why}"
+    return [spec.name, uid, "yes" if box.bwrap else "no", "yes" if box.cgroups else "no"]
+
+
+#: the modules that add commands to the line, by the command names each adds (its
+#: ``register(app)``; tests/arena/test_cli.py checks the table against what they add)
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "_tournament": ("tournament", "crosstable", "export"),
+    "_ratings": ("standings", "rate", "compare", "sprt"),
+    "_report": ("report", "view"),
+    "_ladder": ("ladder",),
+}
+#: the commands this module defines
+CORE_COMMANDS = ("games", "match", "replay", "board", "check-bot", "doctor")
+_registered: set[str] = set()
+
+
+def _register(modules) -> typer.Typer:
+    for module in modules:
+        if module not in _registered:
+            importlib.import_module(f"{__package__}.{module}").register(_app)
+            _registered.add(module)
+    return _app
+
+
+def _modules_for(args: list[str]) -> list[str]:
+    """The command modules needed for ``args``: none for this module's own commands, the
+    one that adds the command named, and every one otherwise (help lists them all, and an
+    unknown command's error is typer's). No top-level option takes a value, so the first
+    word that is not an option is the command."""
+    word = next((arg for arg in args if not arg.startswith("-")), None)
+    if word in CORE_COMMANDS:
+        return []
+    named = [module for module, names in COMMAND_MODULES.items() if word in names]
+    return named or list(COMMAND_MODULES)
+
+
+def __getattr__(name: str):
+    if name == "app":  # the whole line, registered when first asked for
+        return _register(COMMAND_MODULES)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def main() -> None:
+    _register(_modules_for(sys.argv[1:]))()
+

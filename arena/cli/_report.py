@@ -1,0 +1,90 @@
+"""Command line: the HTML tournament report and the single-game viewer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ._common import UsageError, reports_errors
+
+# The report package (the store, numpy) is imported inside the commands: `arena --help` and
+# `arena games` load this module and must start fast.
+REPLAY_MB = 18.5  # default of --replay-mb; arena.report.REPLAY_BUDGET is the same, in bytes
+
+OutputOption = Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="The HTML file to write.")]
+
+
+def _writable(output: Path) -> None:
+    if not output.resolve().parent.is_dir():
+        raise UsageError(f"{output}: cannot write (folder {output.parent} does not exist)")
+
+
+def report_command(
+    database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")],
+    output: OutputOption = Path("report.html"),
+    replay_mb: Annotated[float, typer.Option(metavar="MB", help="Most MB of embedded replays (games with faults first).")]
+    = REPLAY_MB,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", help="Bootstrap replicates for the error bars.")] = 200,
+) -> None:
+    """Write the tournament report: one offline HTML file with standings, charts and replays."""
+    from ..report import write_report
+
+    if replay_mb < 0 or bootstrap < 1:
+        raise UsageError("--replay-mb must be >= 0 and --bootstrap >= 1")
+    _writable(output)
+    try:
+        figures = write_report(database, output, int(replay_mb * 1e6), bootstrap)
+    except ValueError as error:  # no games yet, or a game the engines cannot re-play
+        raise UsageError(str(error)) from None
+    typer.echo(f"wrote {output}: {figures['games']} games, {figures['embedded']} replays embedded, "
+               f"{figures['bytes'] / 1e6:.1f} MB")
+
+
+def view_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE|DB", help="A replay file (`arena match --replay`) or, with --game, a database.")],
+    output: OutputOption = Path("game.html"),
+    game: Annotated[Optional[str], typer.Option("--game", metavar="KEY", help="The key of a stored game (see `arena replay DB`).")] = None,
+    frames: Annotated[bool, typer.Option("--frames", help=(
+        "Embed every view as the engine wrote it instead of the steps that the game's JavaScript rules "
+        "re-play (a larger page; for a game the viewer says it cannot re-play)."))] = False,
+) -> None:
+    """Write one game's replay viewer: an offline HTML file to step through it."""
+    from engines import Replay
+
+    from ..match._replay_file import load_replay_file
+    from ..report import ViewError, viewer_html
+    from ..report._replays import is_database
+    from ..tournament._store import ResultsStore
+
+    _writable(output)
+    if game is None:
+        if is_database(file):
+            raise UsageError(f"{file} is a results database; name the game with --game KEY (keys: `arena export {file}`)")
+        replay, result = load_replay_file(file)
+        meta = {"bots": result.get("bots", []), "ranks": result.get("ranks"), "scores": result.get("scores"),
+                "reason": result.get("reason"), "faults": result.get("faults", [])}
+    else:
+        store = ResultsStore.open(file)
+        try:
+            stored = {g.key: g for g in store.games()}.get(game)
+            data = store.replay(game)
+        finally:
+            store.close()
+        if stored is None or data is None:
+            raise UsageError(f"{file}: no game with key {game!r}; keys: `arena export {file}`")
+        replay = Replay.from_dict(data)
+        meta = {"key": stored.key, "bots": list(stored.seats), "ranks": list(stored.ranks),
+                "scores": list(stored.scores), "reason": stored.reason, "faults": list(stored.faults)}
+    try:
+        page = viewer_html(replay, meta, frames)
+    except ViewError as error:
+        raise UsageError(f"{file}: {error}") from None
+    output.write_text(page, encoding="utf-8")
+    typer.echo(f"wrote {output}: {replay.game}, {len(replay.steps)} steps")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(reports_errors(report_command))
+    app.command("view")(reports_errors(view_command))

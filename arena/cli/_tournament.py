@@ -1,0 +1,282 @@
+"""Command line: tournaments, crosstables and exports (the rating commands are in arena.cli._ratings)."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from ..tournament._ranges import RANGES, parse_option
+from ._common import (AllowRootOption, OutputOption, SandboxOption, UsageError, check_writable,
+                      on_interrupt, reports_errors, root_bots_warning, write_text_file)
+
+if TYPE_CHECKING:
+    from ..tournament._config import TournamentConfig
+    from ..tournament._store import ResultsStore
+
+tournament_app = typer.Typer(help="Run and resume tournaments.", no_args_is_help=True)
+
+
+class ExportFormat(enum.StrEnum):
+    PGN = "pgn"
+    JSONL = "jsonl"
+    CSV = "csv"
+
+
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display, only the standings.")]
+ConcurrencyOption = Annotated[Optional[str], typer.Option(
+    "--concurrency", metavar="N",
+    help=f"Games at once, {RANGES['concurrency']} (0: one per CPU core); default: the file's.")]
+
+WorkersOption = Annotated[Optional[str], typer.Option(
+    "--workers", metavar="N",
+    help=f"Worker processes the games are spread over, {RANGES['workers']} (0: one per CPU core); default: the file's.")]
+
+ExecutorOption = Annotated[Optional[str], typer.Option(
+    "--executor", metavar="local|dask",
+    help="Where games run: worker processes here, or a Dask cluster; default: the file's.")]
+SchedulerOption = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="Dask scheduler, e.g. tcp://host:8786 (implies --executor dask); default: the file's, "
+         "else a local cluster of --workers processes.")]
+
+
+def _concurrency(text: str | None) -> int | None:
+    return None if text is None else parse_option("--concurrency", text) or (os.cpu_count() or 1)
+
+
+def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers: int | None = None,
+                      executor: str | None = None, scheduler: str | None = None) -> TournamentConfig:
+    """``config`` with ``--concurrency``, ``--workers``, ``--executor`` and ``--scheduler``
+    applied (they do not change which games are played)."""
+    if concurrency is not None:
+        config = dataclasses.replace(config, concurrency=concurrency)
+    if workers is not None:
+        config = dataclasses.replace(config, workers=workers)
+    if executor is not None:
+        from ..tournament._config import EXECUTORS
+
+        if executor not in EXECUTORS:
+            raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+        config = dataclasses.replace(config, executor=executor, scheduler="" if executor == "local" else config.scheduler)
+    if scheduler is not None:
+        if executor == "local":
+            raise UsageError("--scheduler is for --executor dask")
+        config = dataclasses.replace(config, executor="dask", scheduler=scheduler)
+    return config
+
+
+def _where(config: TournamentConfig, processes: int) -> str:
+    if config.executor == "local":
+        return f"{processes} worker processes"
+    return f"Dask cluster at {config.scheduler}" if config.scheduler else f"local Dask cluster of {processes} workers"
+
+
+SkipBrokenOption = Annotated[bool, typer.Option(
+    "--skip-broken", help="Play on when an entrant cannot start: it forfeits each of its games.")]
+
+
+def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mode: str,
+          allow_root: bool = False, skip_broken: bool = False) -> None:
+    import trio
+
+    from ..sandbox._open import cgroups_warning, open_sandbox
+    from ..tournament._runner import TournamentRunner, log_dir_of
+    from ..tournament._workers import default_workers
+    from ._progress import open_progress
+
+    database = store.path.resolve()
+    log_dir_of(database).mkdir(mode=0o700, exist_ok=True)  # exists before any bot, so it is hidden
+    hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), log_dir_of(database)]
+    with open_sandbox(sandbox_mode, allow_root) as sandbox:
+        if sandbox.bwrap is None and not sandbox.drop_privileges:
+            # The seeds derive from the key in the database (0600): safe from other uids only.
+            # Before the run, when the organiser can still stop it; an error later is the last line.
+            typer.echo(f"warning: without bubblewrap (or root), bots run as your user and can read "
+                       f"{store.path}, with the key of every deal; install bubblewrap", err=True)
+        if cgroups_warning(sandbox):
+            typer.echo(cgroups_warning(sandbox), err=True)
+        display = None if quiet else open_progress(stored=store.games())
+        runner = TournamentRunner(config, store, display, sandbox.with_hidden(hidden), skip_broken=skip_broken)
+        _, total, done = runner.pending()
+        if not quiet:
+            typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
+                       f"({done} already played), concurrency {config.concurrency}, "
+                       f"{_where(config, min(config.workers or default_workers(), config.concurrency))}, "
+                       f"results in {store.path}", err=True)
+
+        def interrupted() -> str:
+            return (f"{len(store.completed_keys())}/{total} games stored; "
+                    f"resume with: arena tournament resume {store.path}")
+
+        with on_interrupt(interrupted):
+            if display is None:
+                trio.run(runner.run)
+            else:
+                with display:
+                    trio.run(runner.run)
+    for line in runner.lost_workers:
+        typer.echo(f"warning: {line}", err=True)
+    for name in runner.broken:
+        typer.echo(f"warning: entrant {name!r} could not start; it forfeited all its games", err=True)
+    for name, detail in runner.withdrawn.items():
+        typer.echo(f"warning: entrant {name!r} {detail}: it forfeited its remaining games", err=True)
+    if runner.sprt_result is not None and runner.sprt_result.decided:
+        typer.echo(f"sprt: {runner.sprt_result.verdict()}; the gauntlet stopped", err=True)
+    from ._ratings import print_standings
+
+    print_standings(store, "table", None, None)
+    if root_bots_warning(sandbox):
+        typer.echo(root_bots_warning(sandbox))
+
+
+@tournament_app.command("run")
+@reports_errors
+def run_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Tournament file (TOML).")],
+    quiet: QuietOption = False,
+    sandbox: SandboxOption = "auto",
+    concurrency: ConcurrencyOption = None,
+    allow_root_bots: AllowRootOption = False,
+    skip_broken: SkipBrokenOption = False,
+    workers: WorkersOption = None,
+    executor: ExecutorOption = None,
+    scheduler: SchedulerOption = None,
+) -> None:
+    """Play a tournament, storing every game as it ends; print the standings.
+
+    Every entrant is started once before the first game: one that cannot start stops the
+    tournament with an error (exit code 2), unless --skip-broken."""
+    from ..tournament._config import load_config
+    from ..tournament._database import open_store
+
+    games_at_once = _concurrency(concurrency)
+    processes = None if workers is None else parse_option("--workers", workers)
+    config = _with_concurrency(load_config(file), games_at_once, processes, executor, scheduler)
+    store = open_store(config)
+    try:
+        _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
+    finally:
+        store.close()
+
+
+@tournament_app.command("resume")
+@reports_errors
+def resume_command(
+    database: Annotated[Path, typer.Argument(metavar="DB", help="The tournament's results database.")],
+    quiet: QuietOption = False,
+    sandbox: SandboxOption = "auto",
+    concurrency: ConcurrencyOption = None,
+    allow_root_bots: AllowRootOption = False,
+    skip_broken: SkipBrokenOption = False,
+    workers: WorkersOption = None,
+    executor: ExecutorOption = None,
+    scheduler: SchedulerOption = None,
+) -> None:
+    """Play only the games an interrupted tournament is missing; print the standings."""
+    from ..tournament._database import config_of_store
+    from ..tournament._store import ResultsStore
+
+    games_at_once = _concurrency(concurrency)
+    processes = None if workers is None else parse_option("--workers", workers)
+    store = ResultsStore.open(database)
+    try:
+        config = _with_concurrency(config_of_store(store), games_at_once, processes, executor, scheduler)
+        _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
+    finally:
+        store.close()
+
+
+#: (no square brackets: the help is rich markup)
+EntrantFilesHelp = ("a bot manifest, or a TOML file with an 'entrants' array of tables written like the "
+                    "tournament file's (optional 'game' and 'players' must match); repeatable")
+
+
+@tournament_app.command("extend")
+@reports_errors
+def extend_command(
+    database: Annotated[Path, typer.Argument(metavar="DB", help="The tournament's results database.")],
+    rounds: Annotated[Optional[str], typer.Option(
+        "--rounds", metavar="N", help=f"Add N rounds, {RANGES['rounds']} (the new entrants play every round).")] = None,
+    entrant: Annotated[Optional[list[Path]], typer.Option(
+        "--entrant", metavar="FILE", help=f"New entrants (a gauntlet's field): {EntrantFilesHelp}.")] = None,
+    candidate: Annotated[Optional[list[Path]], typer.Option(
+        "--candidate", metavar="FILE", help=f"New gauntlet candidates: {EntrantFilesHelp}.")] = None,
+) -> None:
+    """Grow a tournament without replaying a game: add rounds, entrants or gauntlet candidates.
+
+    Every stored game keeps its key, seed and result. Nothing is played here: run
+    `arena tournament resume DB` next. A new version of a bot is a new entrant (a new name).
+    A database made before tournaments could grow (schedule version 1) takes rounds only."""
+    from ..tournament._database import config_of_store, entrant_row
+    from ..tournament._extend import extend_config
+    from ..tournament._store import ResultsStore
+
+    added_rounds = 0 if rounds is None else parse_option("--rounds", rounds)
+    store = ResultsStore.open(database)
+    try:
+        done = len(store.completed_keys())
+        extension = extend_config(config_of_store(store), store.schedule_version(), added_rounds,
+                                  entrant or [], candidate or [])
+        store.extend(extension.config.fingerprint(), extension.config.raw,
+                     [entrant_row(spec) for spec in extension.added])
+    finally:
+        store.close()
+    grown = [f"{len(extension.added)} entrant{'s' * (len(extension.added) != 1)} "
+             f"({', '.join(spec.name for spec in extension.added)})"] if extension.added else []
+    if extension.rounds:
+        grown.append(f"{extension.rounds} round{'s' * (extension.rounds != 1)}")
+    typer.echo(f"{database}: added {' and '.join(grown)}: {extension.new_games} new games, {extension.total - done} "
+               f"of {extension.total} to play; play them with: arena tournament resume {database}")
+
+
+def crosstable_command(database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")]) -> None:
+    """Pairwise scores between every two entrants (points/games)."""
+    from ..report._tables import crosstable, records_of, standings_of
+    from ..tournament._store import ResultsStore
+
+    store = ResultsStore.open(database)
+    try:
+        games = list(store.games())
+        if not games:
+            raise UsageError(f"{database}: no finished games yet")
+        typer.echo(crosstable(standings_of(records_of(games), n_boot=1)))
+    finally:
+        store.close()
+
+
+def export_command(
+    database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")],
+    fmt: Annotated[ExportFormat, typer.Option("--format", "-f", help="pgn: pairwise, for Ordo/BayesElo.")] = ExportFormat.JSONL,
+    replays: Annotated[bool, typer.Option(
+        "--replays", help="jsonl: add each game's replay (seed, options, every action).")] = False,
+    output: OutputOption = None,
+) -> None:
+    """Export games: PGN (pairwise, for Ordo/BayesElo), JSON Lines or CSV."""
+    from ..report._tables import export_records
+    from ..tournament._store import ResultsStore
+
+    if replays and fmt != ExportFormat.JSONL:
+        raise UsageError(f"--replays is for --format jsonl, not {fmt}")
+    if output is not None:
+        check_writable(output)
+    store = ResultsStore.open(database)
+    try:
+        games = list(store.games())
+        text = export_records(games, str(fmt), store.replay if replays else None)
+    finally:
+        store.close()
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        write_text_file(output, text)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(tournament_app, name="tournament")
+    for name, command in [("crosstable", crosstable_command), ("export", export_command)]:
+        app.command(name)(reports_errors(command))

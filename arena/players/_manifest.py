@@ -1,0 +1,214 @@
+"""Bot manifests: who a bot is and how to start it.
+
+A manifest is a small TOML file::
+
+    name = "py-random"
+    command = ["python", "-m", "bots.random"]   # or one string, split like a shell would
+    cwd = "."                                   # relative to the manifest's folder (default)
+    games = ["dead-mans-draw"]                  # optional: the games it claims to play
+    build = ["make", "bot"]                     # optional: how a ladder builds a submitted bot
+    [env]                                       # optional: extra environment variables
+    BOT_LEVEL = "3"
+    [limits]                                    # optional: resource limits (defaults shown)
+    memory_mb = 2048                            # memory (cgroup), else address space per process
+    cpu_s = 0                                   # CPU seconds over the process's life (0 = none)
+    processes = 128                             # processes and threads (when the arena is root)
+    open_files = 256
+    file_size_mb = 64
+    cpus = 1                                    # cores, a fraction allowed (cgroup; 0 = the most)
+
+Where the arena has cgroups (as root), ``memory_mb`` is the memory of all the bot's processes
+together (swap and its tmpfs files included) and ``cpus`` its CPU quota, both at most the
+organiser's ceilings (2048 MiB, one core); ``cpu_s`` counts all its processes together.
+
+A name is 1 to 64 characters from ``A-Z a-z 0-9 . _ + -``, starting with a letter or digit
+(:data:`NAME_PATTERN`): it names the bot's log files, so it can never be a path. Without
+``name``, the script or module the command runs gives one (characters outside the set
+become ``-``).
+
+Anywhere a bot is expected, a plain command line works too (``"python -m bots.random"``).
+A command whose first word is ``python`` or ``python3`` runs with the interpreter that runs
+the arena, so bots use the same installed packages.
+
+``build`` (a list of strings, or one string split like a shell would) is run once by a ladder
+when the bot is submitted, in the bot's folder (the manifest's folder), in the sandbox, without
+network and with a time limit; what it writes goes into that folder. Tournaments ignore it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..sandbox._sandbox import Limits
+from ._toml import read_toml
+
+
+class ManifestError(ValueError):
+    """A manifest or bot command is unreadable or invalid; the message names file and key."""
+
+
+#: What a bot (entrant) name may look like: it becomes part of log file names.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+NAME_RULE = "1-64 characters from A-Z a-z 0-9 . _ + -, starting with a letter or digit"
+
+
+def check_name(name: object, where: str) -> str:
+    """``name`` if it is a valid bot name; else raises :class:`ManifestError` naming ``where``."""
+    if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
+        shown = name if isinstance(name, str) else type(name).__name__
+        raise ManifestError(f"{where}: 'name' must be {NAME_RULE}; got {shown!r}")
+    return name
+
+
+def log_name(name: str, pid: int) -> str:
+    """The log file name of one process of bot ``name``: a single path component, whatever
+    ``name`` holds (names are checked where they are read; this does not rely on it)."""
+    return f"{_safe(name)}.{pid}.log"
+
+
+def _safe(text: str) -> str:
+    """``text`` as a valid name: other characters become ``-``, at most 64 characters."""
+    text = re.sub(r"[^A-Za-z0-9._+-]", "-", text).lstrip("._+-")[:64]
+    return text or "bot"
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """How to start one bot."""
+
+    name: str
+    command: tuple[str, ...]
+    cwd: Path | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    games: tuple[str, ...] | None = None
+    limits: Limits = field(default_factory=Limits)
+    #: the manifest's ``build`` command (run by a ladder on submission), or None
+    build: tuple[str, ...] | None = None
+
+    def argv(self) -> list[str]:
+        return _interpreter(self.command)
+
+    def build_argv(self) -> list[str] | None:
+        """The ``build`` command as it runs (``python`` = the arena's interpreter), or None."""
+        return _interpreter(self.build) if self.build is not None else None
+
+
+def _interpreter(command: tuple[str, ...]) -> list[str]:
+    argv = list(command)
+    if argv and argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    return argv
+
+
+_KEYS = {"name", "command", "cwd", "games", "env", "limits", "build"}
+_LIMIT_KEYS = {"memory_mb", "cpu_s", "processes", "open_files", "file_size_mb", "cpus"}
+
+
+def load_manifest(path: str | os.PathLike[str]) -> BotSpec:
+    """Read a TOML manifest. Raises :class:`ManifestError` naming the file and the problem."""
+    path = Path(path)
+    return manifest_from_dict(read_toml(path, "manifest", ManifestError), path.parent, str(path))
+
+
+def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
+    """Build a :class:`BotSpec` from a manifest table; ``base`` resolves a relative ``cwd``."""
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ManifestError(f"{where}: unknown key {unknown[0]!r}; known keys: {sorted(_KEYS)}")
+    command = _command(data.get("command"), "command", where)
+    build = _command(data["build"], "build", where) if "build" in data else None
+    name = check_name(data.get("name", _default_name(command)), where)
+    cwd = data.get("cwd", ".")
+    if not isinstance(cwd, str):
+        raise ManifestError(f"{where}: 'cwd' must be a string path")
+    games = data.get("games")
+    if games is not None and (not isinstance(games, list) or not all(isinstance(g, str) for g in games)):
+        raise ManifestError(f"{where}: 'games' must be a list of game ids")
+    env = data.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise ManifestError(f"{where}: 'env' must be a table of string values")
+    for key, value in env.items():
+        # What execve cannot pass: it would fail only when the bot starts, far from the cause.
+        if not key or "=" in key or "\0" in key or "\0" in value:
+            raise ManifestError(f"{where}: 'env' key {key!r}: a variable name must be non-empty, without "
+                                f"'=' or NUL, and its value without NUL")
+    limits = _limits(data.get("limits", {}), where)
+    return BotSpec(
+        name=name,
+        command=tuple(command),
+        cwd=(base / cwd).resolve(),
+        env=dict(env),
+        games=tuple(games) if games is not None else None,
+        limits=limits,
+        build=tuple(build) if build is not None else None,
+    )
+
+
+def _command(value: object, key: str, where: str) -> list[str]:
+    """A command line (``command`` or ``build``): a list of strings or one shell-like string."""
+    if isinstance(value, str):
+        try:
+            value = shlex.split(value)
+        except ValueError:
+            value = None
+    if not isinstance(value, list) or not value or not all(isinstance(part, str) for part in value):
+        raise ManifestError(f"{where}: '{key}' must be a non-empty string or list of strings")
+    if any("\0" in part for part in value):
+        raise ManifestError(f"{where}: '{key}' must not contain NUL characters")
+    return value
+
+
+def _limits(table: object, where: str) -> Limits:
+    if not isinstance(table, dict):
+        raise ManifestError(f"{where}: 'limits' must be a table")
+    unknown = sorted(set(table) - _LIMIT_KEYS)
+    if unknown:
+        raise ManifestError(f"{where}: unknown key 'limits.{unknown[0]}'; known: {sorted(_LIMIT_KEYS)}")
+    values = {}
+    for key, value in table.items():
+        if key == "cpus":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1024:
+                raise ManifestError(f"{where}: 'limits.cpus' must be a number of cores from 0 to 1024, a fraction "
+                                    f"allowed (0 = as many as the organiser allows)")
+            values[key] = float(value) or None
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ManifestError(f"{where}: 'limits.{key}' must be a non-negative integer (0 = no limit)")
+        values[key] = value or None
+    return Limits(**values)
+
+
+def resolve_bot(text: str, base: Path | None = None) -> BotSpec:
+    """A manifest path (``*.toml``) or a plain command line → :class:`BotSpec`."""
+    base = base or Path.cwd()
+    candidate = Path(text) if Path(text).is_absolute() else base / text
+    if text.endswith(".toml"):
+        if not candidate.is_file():
+            raise ManifestError(f"{text}: no such manifest file")
+        return load_manifest(candidate)
+    try:
+        command = shlex.split(text)
+    except ValueError as error:
+        raise ManifestError(f"bot command {text!r}: {error}") from None
+    if not command:
+        raise ManifestError("empty bot command")
+    return BotSpec(name=_default_name(command), command=tuple(command), cwd=base)
+
+
+def _default_name(command: list[str]) -> str:
+    """The script or module a command runs, else the program, as a valid name.
+
+    ``python -m bots.random`` → ``bots.random``; ``node bots/alpha.js --fast`` → ``alpha``;
+    ``./my_bot`` → ``my_bot``; ``"./my bot"`` → ``my-bot``.
+    """
+    if "-m" in command[:-1]:
+        return _safe(command[command.index("-m") + 1])
+    arguments = [word for word in command[1:] if not word.startswith("-")]
+    word = arguments[0] if arguments else command[0]
+    return _safe(Path(word).stem or word)

@@ -1,0 +1,368 @@
+"""The sandbox's live self-test: a probe bot attacks each protection, and ``arena doctor``
+reports what held.
+
+A row of ``arena doctor`` says "yes" only when the attack it names failed here and now, in a
+real bot process started exactly as a tournament starts one (same sandbox, same start path).
+The probe is a short Python program passed on its command line (``-c``: nothing to show it in
+its view), run by the arena's own interpreter; it tries each attack and prints one JSON object
+on its stderr. The arena sets up the targets (a listener on its 127.0.0.1, a unix socket open
+to every user, a lock held on a file the bot can read, a folder in the host's ``/tmp``) and
+judges from both sides: what the probe says it did, and what reached the targets.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+from ..sandbox._sandbox import Limits, Sandbox
+from ._manifest import BotSpec
+
+#: what the probe does; its arguments come as one JSON object in argv[1]
+PROBE = r'''
+import ctypes, errno, json, os, resource, socket, sys, time
+task = json.loads(sys.argv[1])
+found = {}
+def error(exception):
+    return exception.strerror or str(exception)
+libc = ctypes.CDLL(None, use_errno=True)
+def call(result):
+    return "done" if result == 0 or result > 0 else os.strerror(ctypes.get_errno())
+
+# the network, through the stdout socket (dissolved, then re-connected) and a new socket
+found["dissolve"] = call(libc.connect(1, bytes(16), 16))
+try:
+    with socket.socket(fileno=os.dup(1)) as reply:
+        reply.settimeout(2)
+        reply.connect(("127.0.0.1", task["port"]))
+        reply.sendall(b"stdout")
+        found["stdout"] = "connected"
+except OSError as exception:
+    found["stdout"] = error(exception)
+try:
+    with socket.create_connection(("127.0.0.1", task["port"]), timeout=2) as fresh:
+        fresh.sendall(b"new socket")
+        found["socket"] = "connected"
+except OSError as exception:
+    found["socket"] = error(exception)
+try:
+    with socket.socket(socket.AF_UNIX) as client:
+        client.settimeout(2)
+        client.connect(task["unix"])
+        client.sendall(b"unix socket")
+        found["unix"] = "connected"
+except OSError as exception:
+    found["unix"] = error(exception)
+
+# channels to other processes: the lock the arena holds, flock, inotify, SysV shared memory
+import fcntl, struct
+try:
+    with open(task["locked"], "rb") as shared:
+        probe = struct.pack("hhqqi", fcntl.F_WRLCK, 0, task["offset"], 1, 0)
+        seen = struct.unpack("hhqqi", fcntl.fcntl(shared, fcntl.F_GETLK, probe))[0]
+        found["lock"] = "saw the arena's lock" if seen != fcntl.F_UNLCK else "saw no lock"
+        try:
+            fcntl.flock(shared, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            found["flock"] = "locked"
+        except OSError as exception:
+            found["flock"] = "saw the arena's lock" if exception.errno == errno.EWOULDBLOCK else error(exception)
+except OSError as exception:
+    found["lock"] = found["flock"] = error(exception)
+found["inotify"] = call(libc.inotify_init1(0))
+found["shm"] = call(libc.shmget(0, 4096, 0o1600))
+
+# the filesystem
+found["visible"] = sorted(path for path in task["absent"] if os.path.exists(path))
+for place in ("/", "/usr"):
+    try:
+        with open(os.path.join(place, "pirate-arena-probe"), "w"):
+            pass
+        found["wrote"] = found.get("wrote", []) + [place]
+    except OSError:
+        pass
+
+# who it is, whom it can signal, what it sees of processes, its environment and limits
+found["uid"] = os.getuid()
+try:
+    os.kill(task["arena_pid"], 0)
+    found["signal"] = "reached the arena"
+except OSError as exception:
+    found["signal"] = error(exception)
+found["pids"] = sum(1 for entry in os.listdir("/proc") if entry.isdigit())
+found["env"] = sorted(os.environ)
+found["nofile"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+# forks beyond its process cap
+children = []
+for _ in range(task["forks"]):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        import time
+        time.sleep(5)
+        os._exit(0)
+    children.append(pid)
+found["forked"] = len(children)
+for pid in children:
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+
+# memory: children that each stay under any per-process limit, together over the bot's
+pids = []
+for _ in range(task["hogs"]):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            hog = bytearray(task["hog_mb"] << 20)  # zero-filled: every page touched
+            for offset in range(0, len(hog), 4096):
+                hog[offset] = 1
+            time.sleep(0.3)  # held together
+        except MemoryError:
+            os._exit(3)
+        os._exit(0)
+    pids.append(pid)
+statuses = [os.waitpid(pid, 0)[1] for pid in pids]
+found["hogs"] = ["killed" if os.WIFSIGNALED(status) and os.WTERMSIG(status) == 9 else
+                 "MemoryError" if os.WEXITSTATUS(status) == 3 else "kept its memory" for status in statuses]
+try:
+    stats = os.statvfs("/tmp")
+    found["tmp_mb"] = stats.f_blocks * stats.f_frsize >> 20
+except OSError:
+    found["tmp_mb"] = None
+
+# CPU: two busy processes for a while; how many cores did they get together?
+def burn(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+began, before = time.monotonic(), os.times()
+pid = os.fork()
+if pid == 0:
+    burn(0.4)
+    os._exit(0)
+burn(0.4)
+os.waitpid(pid, 0)
+after = os.times()
+used = (after.user + after.system + after.children_user + after.children_system
+        - before.user - before.system - before.children_user - before.children_system)
+found["cores"] = round(used / (time.monotonic() - began), 2)
+
+# frozen: the arena freezes it during this window; the longest pause it notices
+print("window", file=sys.stderr, flush=True)
+gap, last, end = 0.0, time.monotonic(), time.monotonic() + task["window"]
+while (now := time.monotonic()) < end:
+    gap, last = max(gap, now - last), now
+found["paused_ms"] = round(gap * 1000)
+
+# a child that leaves the bot's session and would outlive it (the arena looks for its marker)
+if os.fork() == 0:
+    os.setsid()
+    os.execv(sys.executable, [sys.executable, "-I", "-S", "-c", "import time; time.sleep(60)", task["marker"]])
+print(json.dumps(found), file=sys.stderr, flush=True)
+'''
+
+#: the probe's limits: a small process cap and memory to try them against
+PROBE_LIMITS = Limits(processes=8, memory_mb=96)
+#: children each holding this much memory: under the limit alone, over it together
+HOGS, HOG_MB = 4, 48
+#: how long the probe watches for a pause, and how long the arena freezes it in that time
+WINDOW_S, FREEZE_S = 0.8, 0.3
+#: forks the probe tries (more than its cap)
+PROBE_FORKS = 24
+#: paths that must not exist in a bot's view
+ABSENT = ["/run", "/var/run", "/home", "/root/.bashrc", "/sys/fs/cgroup", "/var", "/opt", "/mnt"]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One row: the protection, whether the attack failed, and what the probe found."""
+
+    protection: str
+    held: bool
+    evidence: str
+
+
+class _Targets:
+    """What the probe attacks: a TCP listener on the arena's 127.0.0.1, a unix socket any user
+    may connect to (under /run where the arena may write there, as a service's would be), a
+    lock the arena holds on a file every bot can read, a folder in the host's /tmp."""
+
+    def __init__(self) -> None:
+        self.tcp = socket.socket()
+        self.tcp.bind(("127.0.0.1", 0))
+        self.tcp.listen(8)
+        base = Path("/run") if os.access("/run", os.W_OK) else Path(tempfile.gettempdir())
+        self.folder = base / f"pirate-arena-probe-{uuid.uuid4().hex[:12]}"
+        self.folder.mkdir(mode=0o755)
+        self.folder.chmod(0o755)
+        self.unix_path = str(self.folder / "service.sock")
+        self.unix = socket.socket(socket.AF_UNIX)
+        self.unix.bind(self.unix_path)
+        os.chmod(self.unix_path, 0o777)
+        self.unix.listen(8)
+        self.host_tmp = Path(tempfile.mkdtemp(prefix="pirate-arena-probe-"))
+        self.host_tmp.chmod(0o755)
+        #: the bot's own folder: an empty one of its own
+        self.home = Path(tempfile.mkdtemp(prefix="pirate-arena-probe-home-"))
+        self.home.chmod(0o755)
+        #: on the command line of the child that leaves the bot's session
+        self.marker = f"pirate-arena-probe-survivor-{uuid.uuid4().hex}"
+        # A lock on the interpreter every probe runs: a file it can read whatever its view.
+        self.locked = os.path.realpath(sys.executable)
+        self.offset = 7_777_777
+        self._lock_file = open(self.locked, "rb")
+        fcntl.lockf(self._lock_file, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, self.offset)
+        fcntl.flock(self._lock_file, fcntl.LOCK_SH | fcntl.LOCK_NB)
+
+    def task(self) -> dict:
+        return {"port": self.tcp.getsockname()[1], "unix": self.unix_path, "locked": self.locked,
+                "offset": self.offset, "absent": [*ABSENT, str(self.host_tmp)], "arena_pid": os.getpid(),
+                "forks": PROBE_FORKS, "marker": self.marker, "hogs": HOGS, "hog_mb": HOG_MB,
+                "window": WINDOW_S}
+
+    def reached(self) -> list[str]:
+        """What arrived at the listeners: the first bytes of each connection."""
+        arrived = []
+        for listener in (self.tcp, self.unix):
+            listener.setblocking(False)
+            while True:
+                try:
+                    connection, _ = listener.accept()
+                except BlockingIOError:
+                    break
+                connection.settimeout(1)
+                try:
+                    arrived.append(connection.recv(64).decode(errors="replace") or "a connection")
+                except OSError:
+                    arrived.append("a connection")
+                connection.close()
+        return arrived
+
+    def close(self) -> None:
+        self._lock_file.close()
+        self.tcp.close()
+        self.unix.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+        shutil.rmtree(self.host_tmp, ignore_errors=True)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def survivors(self) -> list[int]:
+        """Processes still running with the marker on their command line."""
+        found = []
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
+                        if self.marker.encode() in cmdline.read():
+                            found.append(int(entry.name))
+                except OSError:
+                    pass
+        return found
+
+
+async def run_probe(sandbox: Sandbox, limit_s: float = 30.0) -> dict:
+    """Start the probe in ``sandbox`` and return what it found, with what reached the targets
+    (``reached``) and the processes it left behind (``survivors``). Raises ``RuntimeError`` if
+    it says nothing (it could not start, or was killed)."""
+    from ._process import open_bot_process
+
+    targets = _Targets()
+    try:
+        spec = BotSpec("sandbox-probe", (sys.executable, "-I", "-S", "-c", PROBE, json.dumps(targets.task())),
+                       cwd=targets.home, limits=PROBE_LIMITS)
+        async with open_bot_process(spec, sandbox) as bot:
+            with trio.move_on_after(limit_s):
+                await _freeze_in_window(bot)
+                await bot.process.wait()
+        lines = bot.stderr.tail().splitlines()
+        try:
+            found = json.loads(lines[-1])
+        except (IndexError, ValueError):
+            raise RuntimeError("the sandbox probe said nothing" + (f"; its stderr ends: {lines[-1]}" if lines else ""))
+        found["reached"] = targets.reached()
+        found["survivors"] = targets.survivors()
+        for pid in found["survivors"]:  # the arena's own cleanup failed: do not leave it running
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        return found
+    finally:
+        targets.close()
+
+
+async def _freeze_in_window(bot) -> None:
+    """Freeze the probe for :data:`FREEZE_S` once it says its window began, as the arena
+    freezes a bot that is not on move (where there is no freezer, nothing happens)."""
+    while "window" not in bot.stderr.tail().splitlines():
+        if bot.returncode() is not None:
+            return
+        await trio.sleep(0.005)
+    if bot.cgroup is None or not bot.cgroup.has("freezer"):
+        return
+    bot.cgroup.freeze()
+    try:
+        await trio.sleep(FREEZE_S)
+    finally:
+        bot.cgroup.thaw()
+
+
+def judge(found: dict) -> list[Check]:
+    """The rows of ``arena doctor`` from one probe's findings (:func:`run_probe`)."""
+
+    def refused(*keys: str) -> str:
+        return "; ".join(f"{key}: {found[key]}" for key in keys)
+
+    reached = found["reached"]
+    allowed_env = {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PATH", "PWD"}
+    network = [what for what in reached if what in ("stdout", "new socket")]
+    checks = [
+        Check("no network: its stdout socket re-connected, or a new socket, reaches nothing", not network,
+              f"reached the arena's listener through: {', '.join(network)}" if network
+              else refused("dissolve", "stdout", "socket")),
+        Check("the host's unix sockets (under /run) out of reach", "unix socket" not in reached,
+              refused("unix")),
+        Check("no channels to other processes: locks, flock, inotify, SysV IPC",
+              found["lock"] != "saw the arena's lock" and found["flock"] not in ("saw the arena's lock", "locked")
+              and found["inotify"] != "done" and found["shm"] != "done",
+              refused("lock", "flock", "inotify", "shm")),
+        Check("minimal read-only view: no /run, /home, /var, /sys, host's /tmp",
+              not found["visible"] and not found.get("wrote"),
+              (f"sees {', '.join(found['visible'])}" if found["visible"] else "none of them visible")
+              + (f"; wrote to {', '.join(found['wrote'])}" if found.get("wrote") else "; / and /usr read-only")),
+        Check("own unprivileged uid", found["uid"] not in (0, os.getuid()), f"ran as uid {found['uid']}"),
+        Check("cannot signal the arena or other bots", found["signal"] != "reached the arena",
+              f"kill(arena): {found['signal']}"),
+        Check("own PID namespace (sees only its own processes)", found["pids"] <= 4,
+              f"sees {found['pids']} processes in /proc"),
+        Check("every process it started killed with it, even after setsid", not found["survivors"],
+              f"{len(found['survivors'])} left running" if found["survivors"] else "none left"),
+        Check("process count capped", found["forked"] < PROBE_FORKS,
+              f"{found['forked']} of {PROBE_FORKS} forks made under a cap of {PROBE_LIMITS.processes}"),
+        Check("environment reduced to PATH, HOME, LANG and the manifest's [env]",
+              set(found["env"]) <= allowed_env, ", ".join(found["env"])),
+        Check("resource limits (open files, file size, no core)", found["nofile"] == PROBE_LIMITS.open_files,
+              f"open files limit {found['nofile']}"),
+        Check("memory limited over all its processes (and its /tmp)",
+              found["hogs"].count("kept its memory") * HOG_MB <= PROBE_LIMITS.memory_mb,
+              f"{HOGS} children of {HOG_MB} MiB under a limit of {PROBE_LIMITS.memory_mb} MiB: "
+              f"{', '.join(found['hogs'])}; /tmp of {found['tmp_mb']} MiB"),
+        Check("CPU: one core at most, whatever it forks", found["cores"] <= 1.2,
+              f"two busy processes got {found['cores']} cores together"),
+        Check("frozen while not on move", found["paused_ms"] >= FREEZE_S * 1000 * 0.8,
+              f"its longest pause in a {WINDOW_S:g} s window: {found['paused_ms']} ms "
+              f"(the arena froze it for {FREEZE_S * 1000:.0f} ms where it can)"),
+    ]
+    return checks

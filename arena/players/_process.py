@@ -1,0 +1,326 @@
+"""Bot processes: start one in its own session, capture its stderr, kill its whole group.
+
+This layer knows bytes and processes only; framing and messages live in ``_connection``.
+
+A bot's stdout is, where the system allows, a connected TCP loopback socket rather than a
+pipe: the kernel stamps each segment with its arrival time (``SO_TIMESTAMPNS``), so the arena
+can tell when a reply's last byte arrived however late its event loop gets to read it (pipes
+and ``AF_UNIX`` stream sockets carry no such stamp). stdin stays a pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from ..sandbox._botcgroup import BotCgroup
+from ..sandbox._loopback import PrivateLoopback
+from ..sandbox._sandbox import Confinement, Sandbox, SandboxError
+from ..sandbox._uids import UidError, UidLease
+from ._faults import BotFault, FaultKind
+from ._manifest import BotSpec, log_name
+
+#: Environment variables passed through to every bot; everything else comes from the manifest.
+PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PATH")
+
+#: ``SO_TIMESTAMPNS`` (Linux; Python's socket module does not name it)
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+
+
+def open_reply_socket(loopback: PrivateLoopback | None = None) -> tuple[socket.socket, socket.socket]:
+    """A connected TCP loopback pair ``(arena end, bot end)`` for a bot's stdout, made in
+    ``loopback``'s network namespace when given (see ``arena.sandbox._loopback``: there it reaches nothing
+    but the arena, however the bot re-connects it), else in the arena's own.
+
+    The arena end is non-blocking and stamps what it receives (``SO_TIMESTAMPNS``); the bot
+    end sends without Nagle's delay (``TCP_NODELAY``: a bot that writes a header and then a
+    payload must not wait for an acknowledgement). The listener lives only until our own
+    connection is accepted, and an accepted peer that is not our own socket (another process
+    that connected in that window) is dropped. Raises :class:`OSError` where TCP on the
+    loopback cannot be used; the caller then falls back to a pipe.
+    """
+    if loopback is not None:
+        with loopback.inside():
+            return open_reply_socket()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        bot_end = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            bot_end.connect(listener.getsockname())
+            ours = bot_end.getsockname()
+            listener.settimeout(1.0)  # our connection is already queued: accept returns at once
+            for _ in range(8):
+                arena_end, peer = listener.accept()
+                if peer == ours:
+                    break
+                arena_end.close()
+            else:
+                raise OSError("the reply socket's listener took only other connections")
+            bot_end.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            arena_end.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+            arena_end.setblocking(False)
+        except BaseException:
+            bot_end.close()
+            raise
+    return arena_end, bot_end
+
+
+class StderrLog:
+    """Keeps the last ``limit`` bytes a bot wrote to stderr, counts the total, and copies the
+    first ``file_limit`` bytes to a log file when one is given (then notes the truncation).
+
+    The log is always a new file: where ``path`` exists (a process of the same name got the
+    same pid earlier in a long run, or on another machine of a cluster sharing the folder, or
+    something planted a link there) it is ``NAME.PID-2.log``, ``-3``... instead, so no log is
+    overwritten and no link is followed. :attr:`path` is the file written.
+    """
+
+    def __init__(self, limit: int = 16 * 1024, path: Path | None = None, file_limit: int = 1 << 20) -> None:
+        self.limit = limit
+        self.total = 0
+        self._tail = bytearray()
+        self.path = path
+        self.file_limit = file_limit
+        self._file = None
+        if path is not None:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.path, self._file = _new_file(path)
+
+    def write(self, data: bytes) -> None:
+        if self._file is not None:
+            room = self.file_limit - self.total
+            if room > 0:
+                self._file.write(data[:room])
+                if len(data) >= room:
+                    self._file.write(b"\n[pirate-arena: log truncated here; later output is not kept]\n")
+                self._file.flush()
+        self.total += len(data)
+        self._tail += data
+        if len(self._tail) > 2 * self.limit:
+            del self._tail[: len(self._tail) - self.limit]
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def tail(self, lines: int = 20) -> str:
+        text = bytes(self._tail[-self.limit:]).decode("utf-8", "replace")
+        return "\n".join(text.splitlines()[-lines:])
+
+
+def _new_file(path: Path) -> tuple[Path, Any]:
+    """``path`` created new (mode 0600), or the first free ``STEM-N.log`` beside it."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    stem, number = path.name.removesuffix(".log"), 1
+    while True:
+        try:
+            return path, open(os.open(path, flags, 0o600), "wb")
+        except FileExistsError:
+            number += 1
+            path = path.with_name(f"{stem}-{number}.log")
+
+
+class BotProcess:
+    """A running bot: its stdin pipe, its stdout (the arena end of a stamping socket, or the
+    pipe where no socket could be made), its stderr log, and a way to kill its process group."""
+
+    def __init__(self, spec: BotSpec, process: trio.Process, stderr: StderrLog, uid: int | None = None,
+                 cgroup: BotCgroup | None = None, stdout: socket.socket | None = None) -> None:
+        self.spec = spec
+        self.uid = uid
+        self.cgroup = cgroup
+        self.process = process
+        self.stdin = process.stdin
+        self.stdout = stdout if stdout is not None else process.stdout
+        self.stderr = stderr
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def returncode(self) -> int | None:
+        return self.process.poll()
+
+    def release(self) -> None:
+        """Thaw the bot for good, where it is frozen: it is being shut down (``bye``, SIGTERM)."""
+        if self.cgroup is not None:
+            self.cgroup.release()
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group (the bot and every child it left in the group),
+        and every process in the bot's cgroup (thawed after, where frozen: cgroup v1 delivers
+        no SIGKILL to a frozen process)."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+
+    async def terminate(self, grace: float = 0.5) -> None:
+        """SIGTERM the group, wait up to ``grace`` seconds for the bot to exit, then SIGKILL."""
+        self.release()
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
+            with trio.move_on_after(grace):
+                await self.process.wait()
+        self.kill()
+        with trio.CancelScope(shield=True):
+            await self.process.wait()
+            if self.uid is not None:
+                await _kill_uid(self.uid)
+            await self._wait_group_gone()
+            if self.cgroup is not None:
+                await self.cgroup.kill_and_remove()
+
+    async def _wait_group_gone(self, limit: float = 2.0) -> None:
+        # Children the bot left in its group are not ours to wait() for: they are reaped by
+        # init after SIGKILL. Poll briefly so that "the slot is free" means the group is gone.
+        delay = 0.001
+        with trio.move_on_after(limit):
+            while True:
+                try:
+                    os.killpg(self.process.pid, 0)
+                except (ProcessLookupError, PermissionError):
+                    return
+                await trio.sleep(delay)
+                delay = min(delay * 2, 0.05)
+
+    async def _pump_stderr(self, done: trio.Event) -> None:
+        stream = self.process.stderr
+        try:
+            while data := await stream.receive_some(65536):
+                self.stderr.write(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            done.set()
+
+
+async def _kill_uid(uid: int) -> None:
+    """Kill every process of ``uid`` (those that left the process group with ``setsid``)."""
+    kill = shutil.which("kill") or "/bin/kill"
+    try:
+        await trio.run_process([kill, "-9", "-1"], user=uid, group=uid, extra_groups=[],
+                               check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        pass
+
+
+def bot_environment(spec: BotSpec) -> dict[str, str]:
+    """The environment a bot starts with (before the sandbox adds its own)."""
+    env = {key: os.environ[key] for key in PASSED_ENV if key in os.environ}
+    env.update(spec.env)
+    return env
+
+
+def program_exists(spec: BotSpec) -> bool:
+    """Whether the program ``spec`` runs can be found (on its ``PATH``, or from its folder)."""
+    argv = spec.argv()
+    return shutil.which(argv[0], path=bot_environment(spec).get("PATH")) is not None or os.path.exists(
+        os.path.join(spec.cwd or ".", argv[0]))
+
+
+@asynccontextmanager
+async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr_limit: int = 16 * 1024,
+                           log_dir: Path | None = None) -> AsyncIterator[BotProcess]:
+    """Start ``spec`` in a new session inside ``sandbox``; on exit SIGTERM, a short grace,
+    SIGKILL the group (and, with a dropped uid, every process of that uid).
+
+    Raises :class:`BotFault` (``CRASH``) if the command cannot be started at all, and
+    :class:`SandboxError` if the arena runs as root, the bot cannot have its own uid, and the
+    sandbox does not allow root bots (or no bot uid is free).
+    """
+    sandbox = sandbox or Sandbox()
+    argv = spec.argv()
+    env = bot_environment(spec)
+    if not program_exists(spec):
+        raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: no such program")
+    confinement = sandbox.check(spec.name, argv, spec.cwd, env)
+    lease = None
+    if confinement.own_uid:
+        try:
+            lease = sandbox.uids.acquire()
+        except UidError as error:
+            raise SandboxError(str(error)) from None
+    try:
+        async with _started(spec, sandbox, argv, env, confinement, lease, stderr_limit, log_dir) as bot:
+            yield bot
+    finally:
+        if lease is not None:
+            lease.release()  # only now: every process of the uid was killed
+
+
+@asynccontextmanager
+async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[str, str], confinement: Confinement,
+                   lease: UidLease | None, stderr_limit: int, log_dir: Path | None) -> AsyncIterator[BotProcess]:
+    uid = lease.uid if lease is not None else None
+    cgroup = sandbox.new_cgroup(spec.limits)
+    try:
+        reply_socket, bot_end = open_reply_socket(sandbox.loopback)
+    except OSError:
+        reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
+    seccomp_fd = None
+    try:
+        seccomp_fd = sandbox.seccomp_fd()
+        process = await trio.lowlevel.open_process(
+            sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env, seccomp_fd=seccomp_fd,
+                            tmp_bytes=sandbox.tmpfs_bytes(spec.limits)),
+            stdin=subprocess.PIPE,
+            stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=spec.cwd,
+            env=sandbox.environment(env, argv, spec.cwd),
+            start_new_session=True,
+            pass_fds=(seccomp_fd,) if seccomp_fd is not None else (),
+            preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd(),
+                                       seccomp=True),
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        if reply_socket is not None:
+            reply_socket.close()
+        if cgroup is not None:
+            await cgroup.kill_and_remove()
+        raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: {getattr(error, 'strerror', None) or error}") from None
+    finally:
+        if bot_end is not None:
+            bot_end.close()  # the bot holds its own copy; ours would hide its end of stream
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)  # bubblewrap has its own copy
+    log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
+    bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup, reply_socket)
+    try:
+        async with trio.open_nursery() as nursery:
+            drained = trio.Event()
+            nursery.start_soon(bot._pump_stderr, drained)
+            try:
+                yield bot
+            finally:
+                with trio.CancelScope(shield=True):
+                    await bot.terminate()
+                    with trio.move_on_after(0.5):  # keep the last words of the bot
+                        await drained.wait()
+                nursery.cancel_scope.cancel()
+    finally:
+        bot.kill()
+        bot.stderr.close()
+        if reply_socket is not None:
+            reply_socket.close()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()

@@ -1,0 +1,137 @@
+"""Reports: standings, crosstable and exports, from stored games or any GameRecords.
+
+Rating is the ratings package's job and storage the store's; this module only turns their
+values into tables (tabulate), JSON, CSV, PGN and JSON Lines.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+from ..match._match import EndReason
+from ..ratings import GameRecord, Standings, compute_standings, write_pgn
+from ..tournament._store import StoredGame
+
+ARENA_ERROR = EndReason.ARENA_ERROR.value
+
+
+def with_result(games: Iterable[StoredGame]) -> list[StoredGame]:
+    """The games that have a result. A game stopped by an arena error (the engine failed, no
+    bot charged) has none: it counts neither for nor against anyone."""
+    return [game for game in games if game.reason != ARENA_ERROR]
+
+
+def records_of(games: Iterable[StoredGame], blocked: bool = True) -> list[GameRecord]:
+    """Stored games with a result (:func:`with_result`) as rating records; duplicate-deal
+    blocks kept when ``blocked``."""
+    return [GameRecord(players=g.seats, ranks=g.ranks, block=g.block if blocked else None)
+            for g in with_result(games)]
+
+
+def fault_counts(games: Iterable[StoredGame]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for game in games:
+        for fault in game.faults:
+            if fault["bot"] is not None:  # an arena error is charged to no bot
+                counts[fault["bot"]] += 1
+    return counts
+
+
+def standings_of(records: Sequence[GameRecord], n_boot: int = 200, seed: int = 0,
+                 anchor: tuple[str, float] | None = None) -> Standings:
+    return compute_standings(records, n_boot=n_boot, seed=seed, anchor=anchor)
+
+
+def standings_table(standings: Standings, faults: Counter[str] | None = None, players: int = 2) -> str:
+    """The standings as a text table. Wins and average position are shown for k > 2."""
+    faults = faults or Counter()
+    multi = players > 2
+    headers = ["#", "name", "elo", "-", "+", "games", "points %"]
+    if multi:
+        headers += ["wins", "avg pos", "PL elo"]
+    headers.append("faults")
+    rows = []
+    for index, row in enumerate(standings.rows, 1):
+        line = [index, row.name, f"{row.elo:.1f}", f"{row.minus:.1f}", f"{row.plus:.1f}", row.games,
+                f"{row.points_percent:.1f}"]
+        if multi:
+            line += [row.first_places, f"{row.average_rank:.2f}", f"{row.pl_elo:.1f}"]
+        line.append(faults.get(row.name, 0))
+        rows.append(line)
+    return tabulate(rows, headers=headers, disable_numparse=True, colalign=("right", "left"))
+
+
+def standings_json(standings: Standings, faults: Counter[str] | None = None) -> str:
+    data = standings.as_dict()
+    for row in data["rows"]:
+        row["faults"] = (faults or Counter()).get(row["name"], 0)
+    return json.dumps(data, indent=2)
+
+
+def standings_csv(standings: Standings, faults: Counter[str] | None = None) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "name", "elo", "minus", "plus", "games", "points_percent",
+                     "first_places", "average_rank", "pl_elo", "faults"])
+    for index, row in enumerate(standings.rows, 1):
+        writer.writerow([index, row.name, f"{row.elo:.2f}", f"{row.minus:.2f}", f"{row.plus:.2f}", row.games,
+                         f"{row.points_percent:.2f}", row.first_places, f"{row.average_rank:.3f}",
+                         f"{row.pl_elo:.2f}", (faults or Counter()).get(row.name, 0)])
+    return out.getvalue()
+
+
+def crosstable(standings: Standings) -> str:
+    """Pairwise scores: row entrant's points against the column entrant, out of games."""
+    names = [row.name for row in standings.rows]
+    cells = {(h.player, h.opponent): h for h in standings.crosstable}
+    rows = []
+    for name in names:
+        line = [name]
+        for other in names:
+            cell = cells.get((name, other))
+            line.append("" if name == other else "-" if cell is None else f"{cell.score:g}/{cell.games}")
+        rows.append(line)
+    return tabulate(rows, headers=["", *names], disable_numparse=True)
+
+
+def export_records(games: Sequence[StoredGame], fmt: str,
+                   replay_of: Callable[[str], dict[str, Any] | None] | None = None) -> str:
+    """Export stored games as ``pgn`` (pairwise decomposition), ``jsonl`` or ``csv``.
+
+    With ``replay_of`` (jsonl only), each line also holds ``"replay"``: the game's replay
+    (``replay_of(key)``, e.g. :meth:`ResultsStore.replay`), enough to re-run it.
+    """
+    if fmt == "pgn":
+        out = io.StringIO()
+        write_pgn(records_of(games, blocked=False), out)
+        return out.getvalue()
+    if fmt == "jsonl":
+        return "".join(json.dumps(_game_dict(g, replay_of)) + "\n" for g in games)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["key", "block", "seed", "seat", "bot", "rank", "score", "reason", "faults"])
+        for g in games:
+            for seat, (bot, rank, score) in enumerate(zip(g.seats, g.ranks, g.scores)):
+                n_faults = sum(1 for f in g.faults if f["seat"] == seat)
+                writer.writerow([g.key, g.block, g.seed, seat, bot, rank, score, g.reason, n_faults])
+        return out.getvalue()
+    raise ValueError(f"export format must be pgn, jsonl or csv, got {fmt!r}")
+
+
+def _game_dict(game: StoredGame, replay_of: Callable[[str], dict[str, Any] | None] | None) -> dict[str, Any]:
+    data = {
+        "key": game.key, "block": game.block, "seed": game.seed, "players": list(game.seats),
+        "ranks": list(game.ranks), "scores": list(game.scores), "reason": game.reason,
+        "faults": list(game.faults), "steps": game.steps, "duration_s": game.duration_s,
+    }
+    if replay_of is not None:
+        data["replay"] = replay_of(game.key)
+    return data

@@ -1,0 +1,15 @@
+"""The sandbox: what the operating system does to confine one foreign program, and nothing
+about games or the protocol.
+
+- :mod:`._sandbox`: :class:`Sandbox` (the settings and what is available here), :class:`Limits`,
+  :func:`detect_sandbox`, the ``preexec`` that confines a process before ``exec``;
+- :mod:`._open`: :func:`open_sandbox` for ``--sandbox MODE``, the missing-protection warning;
+- :mod:`._view`, :mod:`._mounts`: what a bot sees of the filesystem (bubblewrap's arguments);
+- :mod:`._uids`: leased unprivileged uids, one per live bot process;
+- :mod:`._seccomp`: the system-call filter (classic BPF built in Python);
+- :mod:`._loopback`: the empty network namespace the stdout sockets are made in;
+- :mod:`._cgroups`, :mod:`._botcgroup`: the machine's cgroup hierarchies, and one bot's
+  cgroups (process cap, CPU weight and quota, CPU time, memory, freezer).
+
+Imports nothing else of the arena: every other part may use it.
+"""

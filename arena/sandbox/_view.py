@@ -1,0 +1,230 @@
+"""What a bot sees of the filesystem under bubblewrap: what a language runtime needs, no more.
+
+:func:`view` gives bubblewrap's mount arguments for one bot:
+
+- read-only, the system's programs and libraries: ``/usr``, and ``/bin``, ``/sbin``, ``/lib*``
+  as on the host (links into ``/usr``, or folders); the files of ``/etc`` that runtimes read
+  (the dynamic linker's cache, users and groups, time zone, Debian's alternatives, the JVM's
+  and Python's configuration: :data:`ETC`); the CPU lists of ``/sys`` that runtimes read to
+  count cores;
+- read-only, exactly the paths the bot needs, each as itself (never the folder holding it):
+  its folder, the files named on its command line with their folder (the file alone where
+  that folder is shared by every user, as ``/tmp``, is a top-level one or a home; a folder
+  named there is not shown), its program's installation
+  (the arena's Python when it runs that; otherwise the folder holding the program's ``bin/``),
+  the arena's packages a Python bot imports, ``PYTHONPATH``/``NODE_PATH`` entries;
+- private: ``/dev`` (null, zero, random, urandom, tty...), ``/proc`` of its own PID namespace,
+  and size-capped writable ``/tmp`` and ``/dev/shm``; the root and ``/dev`` read-only;
+- nothing else: no ``/run`` (where databases, container daemons and Dask schedulers listen),
+  ``/var``, ``/home``, ``/root``, ``/sys``, ``/opt``, ``/mnt`` or host's ``/tmp``.
+
+Paths the organiser hides (the tournament file, the database and logs; a ladder's other
+submissions) are covered wherever they fall inside a shown path.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import stat
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ._mounts import MountPlan
+
+#: the system's programs and libraries (``/bin`` and the like are links into ``/usr`` on
+#: merged-/usr systems, folders elsewhere: shown as they are)
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: what runtimes read of /etc: the dynamic linker, getpwuid (Java's user.name), name service
+#: and time zone, Debian's alternatives (/usr/bin/java links through them), OpenSSL's
+#: configuration (Node reads it at start), and patterns for the JVM's and Python's own folders
+ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ld.so.preload", "localtime", "timezone",
+       "nsswitch.conf", "passwd", "group", "hosts", "host.conf", "gai.conf", "alternatives",
+       "os-release", "locale.alias", "ssl/openssl.cnf", "java-*", "python3*")
+#: what runtimes read of /sys to count CPUs (glibc's get_nprocs, libuv)
+SYS = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible", "/sys/devices/system/cpu/present")
+#: never shown, whatever a command line names (sockets of the host's services, kernel state)
+NEVER = (Path("/run"), Path("/var/run"), Path("/proc"), Path("/sys"), Path("/dev"))
+#: the folder holding the engines/protocol/bots/envs packages; a Python bot imports them
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("engines", "protocol", "bots", "envs")
+
+
+@functools.cache
+def _system_arguments() -> tuple[str, ...]:
+    """The system part of the view (the same for every bot of this machine)."""
+    arguments: list[str] = []
+    for path in SYSTEM:
+        if os.path.islink(path):
+            arguments += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            arguments += ["--ro-bind", path, path]
+    for pattern in ETC:
+        for path in sorted(glob.glob(os.path.join("/etc", pattern))):
+            arguments += ["--ro-bind-try", path, path]
+    for path in SYS:
+        arguments += ["--ro-bind-try", path, path]
+    return tuple(arguments)
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _system(path: Path) -> bool:
+    return any(_within(path, Path(root)) for root in SYSTEM) or _within(path, Path("/etc"))
+
+
+def program_path(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Path | None:
+    """The file ``argv[0]`` names, as exec will find it (a relative path is from ``cwd``)."""
+    import shutil
+
+    if not argv:
+        return None
+    if "/" in argv[0]:
+        return cwd / argv[0]
+    found = shutil.which(argv[0], path=env.get("PATH", os.environ.get("PATH")))
+    return Path(found) if found else None
+
+
+def installation(program: Path) -> list[Path]:
+    """The folders a program needs beside itself: the arena's Python prefixes when it is the
+    arena's interpreter; otherwise the folder above its ``bin/`` (``/opt/node`` for
+    ``/opt/node/bin/node``), or its own folder. Nothing for a program of the system."""
+    real = Path(os.path.realpath(program))
+    if real == Path(os.path.realpath(sys.executable)):
+        return [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)]
+    folders = []
+    for path in (Path(os.path.abspath(program)), real):
+        if not _system(path):
+            folders.append(path.parent.parent if path.parent.name == "bin" else path.parent)
+    return folders
+
+
+def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> list[Path]:
+    """Every path a bot needs beyond the system (see the module's docstring), as given."""
+    paths = [cwd]
+    program = program_path(argv, cwd, env)
+    if program is not None:
+        paths += [program, *installation(program)]
+    # Files named on the command line, with their folder (a script imports the modules
+    # beside it); a folder named there is not shown (a manifest naming /home or /var must not
+    # open them).
+    paths += [_with_siblings(Path(arg)) for arg in argv[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
+    paths += [PROJECT_ROOT / name for name in PACKAGES]
+    paths += [Path(entry) for key in ("PYTHONPATH", "NODE_PATH")
+              for entry in env.get(key, "").split(os.pathsep) if os.path.isabs(entry)]
+    return paths
+
+
+def _with_siblings(path: Path) -> Path:
+    """The folder of a file named on a command line, or the file alone where that folder is
+    more than a script's own: shared by every user (``/tmp``: world-writable and sticky), a
+    top-level folder (``/home``, ``/opt``) or a home (``/home/alice``, ``/root``)."""
+    folder = Path(os.path.abspath(path)).parent
+    try:
+        mode = folder.stat().st_mode
+    except OSError:
+        return path
+    shared = mode & stat.S_ISVTX and mode & stat.S_IWOTH
+    home = folder == Path(os.path.expanduser("~")) or folder.parent == Path("/home") or folder == Path("/root")
+    return path if shared or home or len(folder.parts) <= 2 else folder
+
+
+def _reachable(path: Path, plan: MountPlan) -> bool:
+    """Whether a bot uid (running bubblewrap) can reach ``path`` in ``plan``'s view: it is
+    shown, and every folder above it is open (folders the plan recreated are)."""
+    if not plan.visible(path):
+        return False
+    for folder in Path(os.path.realpath(path)).parents:
+        made = any(_within(folder, cover) for cover in plan.covers) and not any(
+            _within(folder, bind) for bind, _ in plan.binds)
+        try:
+            if not made and not os.stat(folder).st_mode & 0o001:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _shown(paths: Sequence[Path], uid: int | None, plan: MountPlan) -> list[Path]:
+    """The needed paths to bind, outermost first: existing files and folders outside the
+    system and the forbidden places, each once (a path inside another is shown by it)."""
+    candidates: list[Path] = []
+    for path in paths:
+        for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
+            if _system(form) or any(_within(form, never) for never in NEVER):
+                continue
+            if not (form.is_dir() or form.is_file()):
+                continue  # missing, or a socket or device: the bot's own start reports a missing one
+            if uid is not None and not _reachable(form, plan):
+                continue  # bubblewrap runs as the bot's uid: it can bind only what that uid can reach
+            candidates.append(form)
+    shown: list[Path] = []
+    for path in sorted(set(candidates), key=lambda p: (len(p.parts), str(p))):
+        if not any(_within(path, outer) for outer in shown):
+            shown.append(path)
+    return shown
+
+
+def _branches(folder: Path, path: Path) -> list[Path]:
+    """The entry of ``folder`` that holds ``path`` (as given and resolved), if any."""
+    branches = []
+    for candidate in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
+        if folder in candidate.parents:
+            branch = folder / candidate.relative_to(folder).parts[0]
+            if branch not in branches:
+                branches.append(branch)
+    return branches
+
+
+def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,
+         plan: MountPlan = MountPlan(), hidden: Sequence[Path] = (), tmp_bytes: int | None = None,
+         sizes: bool = True) -> list[str]:
+    """bubblewrap's arguments for the filesystem of a bot started as ``argv`` in ``cwd`` (see
+    the module's docstring). ``uid``/``plan``: the bot's own uid and private mount view, when
+    it has them; ``hidden``: paths to cover; ``tmp_bytes``: the size of its ``/tmp`` and
+    ``/dev/shm`` (``sizes``: whether this bubblewrap takes ``--size``)."""
+    size = ["--size", str(tmp_bytes)] if tmp_bytes and sizes else []
+    arguments = [*_system_arguments(), "--dev", "/dev", "--proc", "/proc",
+                 *size, "--tmpfs", "/tmp", *size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    inside = Path(os.path.abspath(cwd))
+    shown = _shown(needed_paths(argv, cwd, env), uid, plan)
+    for folder in (path for path in hidden if path.is_dir()):
+        # Inside a hidden folder (a ladder's submissions) only the bot's own entry is shown:
+        # a file named on its command line may lie in another's.
+        own = _branches(folder, inside)
+        shown = [path for path in shown if path == folder or not _within(path, folder)
+                 or any(_within(path, branch) for branch in own)]
+    for path in shown:
+        arguments += ["--ro-bind", str(path), str(path)]
+    for path in hidden:
+        if not any(_within(path, outer) for outer in shown) or not plan.visible(path):
+            continue  # not in the bot's view at all
+        if path.is_dir():
+            if inside == path:
+                continue  # the bot's own folder
+            arguments += ["--tmpfs", str(path)]
+            # A folder holding the bot's (a ladder's submissions, also those made after the
+            # bot started): hidden but for the entry holding the bot's folder, shown again
+            # read-only. Only that: a path on the command line could name another's entry.
+            for branch in _branches(path, inside):
+                arguments += ["--ro-bind", str(branch), str(branch)]
+        else:
+            arguments += ["--ro-bind", "/dev/null", str(path)]
+    return arguments
+
+
+def bot_path(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> str:
+    """A bot's ``PATH`` in its view: the folder its program was found in (when outside the
+    system's), then the organiser's ``PATH`` entries that lie in the system's folders."""
+    entries = []
+    program = program_path(argv, cwd, env)
+    if program is not None and not _system(Path(os.path.abspath(program))):
+        entries.append(str(Path(os.path.abspath(program)).parent))
+    for entry in env.get("PATH", "").split(os.pathsep):
+        if entry and os.path.isabs(entry) and _system(Path(entry)) and not _within(Path(entry), Path("/etc")):
+            entries.append(entry)
+    return os.pathsep.join(dict.fromkeys(entries or ["/usr/local/bin", "/usr/bin", "/bin"]))

@@ -1,0 +1,258 @@
+"""Tournament files (TOML): read, validate strictly, and describe.
+
+Every error names the file, the key and the problem, e.g.
+``quick.toml: key 'time.move_ms' must be an integer in 1..86400000, got 'fast'``. Every number
+has a range (:mod:`arena.tournament._ranges`). A documented example with every key, its default and its
+range is ``examples/tournament-reference.toml``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import engines
+
+from ..match._match import MatchSettings
+from ..players._faults import FaultPolicy
+from ..players._manifest import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
+from ..players._timecontrol import TimeControl
+from ..players._toml import read_toml
+from ._ranges import RangeError, check_number
+from ._schedule import Format, ScheduleSpec
+
+if TYPE_CHECKING:
+    from ..ratings import SprtStop
+
+
+class ConfigError(ValueError):
+    """A tournament file is unreadable or invalid."""
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A validated tournament: what to play, who plays, how, and where results go."""
+
+    path: Path
+    game: str
+    options: dict[str, Any]
+    schedule: ScheduleSpec
+    entrants: tuple[BotSpec, ...]
+    settings: MatchSettings
+    concurrency: int
+    database: Path
+    #: the file's content as parsed, stored in the database to recognise the tournament
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    #: a gauntlet's ``[sprt]`` table: stop once the test has decided (docs/ratings.md)
+    sprt: SprtStop | None = None
+    #: worker processes the games are spread over; 0: one per core (arena.tournament._workers)
+    workers: int = 0
+    #: "local": worker processes on this machine; "dask": on a Dask cluster (arena.tournament._dask)
+    executor: str = "local"
+    #: the Dask scheduler's address; "": a LocalCluster of ``workers`` processes for the run
+    scheduler: str = ""
+    #: ``faults.withdraw_after``: an entrant with this many faults between games is withdrawn
+    #: (its remaining seats forfeited, not started again); 0: never
+    withdraw_after: int = 5
+
+    def fingerprint(self) -> str:
+        """Canonical JSON of what determines the games (not where the database lives)."""
+        raw = {key: value for key, value in self.raw.items() if key not in _WHERE}
+        return json.dumps(raw, sort_keys=True, default=str)
+
+
+#: keys that say where and how fast games are played, not which: not in the fingerprint
+_WHERE = ("database", "concurrency", "workers", "executor", "scheduler")
+EXECUTORS = ("local", "dask")
+_TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
+        "executor", "scheduler", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
+_TIME = {"move_ms", "reserve_ms", "startup_ms", "margin_ms", "ponder", "in_turn"}
+_FAULTS = {"policy", "max_substitutions", "withdraw_after"}
+
+
+class _Reader:
+    def __init__(self, path: Path, data: dict[str, Any]) -> None:
+        self.path = path
+        self.data = data
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.path}: key {key!r} {problem}")
+
+    def table(self, key: str, allowed: set[str] | None) -> dict[str, Any]:
+        value = self.data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.error(key, "must be a table")
+        if allowed is not None:
+            unknown = sorted(set(value) - allowed)
+            if unknown:
+                raise self.error(f"{key}.{unknown[0]}", f"is unknown; known keys of [{key}]: {sorted(allowed)}")
+        return value
+
+    def get(self, table: dict[str, Any], key: str, kind: type, default: Any, name: str | None = None) -> Any:
+        name = name or key
+        if key not in table:
+            if default is _REQUIRED:
+                raise ConfigError(f"{self.path}: required key {name!r} is missing")
+            return default
+        value = table[key]
+        if not isinstance(value, kind):
+            raise self.error(name, f"must be a {kind.__name__}, got {json.dumps(value, default=str)}")
+        return value
+
+    def number(self, table: dict[str, Any], key: str, default: int, name: str | None = None) -> int:
+        """An integer key, checked against its range in :data:`arena.tournament._ranges.RANGES`."""
+        if key not in table:
+            return default
+        try:
+            return check_number(key, table[key])
+        except RangeError as error:
+            raise self.error(name or key, str(error)) from None
+
+
+_REQUIRED = object()
+
+
+def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
+    """Read and validate a tournament file. Raises :class:`ConfigError`."""
+    path = Path(path)
+    return config_from_dict(read_toml(path, "tournament file", ConfigError), path)
+
+
+def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
+    reader = _Reader(path, data)
+    unknown = sorted(set(data) - _TOP)
+    if unknown:
+        raise reader.error(unknown[0], f"is unknown; known keys: {sorted(_TOP)}")
+    base = path.parent
+    game_id = reader.get(data, "game", str, _REQUIRED)
+    try:
+        game = engines.get_game(game_id)
+        options = game.resolve_options(reader.table("options", None))
+    except engines.EngineError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    players = reader.number(data, "players", game.min_players)
+    try:
+        game.check_players(players)
+    except engines.BadOption as error:
+        raise reader.error("players", f"is invalid: {error}") from None
+    entrants = _entrants(reader, base)
+    names = [entrant.name for entrant in entrants]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise reader.error("entrants", f"has two entrants named {duplicates[0]!r}; give each a unique 'name'")
+    format_text = reader.get(data, "format", str, Format.ROUND_ROBIN.value)
+    try:
+        fmt = Format(format_text)
+    except ValueError:
+        raise reader.error("format", f"must be one of {[f.value for f in Format]}, got {format_text!r}") from None
+    candidates = tuple(reader.get(data, "candidates", list, []))
+    if fmt is Format.GAUNTLET:
+        missing = [c for c in candidates if c not in names]
+        if not candidates or missing:
+            raise reader.error("candidates", f"must name entrants for a gauntlet; unknown: {missing or 'none given'}")
+        field_size = len(names) - len(candidates)
+        if field_size < players - 1:
+            raise reader.error("entrants", f"gauntlet needs at least {players - 1} non-candidates, has {field_size}")
+    elif len(entrants) < players:
+        raise reader.error("entrants", f"has {len(entrants)} entrants but a table has {players} seats")
+    time = reader.table("time", _TIME)
+    faults = reader.table("faults", _FAULTS)
+    policy_text = reader.get(faults, "policy", str, FaultPolicy.FORFEIT.value, "faults.policy")
+    try:
+        policy = FaultPolicy(policy_text)
+    except ValueError:
+        raise reader.error("faults.policy", f"must be one of {[p.value for p in FaultPolicy]}") from None
+    settings = MatchSettings(
+        TimeControl(
+            reader.number(time, "move_ms", 1000, "time.move_ms"),
+            reader.number(time, "reserve_ms", 0, "time.reserve_ms"),
+            reader.number(time, "startup_ms", 10_000, "time.startup_ms"),
+            reader.number(time, "margin_ms", 0, "time.margin_ms"),
+            reader.get(time, "ponder", bool, False, "time.ponder"),
+            reader.get(time, "in_turn", bool, False, "time.in_turn"),
+        ),
+        policy,
+        reader.number(faults, "max_substitutions", 3, "faults.max_substitutions"),
+    )
+    schedule = ScheduleSpec(
+        entrants=tuple(names),
+        players=players,
+        format=fmt,
+        rounds=reader.number(data, "rounds", 1),
+        seed=reader.number(data, "seed", 1),
+        duplicate=reader.get(data, "duplicate", bool, True),
+        max_tables=reader.number(data, "max_tables", 0),
+        candidates=candidates,
+        variant=_variant(game, game_id, options),
+    )
+    concurrency = reader.number(data, "concurrency", 0) or (os.cpu_count() or 1)
+    database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
+    return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
+                            concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path),
+                            workers=reader.number(data, "workers", 0),
+                            withdraw_after=reader.number(faults, "withdraw_after", 5, "faults.withdraw_after"),
+                            **_executor(reader))
+
+
+def _executor(reader: _Reader) -> dict[str, str]:
+    executor = reader.get(reader.data, "executor", str, "local")
+    if executor not in EXECUTORS:
+        raise reader.error("executor", f"must be one of {list(EXECUTORS)}, got {executor!r}")
+    scheduler = reader.get(reader.data, "scheduler", str, "")
+    if scheduler and executor != "dask":
+        raise reader.error("scheduler", 'is for executor = "dask"')
+    return {"executor": executor, "scheduler": scheduler}
+
+
+def _variant(game: engines.Game, game_id: str, options: dict[str, Any]) -> str:
+    """The game and its options that differ from their defaults, as canonical JSON: an option
+    written at its default, or one a later version of the game adds, leaves it unchanged (it
+    is part of every game key: a tournament's keys must not move under it)."""
+    defaults = game.resolve_options({})
+    changed = {key: value for key, value in options.items() if key not in defaults or defaults[key] != value}
+    return json.dumps([game_id, changed], sort_keys=True, default=str)
+
+
+def _sprt(data: dict[str, Any], fmt: Format, candidates: tuple[str, ...], names: list[str],
+          path: Path) -> SprtStop | None:
+    if "sprt" not in data:
+        return None
+    if fmt is not Format.GAUNTLET:
+        raise ConfigError(f"{path}: [sprt] is for format = \"gauntlet\" (one candidate against the field)")
+    from ..ratings._sprt_stop import sprt_stop_from_table  # numpy: not on the CLI's start-up path
+
+    try:
+        return sprt_stop_from_table(data["sprt"], candidates, [n for n in names if n not in candidates])
+    except ValueError as error:
+        raise ConfigError(f"{path}: {error}") from None
+
+
+def _entrants(reader: _Reader, base: Path) -> list[BotSpec]:
+    items = reader.data.get("entrants")
+    if not isinstance(items, list) or not items:
+        raise ConfigError(f"{reader.path}: 'entrants' must be a non-empty array of tables ([[entrants]])")
+    return [entrant_from_item(item, base, f"{reader.path}: entrant {number}") for number, item in enumerate(items, 1)]
+
+
+def entrant_from_item(item: object, base: Path, where: str) -> BotSpec:
+    """One ``[[entrants]]`` table (``manifest`` with an optional ``name``, or a manifest's keys
+    inline); ``base`` resolves relative paths. Raises :class:`ConfigError` naming ``where``."""
+    if not isinstance(item, dict):
+        raise ConfigError(f"{where} must be a table with 'manifest' or 'command'")
+    try:
+        if "manifest" in item:
+            extra = sorted(set(item) - {"manifest", "name"})
+            if extra:
+                raise ConfigError(f"{where}: key {extra[0]!r} is not allowed beside 'manifest'")
+            spec = load_manifest(base / item["manifest"])
+            if "name" in item:
+                spec = dataclasses.replace(spec, name=check_name(item["name"], where))
+        else:
+            spec = manifest_from_dict(item, base, where)
+    except ManifestError as error:
+        raise ConfigError(str(error)) from None
+    return spec

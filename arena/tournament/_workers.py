@@ -1,0 +1,472 @@
+"""Worker processes: a tournament's games played on several cores.
+
+The coordinator (the process that runs :class:`~arena.tournament._runner.TournamentRunner`) owns
+the schedule and is the only writer of the store. It starts ``workers`` copies of this
+module (``python -m arena.tournament._workers``), each with its own trio loop, its own
+:class:`~arena.players._pool.BotPool` (so the pool's rules, among them "no process sees a deal
+twice", hold in each) and its own share of the concurrency. Messages are length-prefixed
+pickles over the worker's stdin and stdout (pipes; on a Dask cluster one TCP socket, see
+:mod:`arena.tournament._dask`): both ends are this arena's own code, and no bot
+byte is ever unpickled unchecked (a bot's output reaches a worker through the protocol
+decoder, and the worker pickles only the :class:`MatchResult` it built).
+
+coordinator -> worker: ``("setup", Setup)`` once, then ``("game", ScheduledGame, sweep)`` per
+game (``sweep``: a game given back by a worker that died; see below) and ``("withdraw",
+entrant, detail)`` for an entrant withdrawn during the run (:meth:`BotPool.withdraw`);
+closing stdin means stop (the games in flight are dropped: they are not stored).
+worker -> coordinator: ``("ready", broken, startup_error, root_bots)`` after its pre-flight,
+``("result", key, MatchResult)`` per game, ``("death", entrant, detail)`` for a fault between
+games the pool found after the entrant's last game (charged to none),
+``("fatal", exception)`` when it cannot go on (the coordinator
+raises that exception: a bot that may not run here is the same one-line error as without
+workers).
+
+Games are handed out by a :class:`~arena.tournament._handout.GameSource`: every rotation of a block to
+one worker, rotation-major over windows of blocks, so that each worker's pool can end a
+process before another rotation of a deal it saw starts (the pool's deal rule) at little cost.
+A worker that dies (killed, crashed) loses nothing: the coordinator kills what is left of its
+bots (its cgroup folder, ``pirate-arena-<pid>``) and then plays its unfinished games, as one
+window, on another worker; a game stored twice with the same content is a no-op in the store.
+Games given back are sent with ``sweep`` set: the worker that takes them first kills what
+arena workers that died left on its own machine (a Dask worker's arena worker dies where the
+coordinator cannot reach its cgroups).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from ..sandbox._cgroups import find_cgroups
+from ..sandbox._sandbox import Sandbox
+from ..sandbox._uids import UidAllocator
+from ._config import TournamentConfig
+from ._handout import LOOKAHEAD, GameSource, pick
+from ._schedule import ScheduledGame
+
+_HEADER = struct.Struct(">I")
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a worker needs to play games: the tournament, how to confine bots, its share."""
+
+    config: TournamentConfig
+    log_dir: Path
+    skip_broken: bool
+    #: the coordinator's sandbox, without its per-process parts (cgroup folder, uid counter)
+    sandbox: dict[str, Any] | None
+    #: games at once on this worker, and bot processes its pool keeps per entrant
+    slots: int = 1
+    keep: int = 1
+    #: entrants withdrawn before this worker started (entrant -> why): not started at all
+    withdrawn: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def spread(self, slots: int, processes: int) -> Setup:
+        """This setup for each of ``processes`` workers sharing ``slots`` games at once. Each
+        worker's pool keeps a process per entrant for each of its slots (an entrant plays at
+        most that many games at once), as in one process (TournamentRunner._play)."""
+        share = -(-slots // processes)
+        return dataclasses.replace(self, slots=share, keep=share)
+
+
+#: the parts of a Sandbox that belong to one process: a worker makes its own
+_PER_PROCESS = frozenset({"cgroups", "uids", "root_bots", "_ids", "_loopback"})
+
+
+def sandbox_fields(sandbox: Sandbox | None) -> dict[str, Any] | None:
+    """What a worker needs to confine bots as the coordinator does: every field of the
+    coordinator's sandbox (a field added later travels too), but its per-process parts."""
+    if sandbox is None:
+        return None
+    fields = {field.name: getattr(sandbox, field.name) for field in dataclasses.fields(sandbox)
+              if field.name not in _PER_PROCESS}
+    fields["cgroups"] = sandbox.cgroups is not None  # a worker finds its own machine's
+    return fields
+
+
+def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:
+    if fields is None:
+        return None
+    fields = dict(fields)
+    cgroups = fields.pop("cgroups")
+    # Its own cgroup folders, named after its pid like an arena's: if the worker is killed, the
+    # coordinator (or any later arena) sweeps them. Found again here: a Dask worker's machine
+    # may offer other hierarchies than the coordinator's.
+    return Sandbox(**fields, cgroups=find_cgroups(f"pirate-arena-{os.getpid()}") if cgroups else None,
+                   uids=UidAllocator(), _ids=itertools.count())
+
+
+def frame(message: tuple) -> bytes:
+    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return _HEADER.pack(len(payload)) + payload
+
+
+class FrameReader:
+    """Whole messages from a byte stream; ``None`` at its end."""
+
+    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
+        self.stream = stream
+        self.buffer = bytearray()
+
+    async def receive(self) -> tuple | None:
+        while True:
+            if len(self.buffer) >= _HEADER.size:
+                (size,) = _HEADER.unpack_from(self.buffer)
+                if len(self.buffer) >= _HEADER.size + size:
+                    payload = bytes(self.buffer[_HEADER.size:_HEADER.size + size])
+                    del self.buffer[:_HEADER.size + size]
+                    return pickle.loads(payload)
+            try:
+                data = await self.stream.receive_some(1 << 16)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                return None
+            self.buffer += data
+
+
+# -- the coordinator's side ------------------------------------------------------------------
+
+class WorkerLost(Exception):
+    """Workers keep dying: the tournament stops (its stored games are kept; resume later)."""
+
+
+@dataclass
+class Workers:
+    """Plays the games of ``source`` on ``count`` worker processes, started as given by
+    ``setup`` (each with ``setup.slots`` games at once).
+
+    ``on_result(scheduled, result)`` runs in the coordinator for every finished game (it
+    stores it); ``on_death(entrant, detail)`` for a fault between games that a worker could
+    charge to no game; ``on_lost(message)`` for every worker that died (its bots are killed,
+    and its games are played again by another worker, started in its place).
+    """
+
+    setup: Setup
+    count: int
+    source: GameSource
+    on_result: Any
+    on_death: Any
+    on_lost: Any
+    broken: set[str] = dataclasses.field(default_factory=set)
+    root_bots: set[str] = dataclasses.field(default_factory=set)
+    startup_error: str | None = None
+    lost: int = 0
+    #: the worker processes' pids, live ones (for tests)
+    pids: set[int] = dataclasses.field(default_factory=set)
+
+    #: why the run stopped early: an entrant cannot start, or workers keep dying
+    error: Exception | None = None
+
+    async def run(self) -> None:
+        """Play every game of the source; on return, :attr:`error` says if the run stopped early."""
+        self.plan_windows()
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for _ in range(self.count):
+                nursery.start_soon(self._keep_one)
+
+    def plan_windows(self) -> None:
+        """Size the source's windows for ``count`` workers of ``setup.slots`` games at once."""
+        self.source.plan = dataclasses.replace(self.source.plan, share=self.setup.slots, workers=self.count)
+
+    def _stop(self, error: Exception) -> None:
+        if self.error is None:
+            self.error = error
+        self._nursery.cancel_scope.cancel()
+
+    async def _keep_one(self) -> None:
+        while await self._serve_one():
+            self.lost += 1
+            if self.lost > 2 * self.count + 2:
+                self._stop(WorkerLost(f"{self.lost} worker processes died; stored games are kept, "
+                                      f"resume to play the rest"))
+                return
+
+    async def _serve_one(self) -> bool:
+        """Run one worker process until the source is empty; ``True`` if it died first."""
+        process = await trio.lowlevel.open_process([sys.executable, "-m", "arena.tournament._workers"],
+                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.pids.add(process.pid)
+        served = self.served(process.stdin, process.stdout)
+        try:
+            await self.serve(served)
+            return served.died
+        finally:
+            with trio.CancelScope(shield=True):
+                await process.stdin.aclose()
+                # The worker stops its bots (each with its grace period) once its stdin closes.
+                with trio.move_on_after(60):
+                    await process.wait()
+                if process.returncode is None:
+                    process.kill()
+                    await process.wait()
+                await process.stdout.aclose()
+                self.pids.discard(process.pid)
+                if served.died:
+                    # Before its games go to another worker: no process that saw their deals
+                    # may be alive when they start (a worker killed with SIGKILL leaves its bots).
+                    kill_worker_bots(self.setup, process.pid)
+                games = self.give_back(served)
+                if served.died:
+                    code = process.returncode
+                    how = f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
+                    self.on_lost(f"worker process {process.pid} {how}; "
+                                 f"its {games} unfinished games are played again")
+
+    def served(self, send: trio.abc.SendStream, receive: trio.abc.ReceiveStream) -> _Served:
+        # Games ahead of its slots: a slot that finishes finds its next game already there
+        # instead of waiting for the result's round trip through this process, and can take
+        # one whose entrants have an idle process (arena.tournament._handout.pick). They are of its own
+        # window, so sending them early takes nothing from another worker.
+        return _Served(send, FrameReader(receive), trio.Semaphore(LOOKAHEAD * self.setup.slots))
+
+    def give_back(self, served: _Served) -> int:
+        """Put the games ``served`` did not finish, and the rest of its window, back in the
+        source; how many there were (none unless it died or the run was stopped)."""
+        games = list(served.outstanding.values())
+        served.outstanding.clear()
+        return self.source.give_back(served, games)
+
+    async def serve(self, served: _Served, where: str = "") -> None:
+        """Set up one worker and play games on it until the source is empty or it dies
+        (then ``served.died``). ``where`` is added to a pre-flight error (which worker)."""
+        setup = dataclasses.replace(self.setup, withdrawn=dict(self.source.withdrawn))
+        served.withdrawn.update(setup.withdrawn)
+        try:
+            await served.send.send_all(frame(("setup", setup)))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # it died at once: the read below says so
+        ready = await served.reader.receive()
+        if ready is None:
+            served.died = True
+            return
+        if ready[0] == "fatal":
+            self._stop(ready[1])
+            return
+        _, broken, error, root_bots = ready
+        self.broken.update(broken)
+        self.root_bots.update(root_bots)
+        if error is not None:
+            from ..players._pool import StartupError
+
+            self._stop(StartupError(error + where))
+            return
+        await self.preflight_done()
+        async with trio.open_nursery() as nursery:
+            served.nursery = nursery
+            nursery.start_soon(self._feed, served)
+            nursery.start_soon(self._read, served)
+
+    async def preflight_done(self) -> None:
+        """Called when a worker's pre-flight passed, before its first game (a Dask run waits
+        here for every worker's)."""
+
+    async def _feed(self, served: _Served) -> None:
+        while True:
+            await served.capacity.acquire()
+            scheduled = await self.source.take(served)
+            if scheduled is None:
+                served.drained = True
+                served.stop_if_finished()
+                return
+            served.outstanding[scheduled.key] = scheduled
+            news = [(name, detail) for name, detail in self.source.withdrawn.items() if name not in served.withdrawn]
+            served.withdrawn.update(news)
+            message = b"".join(frame(("withdraw", name, detail)) for name, detail in news)
+            try:
+                await served.send.send_all(message + frame(("game", scheduled, scheduled.key in self.source.retried)))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return  # it died: the reader finds its pipe closed
+
+    async def _read(self, served: _Served) -> None:
+        while True:
+            message = await served.reader.receive()
+            if message is None:
+                served.died = True
+                served.nursery.cancel_scope.cancel()
+                return
+            if message[0] == "death":
+                self.on_death(message[1], message[2])
+                continue
+            if message[0] == "fatal":
+                self._stop(message[1])
+                return
+            scheduled = served.outstanding.pop(message[1])
+            self.source.done()
+            served.capacity.release()
+            self.on_result(scheduled, message[2])
+            served.stop_if_finished()
+
+
+@dataclass(eq=False)
+class _Served:
+    """One worker as the coordinator sees it: the games it was sent and not yet
+    answered, and whether it has died."""
+
+    send: trio.abc.SendStream
+    reader: FrameReader
+    capacity: trio.Semaphore
+    outstanding: dict[str, ScheduledGame] = dataclasses.field(default_factory=dict)
+    #: the withdrawals it was told of
+    withdrawn: dict[str, str] = dataclasses.field(default_factory=dict)
+    drained: bool = False
+    died: bool = False
+    nursery: trio.Nursery | None = None
+
+    def stop_if_finished(self) -> None:
+        if self.drained and not self.outstanding:
+            self.nursery.cancel_scope.cancel()
+
+
+def kill_worker_bots(setup: Setup, pid: int) -> None:
+    """Kill every bot process the worker ``pid`` (dead) left, through its cgroup folders (in
+    every hierarchy of this machine), and remove them. Without cgroups (the arena is not root)
+    its bots are only told to go: their stdin closed with the worker."""
+    if not (setup.sandbox or {}).get("cgroups"):
+        return
+    layout = find_cgroups(f"pirate-arena-{pid}")
+    if layout is not None:
+        layout.close()
+
+
+def _sweep_dead_workers(sandbox: Sandbox | None) -> None:
+    """Kill what arena processes that died (those of other workers included) left on this
+    machine: a game given back by a dead worker may be one of theirs."""
+    if sandbox is not None and sandbox.cgroups is not None:
+        sandbox.cgroups.sweep_stale()
+
+
+# -- the worker process ---------------------------------------------------------------------
+
+async def _worker_main() -> None:
+    stdin = trio.lowlevel.FdStream(os.dup(0))
+    stdout = trio.lowlevel.FdStream(os.dup(1))
+    reader = FrameReader(stdin)
+    write_lock = trio.Lock()
+
+    async def send(message: tuple) -> None:
+        async with write_lock:
+            await stdout.send_all(frame(message))
+
+    first = await reader.receive()
+    if first is None:
+        return
+    try:
+        await _play_games(first[1], reader, send)
+    except (Exception, BaseExceptionGroup) as error:
+        # A bot that may not run here (SandboxError), an unusable log folder...: the
+        # coordinator raises it as its own, so the user sees the same one line as without workers.
+        await send(("fatal", _picklable(_first_leaf(error))))
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+def _picklable(error: BaseException) -> BaseException:
+    try:
+        pickle.loads(pickle.dumps(error))
+        return error
+    except Exception:
+        return RuntimeError(f"worker process: {type(error).__name__}: {error}")
+
+
+async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
+    """Pre-flight, then play the games ``reader`` brings until it ends."""
+    from ..players._pool import StartupError, open_bot_pool
+    from ._play import play_scheduled
+
+    config = setup.config
+    # On a Dask worker of another machine the coordinator's log folder may not exist yet.
+    setup.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    sandbox = _worker_sandbox(setup.sandbox)
+    specs = {spec.name: spec for spec in config.entrants}
+    deaths: list[tuple[str, str]] = []
+    # The games sent and not begun (the coordinator sends at most twice the slots ahead): each
+    # slot takes the first that can start at once on the pool's idle processes (pick).
+    queue: deque[ScheduledGame] = deque()
+    arrived = trio.Event()
+    try:
+        async with open_bot_pool(specs, config.settings.time_control.startup_ms / 1000, sandbox, setup.log_dir,
+                                 keep=setup.keep, on_death=lambda name, detail: deaths.append((name, detail))) as pool:
+            try:
+                broken = await pool.preflight([name for name in specs if name not in setup.withdrawn],
+                                              skip_broken=setup.skip_broken)
+            except StartupError as error:
+                await send(("ready", [], str(error), sorted(sandbox.root_bots) if sandbox else []))
+                return
+            for name, detail in setup.withdrawn.items():
+                pool.withdraw(name, detail)
+            await send(("ready", broken, None, sorted(sandbox.root_bots) if sandbox else []))
+            from engines import get_game
+
+            game = get_game(config.game)
+
+            async def slot() -> None:
+                while True:
+                    while not queue:
+                        await arrived.wait()
+                    scheduled = pick(queue, lambda next_game: pool.ready(next_game.seats, next_game.seed),
+                                     LOOKAHEAD * setup.slots)
+                    result = await play_scheduled(game, scheduled, pool, config)
+                    while deaths:
+                        await send(("death", *deaths.pop(0)))
+                    await send(("result", scheduled.key, result))
+
+            async with trio.open_nursery() as nursery:
+                for _ in range(setup.slots):
+                    nursery.start_soon(slot)
+                while (message := await reader.receive()) is not None:
+                    if message[0] == "withdraw":
+                        pool.withdraw(message[1], message[2])
+                        continue
+                    _, scheduled, sweep = message
+                    if sweep:
+                        _sweep_dead_workers(sandbox)
+                    queue.append(scheduled)
+                    arrived.set()
+                    arrived = trio.Event()
+                # stdin closed: the coordinator is done with us (or gone); games in flight are dropped
+                nursery.cancel_scope.cancel()
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+
+
+def main() -> None:
+    # Ctrl-C is the coordinator's to handle: it closes our stdin, and we stop our bots then.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Nothing but frames may reach the coordinator's pipe: stray prints go to stderr.
+    sys.stdout = sys.stderr
+    try:
+        trio.run(_worker_main)
+    except (BrokenPipeError, trio.BrokenResourceError):
+        pass  # the coordinator is gone
+
+
+if __name__ == "__main__":
+    main()
