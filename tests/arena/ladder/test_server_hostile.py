@@ -212,7 +212,7 @@ def test_a_ladder_under_a_folder_bots_cannot_enter_does_not_start(tmp_path):
     folder = ladder_folder()
     try:
         folder.chmod(0o700)
-        result = subprocess.run([sys.executable, "-m", "arena.cli._app", "ladder", "serve", str(folder / "ladder.toml"),
+        result = subprocess.run([sys.executable, "-m", "arena.cli", "ladder", "serve", str(folder / "ladder.toml"),
                                  "--sandbox", "none"], capture_output=True, text=True, timeout=60,
                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
     finally:
