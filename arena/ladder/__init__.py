@@ -1,7 +1,10 @@
 """The ladder (``arena ladder``): submitted bots, continuous matchmaking, ratings and a web page.
 
-Modules: ``_archive`` (unpacking submitted archives safely), ``_intake`` (build and vet a
-submission), ``_matchmaking`` (which tables to play next), and the server pieces. Importing this
+Modules: ``_archive`` (unpacking submitted archives safely), ``_intake`` (vet a submission),
+``_build`` (its build step, its folder watched), ``_tree`` (walking and removing a submitted
+folder, bounded and iterative), ``_vetting`` (the server's queue of submissions),
+``_matchmaking`` (which tables to play next), and the server pieces (``_upload``: reading an
+upload, token first). Importing this
 package imports nothing heavy: the web stack (Starlette, Hypercorn) is imported only by the
 server modules that need it.
 """

@@ -1,7 +1,10 @@
 """What the ladder shows, as data: the leaderboard, a bot, an author, games, submissions.
 
 The HTML pages (:mod:`arena.ladder._pages`) and the JSON under ``/api/``
-(:func:`json_routes`) are both made from these dicts, so they always agree. Ratings come from
+(``arena.ladder._app``) are both made from these dicts, so they always agree. A game is shown
+only once its whole duplicate block is stored: ``hidden`` names the blocks still in play, whose
+games replay one deal (README, "publish a block's seeds and replays only once the whole block
+is stored"). Ratings come from
 the last stored fit (the runner refits in the background): a page view never fits.
 """
 
@@ -46,9 +49,10 @@ def leaderboard(store: LadderStore) -> dict[str, Any]:
             "fitted_games": fit[0] if fit else 0, "fitted_at": fit[1] if fit else None, "rows": rows}
 
 
-def bot(store: LadderStore, name: str) -> dict[str, Any] | None:
+def bot(store: LadderStore, name: str, hidden: frozenset[str] = frozenset()) -> dict[str, Any] | None:
     """A version (``AUTHOR-vN``): its rating, rating over time, head-to-head, faults and
-    latest games; or an author: its versions. ``None`` if ``name`` is neither."""
+    latest games; or an author: its versions. ``None`` if ``name`` is neither. The games (and
+    their faults) of the blocks in ``hidden``, still in play, are left out."""
     info = store.entrant(name)
     if info is None:
         versions = store.versions(name)
@@ -67,14 +71,18 @@ def bot(store: LadderStore, name: str) -> dict[str, Any] | None:
         "head_to_head": [{"opponent": other, "score": round(cell["score"], 1), "games": cell["games"]}
                          for other, cell in sorted(cross.items())],
         "withdrawn": store.withdrawn().get(name),
-        "faults": store.faults(name), "events": store.events(name), "games": store.games(name, 0, 50),
+        "faults": store.faults(name, hidden=hidden), "events": store.events(name),
+        "games": store.games(name, 0, 50, hidden),
         "versions": store.versions(info["author"]),
     }
 
 
-def games(store: LadderStore, entrant: str | None, offset: int, limit: int) -> dict[str, Any]:
+def games(store: LadderStore, entrant: str | None, offset: int, limit: int,
+          hidden: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """A page of stored games, newest first, but for those of the blocks in ``hidden``."""
     limit = max(1, min(limit, PAGE_LIMIT))
-    return {"bot": entrant, "offset": offset, "limit": limit, "games": store.games(entrant, max(0, offset), limit)}
+    return {"bot": entrant, "offset": offset, "limit": limit,
+            "games": store.games(entrant, max(0, offset), limit, hidden)}
 
 
 def submission(store: LadderStore, number: int) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ JSON under ``/api/`` (``/api/leaderboard``, ``/api/bots/NAME``, ``/api/games?bot
 
 from __future__ import annotations
 
+import stat
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -30,24 +31,14 @@ from starlette.routing import Route
 from ..tournament._config import ConfigError
 from . import _api, _pages
 from ._config import LadderConfig
-from ._store import LadderStore
+from ._store import LadderStore, SubmissionRefused
+from ._upload import read_body
 
 #: Multipart framing and the token field, on top of the archive's own size.
 _FORM_SLACK = 64 * 1024
-
-
-async def _read_body(request: Request, limit: int) -> None:
-    """Read the request body, refusing (413) one over ``limit`` bytes before reading it all."""
-    length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > limit:
-        raise HTTPException(413, f"the upload is larger than {limit // 2**20} MiB")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HTTPException(413, f"the upload is larger than {limit // 2**20} MiB")
-        chunks.append(chunk)
-    request._body = b"".join(chunks)  # Starlette's own cache: form() parses it from here
+#: the most digits of an id in a URL, or of ``offset`` and ``limit``: SQLite's integers stop
+#: at 2**63, and a longer number is no row's
+_DIGITS_MAX = 15
 
 
 def _bearer(request: Request) -> str | None:
@@ -55,26 +46,35 @@ def _bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-class Ladder:
-    """The app's state: the reading connection, the limits, and how to wake the vetting."""
+def _number(text: str) -> int | None:
+    """``text`` as a row id or count (decimal digits, at most :data:`_DIGITS_MAX`), or None."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= _DIGITS_MAX else None
 
-    def __init__(self, store: LadderStore, config: LadderConfig, submitted: Callable[[], None]) -> None:
+
+class Ladder:
+    """The app's state: the reading connection, the limits, how to wake the vetting, and which
+    duplicate blocks are still in play (their games are not shown yet)."""
+
+    def __init__(self, store: LadderStore, config: LadderConfig, submitted: Callable[[], None],
+                 in_play: Callable[[], frozenset[str]] = frozenset) -> None:
         self.store = store
         self.config = config
         self.submitted = submitted
+        self.in_play = in_play
 
     async def accept(self, request: Request, token: str | None) -> tuple[int, str]:
         """Store an uploaded archive as a new version of the token's author (``token``: the
-        bearer token; ``None``: the form's ``token`` field); raises :class:`HTTPException`
-        401 (bad token), 413 (too large) or 400 (no archive)."""
+        bearer token; ``None``: the form's ``token`` field, its first). The token and the
+        author's limits are checked before the archive is read. Raises
+        :class:`HTTPException` 401 (bad token), 429 (over a limit), 413 (too large) or 400
+        (no archive)."""
+        limit = self.config.max_upload_bytes + _FORM_SLACK
         if token is not None:
-            self._author(token)  # refused before the body is read
-        await _read_body(request, self.config.max_upload_bytes + _FORM_SLACK)
-        async with request.form(max_files=1, max_fields=4) as form:
-            if token is None:
-                field = form.get("token")
-                token = field if isinstance(field, str) else ""
             author = self._author(token)
+            await read_body(request, limit)
+        else:
+            author = await read_body(request, limit, token_field=self._author)
+        async with request.form(max_files=1, max_fields=4) as form:
             upload = form.get("archive")
             if upload is None or isinstance(upload, str):
                 raise HTTPException(400, "the form needs the archive as the file field 'archive'")
@@ -83,14 +83,24 @@ class Ladder:
             raise HTTPException(413, f"the archive is larger than {self.config.max_upload_bytes // 2**20} MiB")
         if not data:
             raise HTTPException(400, "the archive is empty")
-        number, entrant = self.store.add_submission(author, data)
+        try:
+            number, entrant = self.store.add_submission(author, data, limits=self._limits())
+        except SubmissionRefused as refusal:  # another upload of the author's came first
+            raise HTTPException(429, str(refusal)) from None
         self.submitted()
         return number, entrant
 
+    def _limits(self) -> tuple[int, int]:
+        return self.config.submissions_per_hour, self.config.max_pending_submissions
+
     def _author(self, token: str) -> str:
+        """The token's author, if it may submit now; else 401 or 429."""
         author = self.store.author_of(token) if token else None
         if author is None:
             raise HTTPException(401, "a valid token is required (ask the organiser: arena ladder token add LADDER NAME)")
+        refusal = self.store.submission_limit(author, *self._limits())
+        if refusal is not None:
+            raise HTTPException(429, refusal)
         return author
 
     # -- JSON -----------------------------------------------------------------------------------
@@ -104,17 +114,17 @@ class Ladder:
         return JSONResponse(_api.leaderboard(self.store))
 
     async def api_bot(self, request: Request) -> Response:
-        return JSONResponse(self._found(_api.bot(self.store, request.path_params["name"]), "no such bot"))
+        return JSONResponse(self._bot(request))
 
     async def api_games(self, request: Request) -> Response:
         return JSONResponse(self._games(request))
 
     async def api_game(self, request: Request) -> Response:
-        meta, replay = self._found(self.store.game(request.path_params["id"]), "no such game")
+        meta, replay = self._game(request)
         return JSONResponse({**meta, "replay": replay})
 
     async def api_submission(self, request: Request) -> Response:
-        return JSONResponse(self._found(_api.submission(self.store, request.path_params["id"]), "no such submission"))
+        return JSONResponse(self._submission(request))
 
     # -- HTML -----------------------------------------------------------------------------------
 
@@ -122,7 +132,7 @@ class Ladder:
         return HTMLResponse(_pages.leaderboard_page(_api.leaderboard(self.store)))
 
     async def bot(self, request: Request) -> Response:
-        return HTMLResponse(_pages.bot_page(self._found(_api.bot(self.store, request.path_params["name"]), "no such bot")))
+        return HTMLResponse(_pages.bot_page(self._bot(request)))
 
     async def games(self, request: Request) -> Response:
         return HTMLResponse(_pages.games_page(self._games(request)))
@@ -132,7 +142,7 @@ class Ladder:
 
         from ..report import ViewError, viewer_html
 
-        meta, replay = self._found(self.store.game(request.path_params["id"]), "no such game")
+        meta, replay = self._game(request)
         try:
             page = viewer_html(Replay.from_dict(replay), {**meta, "bots": meta["seats"]})
         except ViewError as error:
@@ -147,8 +157,7 @@ class Ladder:
         return RedirectResponse(f"/submissions/{number}", status_code=303)
 
     async def submission(self, request: Request) -> Response:
-        data = self._found(_api.submission(self.store, request.path_params["id"]), "no such submission")
-        return HTMLResponse(_pages.submission_page(data))
+        return HTMLResponse(_pages.submission_page(self._submission(request)))
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -158,16 +167,30 @@ class Ladder:
             raise HTTPException(404, what)
         return value
 
+    def _bot(self, request: Request) -> dict:
+        return self._found(_api.bot(self.store, request.path_params["name"], self.in_play()), "no such bot")
+
+    def _game(self, request: Request) -> tuple[dict, dict]:
+        number = self._found(_number(request.path_params["id"]), "no such game")
+        found = self.store.game(number, self.in_play())
+        if found is None and self.store.block_of(number) is not None:
+            raise HTTPException(404, f"game {number} is not shown yet: the other rotations of its deal are still "
+                                     f"being played (a duplicate block is shown once all of it is stored)")
+        return self._found(found, "no such game")
+
+    def _submission(self, request: Request) -> dict:
+        number = self._found(_number(request.path_params["id"]), "no such submission")
+        return self._found(_api.submission(self.store, number), "no such submission")
+
     def _games(self, request: Request) -> dict:
-        try:
-            offset = int(request.query_params.get("offset", "0"))
-            limit = int(request.query_params.get("limit", "50"))
-        except ValueError:
-            raise HTTPException(400, "offset and limit must be integers") from None
+        offset = _number(request.query_params.get("offset", "0"))
+        limit = _number(request.query_params.get("limit", "50"))
+        if offset is None or limit is None:
+            raise HTTPException(400, f"offset and limit must be whole numbers of at most {_DIGITS_MAX} digits")
         bot = request.query_params.get("bot") or None
         if bot is not None and self.store.entrant(bot) is None:
             raise HTTPException(404, "no such bot")
-        return _api.games(self.store, bot, offset, limit)
+        return _api.games(self.store, bot, offset, limit, self.in_play())
 
 
 async def _error(request: Request, error: HTTPException) -> Response:
@@ -176,20 +199,36 @@ async def _error(request: Request, error: HTTPException) -> Response:
     return HTMLResponse(_pages.error_page(error.status_code, error.detail), status_code=error.status_code)
 
 
-def build_app(store: LadderStore, config: LadderConfig, submitted: Callable[[], None]) -> Starlette:
+def build_app(store: LadderStore, config: LadderConfig, submitted: Callable[[], None],
+              in_play: Callable[[], frozenset[str]] = frozenset) -> Starlette:
     """The ASGI app over ``store`` (a reading connection); ``submitted()`` is called after a
-    submission is stored."""
-    ladder = Ladder(store, config, submitted)
+    submission is stored; ``in_play()`` names the duplicate blocks not wholly stored yet,
+    whose games are not shown (:meth:`arena.ladder._runner.LadderRunner.in_play`)."""
+    ladder = Ladder(store, config, submitted, in_play)
+    # Ids are matched as text and read by _number: Starlette's int convertor takes any length,
+    # and SQLite raises OverflowError (a 500) for a number past 2**63.
     routes = [
         Route("/", ladder.leaderboard), Route("/bots/{name}", ladder.bot), Route("/games", ladder.games),
-        Route("/games/{id:int}", ladder.game), Route("/submit", ladder.submit_form, methods=["GET"]),
-        Route("/submit", ladder.submit, methods=["POST"]), Route("/submissions/{id:int}", ladder.submission),
+        Route("/games/{id}", ladder.game), Route("/submit", ladder.submit_form, methods=["GET"]),
+        Route("/submit", ladder.submit, methods=["POST"]), Route("/submissions/{id}", ladder.submission),
         Route("/api/leaderboard", ladder.api_leaderboard), Route("/api/bots/{name}", ladder.api_bot),
-        Route("/api/games", ladder.api_games), Route("/api/games/{id:int}", ladder.api_game),
+        Route("/api/games", ladder.api_games), Route("/api/games/{id}", ladder.api_game),
         Route("/api/submissions", ladder.api_submit, methods=["POST"]),
-        Route("/api/submissions/{id:int}", ladder.api_submission),
+        Route("/api/submissions/{id}", ladder.api_submission),
     ]
     return Starlette(routes=routes, exception_handlers={HTTPException: _error})
+
+
+def _check_reachable(workdir: Path, config: LadderConfig) -> None:
+    """Raise :class:`ConfigError` if a folder above the submissions' folder ``workdir`` is closed
+    to other users: bots and builds run under their own uids (as root), so every submission
+    would fail to start, for no fault of its author (and be vetted again and again)."""
+    for folder in reversed(workdir.resolve().parents):
+        mode = folder.stat().st_mode
+        if not mode & 0o001:
+            raise ConfigError(f"{folder}: other users cannot enter this folder (mode {stat.S_IMODE(mode):04o}), and "
+                              f"the ladder's bots and builds run under their own uids: `chmod o+x {folder}`, or keep "
+                              f"the ladder's file and database under a folder that others can enter")
 
 
 async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_root: bool = False,
@@ -222,6 +261,8 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
             elif sandbox.bwrap is None:
                 print("warning: without bubblewrap, bots and build steps (under their own uids) can read the other "
                       "authors' submissions; install bubblewrap", file=sys.stderr)
+            if sandbox.drop_privileges:
+                _check_reachable(workdir, config)
             if cgroups_warning(sandbox):
                 print(cgroups_warning(sandbox), file=sys.stderr)
             # The games and the vetting (build and check-bot) hide the same: the ladder's files
@@ -235,7 +276,7 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
             web.accesslog = None
             web.loglevel = "WARNING"  # our own line says where it listens
             async with trio.open_nursery() as nursery:
-                app = build_app(reader, config, runner.submitted)
+                app = build_app(reader, config, runner.submitted, runner.in_play)
                 try:
                     urls = await nursery.start(partial(serve, app, web, shutdown_trigger=trio.sleep_forever))
                 except* OSError as group:

@@ -10,7 +10,14 @@ is written, and sizes are counted while the data streams out of the decompressor
   are refused, so nothing written can point out of the destination;
 - limits (:class:`ArchiveLimits`): the number of entries, each file's size and the total. A
   declared size over a limit is refused before its data is read; the bytes actually written
-  are counted too, so an entry whose data runs past its declared size stops at the limit.
+  are counted too, so an entry whose data runs past its declared size stops at the limit;
+- headers: a tar header's extensions (a GNU long name or link name, a pax header) are read
+  whole by :mod:`tarfile`, so their declared sizes are checked first (:data:`NAME_MAX_BYTES`,
+  :data:`PAX_MAX_BYTES`, :data:`EXTENSIONS_MAX` in a row): a 10 KB ``.tar.xz`` whose long
+  name unpacks to 64 MiB is refused before a byte of that name is read.
+
+:func:`unpack` blocks (decompression, many system calls): the ladder runs it in a worker
+thread, never in its event loop.
 
 Files are written fresh (``O_EXCL | O_NOFOLLOW``) with modes the arena chooses (``0644``, or
 ``0755`` where the archive marks them executable; folders ``0755``), so bots running under their
@@ -35,6 +42,15 @@ from typing import BinaryIO
 
 MANIFEST = "bot.toml"
 _CHUNK = 1 << 16
+#: the longest name (or link name) an entry may have, in bytes: Linux's PATH_MAX, past which
+#: no file of that name can be made anyway
+NAME_MAX_BYTES = 4096
+#: the most a pax header's records may hold together (a path and a link path of
+#: :data:`NAME_MAX_BYTES` each, times, sizes, with room to spare)
+PAX_MAX_BYTES = 16 * 1024
+#: extension headers (pax, GNU long name or link name) in a row before one member: tarfile
+#: reads each chain by recursion, and no archiver writes more than three
+EXTENSIONS_MAX = 4
 #: what a damaged or hostile compressed stream raises while being read
 _READ_ERRORS = (zipfile.BadZipFile, tarfile.TarError, zlib.error, lzma.LZMAError, EOFError, OSError,
                 NotImplementedError, RuntimeError, ValueError)
@@ -132,7 +148,7 @@ def _tar_entries(data: bytes) -> Iterator[_Entry]:
     # Stream mode ("r|*"): members are read strictly in order, so a member's data is only
     # decompressed when it is written, and a refused member stops everything.
     with _reading("the archive"):
-        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r|*")
+        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r|*", tarinfo=_BoundedTarInfo)
     with archive:
         for member in archive:
             if member.issym() or member.islnk():
@@ -145,8 +161,44 @@ def _tar_entries(data: bytes) -> Iterator[_Entry]:
                          (lambda member=member: archive.extractfile(member)))
 
 
+class _BoundedTarInfo(tarfile.TarInfo):
+    """A tar header whose extensions are checked before :mod:`tarfile` reads them whole.
+
+    ``_proc_member`` is where tarfile (3.11 to 3.13) turns to the reader of each header kind,
+    once the 512-byte header block is parsed and before the extension's data is read; the
+    public ``tarinfo=`` argument of :func:`tarfile.open` is the way in."""
+
+    def _proc_member(self, archive: tarfile.TarFile):  # noqa: ANN202 - tarfile's own signature
+        chain = getattr(archive, "_arena_extensions", 0)
+        if self.type in (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK):
+            what = "long name" if self.type == tarfile.GNUTYPE_LONGNAME else "long link name"
+            if self.size > NAME_MAX_BYTES:
+                raise ArchiveError(f"a GNU {what} of {self.size} bytes, over the limit of {NAME_MAX_BYTES} "
+                                   f"(a path is at most {NAME_MAX_BYTES} bytes)")
+        elif self.type in (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE):
+            if self.size > PAX_MAX_BYTES:
+                raise ArchiveError(f"a pax header of {self.size} bytes, over the limit of {PAX_MAX_BYTES}")
+        elif self.type == tarfile.GNUTYPE_SPARSE:  # its map of blocks has no bound; refused anyway
+            raise ArchiveError(f"{_shown(self.name)}: a sparse file; only regular files and folders are allowed")
+        else:
+            archive._arena_extensions = 0
+            return super()._proc_member(archive)
+        if chain >= EXTENSIONS_MAX:
+            raise ArchiveError(f"more than {EXTENSIONS_MAX} extension headers (pax, GNU long names) in a row")
+        archive._arena_extensions = chain + 1
+        return super()._proc_member(archive)
+
+
+def _shown(name: str) -> str:
+    """``name`` as an error message shows it: quoted, and cut to its first 200 characters."""
+    return repr(name[:200]) + ("..." if len(name) > 200 else "")
+
+
 def _checked_name(name: str) -> PurePosixPath | None:
     """The entry's relative path, or ``None`` for the archive's own top (``./``)."""
+    size = len(name.encode("utf-8", "surrogateescape"))
+    if size > NAME_MAX_BYTES:
+        raise ArchiveError(f"{_shown(name)}: a name of {size} bytes, over the limit of {NAME_MAX_BYTES}")
     shown = repr(name)
     if any(ord(char) < 32 or ord(char) == 127 for char in name):
         raise ArchiveError(f"{shown}: control characters (or NUL) in a name")

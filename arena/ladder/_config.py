@@ -11,6 +11,10 @@ checked by :func:`arena.tournament._config.config_from_dict`, so the errors read
     active_versions = 1          # versions per author that keep playing (the newest passed ones)
     max_upload_mb = 20           # largest accepted archive
     build_timeout_s = 120        # a submission's build step
+    build_max_mb = 200           # what a build may leave in the bot's folder: bytes...
+    build_max_files = 50000      # ...and files and folders (both checked while it runs)
+    submissions_per_hour = 10    # per author (token); 0: no limit; more: 429
+    max_pending_submissions = 2  # per author, stored and not checked yet; more: 429
     [[bots]]                     # bots entered when the ladder starts (e.g. the house bots)
     author = "house"
     manifest = "bots/py-random.toml"
@@ -31,7 +35,8 @@ from ..players._toml import read_toml
 from ..tournament._config import ConfigError, TournamentConfig, config_from_dict
 
 #: Keys that only a ladder file has.
-_OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "bots"}
+_OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "build_max_mb",
+        "build_max_files", "submissions_per_hour", "max_pending_submissions", "bots"}
 #: Tournament keys a ladder shares (the rest, e.g. ``rounds`` or ``format``, mean nothing here).
 _SHARED = {"game", "players", "options", "time", "faults", "concurrency", "workers", "executor", "scheduler"}
 #: An author's name becomes the prefix of its entrants' names (``AUTHOR-vN``).
@@ -62,6 +67,11 @@ class LadderConfig:
     active_versions: int = 1
     max_upload_bytes: int = 20 * 2**20
     build_timeout_s: int = 120
+    build_max_bytes: int = 200 * 2**20
+    build_max_files: int = 50_000
+    #: per author: submissions in any hour (0: no limit), and stored but not yet decided
+    submissions_per_hour: int = 10
+    max_pending_submissions: int = 2
     bots: tuple[HouseBot, ...] = ()
 
     @property
@@ -133,5 +143,9 @@ def load_ladder(path: str | Path) -> LadderConfig:
         active_versions=_integer(path, data, "active_versions", 1, 1, 100),
         max_upload_bytes=_integer(path, data, "max_upload_mb", 20, 1, 1024) * 2**20,
         build_timeout_s=_integer(path, data, "build_timeout_s", 120, 1, 3600),
+        build_max_bytes=_integer(path, data, "build_max_mb", 200, 1, 100_000) * 2**20,
+        build_max_files=_integer(path, data, "build_max_files", 50_000, 10, 10_000_000),
+        submissions_per_hour=_integer(path, data, "submissions_per_hour", 10, 0, 100_000),
+        max_pending_submissions=_integer(path, data, "max_pending_submissions", 2, 1, 1000),
         bots=tuple(bots),
     )

@@ -3,10 +3,9 @@
 Three tasks of the server's one trio loop (:func:`arena.ladder._app.serve_ladder` starts them
 beside the web server):
 
-- **Vetting** takes stored submissions one at a time, off the request path, and runs
-  :func:`arena.ladder._intake.admit` on each (unpack, build, check-bot). A passed version enters
-  and each author's newest ``active_versions`` stay active. A submission whose vetting was cut
-  short by a kill is still ``pending`` in the store, so it is vetted again on restart.
+- **Vetting** (:class:`arena.ladder._vetting.Vetting`) takes stored submissions one at a time,
+  off the request path, and admits or refuses each; a passed version enters and each author's
+  newest ``active_versions`` stay active.
 - **Play** keeps ``concurrency`` games in flight on worker processes, through the executor the
   tournaments use (:mod:`arena.tournament._workers`). Whenever it needs work it asks
   :func:`arena.ladder._matchmaking.choose_tables` for the next tables and plays each as a
@@ -49,16 +48,15 @@ from ..tournament._config import TournamentConfig
 from ..tournament._handout import GameSource, WindowPlan
 from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, keyed_seed
 from ._config import LadderConfig
-from ._intake import admit
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
 from ._store import Entrant, LadderStore
+from ._vetting import Vetting
+from ._vetting import hide_submissions as hide_submissions
 
 #: Below this many games matchmaking refits before every table; above, a task refits in a
 #: thread (the fit of 100,000 games takes a fraction of a second: not in the web's loop).
 INLINE_FIT_GAMES = 5000
 
-#: A vetting that failed on the arena's side (not the submission's) is tried again after this.
-RETRY_VETTING_S = 10.0
 
 #: About how many games a bot process plays between two ends (see arena.tournament._handout): fewer than
 #: a tournament's, because matchmaking chooses a window's tables before their games are played.
@@ -80,14 +78,6 @@ class Executor(Protocol):
     async def __call__(self, config: TournamentConfig, source: GameSource,
                        on_result: Callable[[ScheduledGame, MatchResult], None],
                        on_death: Callable[[str, str], None]) -> None: ...
-
-
-def hide_submissions(sandbox: Sandbox, workdir: Path) -> Sandbox:
-    """``sandbox`` hiding the submissions' folder ``workdir``: under bubblewrap a bot sees its
-    own submission only (the sandbox shows a bot the entry of a hidden folder that holds its
-    own), not the code of the other authors, nor of a submission unpacked or vetted after it
-    started."""
-    return sandbox.with_hidden([workdir] if workdir.is_dir() else [])
 
 
 def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdir: Path) -> Executor:
@@ -151,7 +141,7 @@ class LadderRunner:
         self._block = self.store.next_block()
         self._key = self.store.seed_key()
         self._rng = random.Random(keyed_seed(self._key, "matchmaking", self._block))
-        self._submitted = trio.Event()
+        self.vetting = Vetting(self.config, self.store, self.workdir, self.sandbox, self._active_changed)
         self._between = self.store.between_games_faults()
 
     def enter_house_bots(self) -> None:
@@ -174,35 +164,15 @@ class LadderRunner:
 
     def submitted(self) -> None:
         """A submission was stored: wake the vetting task."""
-        self._submitted.set()
+        self.vetting.submitted()
+
+    def in_play(self) -> frozenset[str]:
+        """The duplicate blocks handed out and not wholly stored yet: their games replay one
+        deal, so none of them is shown before the last is stored (pages and API)."""
+        return frozenset(self._pending)
 
     async def _vet_forever(self) -> None:
-        while True:
-            pending = self.store.pending()
-            if not pending:
-                await self._submitted.wait()
-                self._submitted = trio.Event()
-                continue
-            admitted = False
-            for submission, entrant, archive in pending:
-                folder = self.workdir / str(submission)
-                await trio.to_thread.run_sync(_empty_folder, folder)
-                box = self.sandbox if isinstance(self.sandbox, str) else hide_submissions(self.sandbox, self.workdir)
-                try:
-                    admission = await admit(archive, folder, self.config.game, self.config.players,
-                                            build_timeout_s=self.config.build_timeout_s, sandbox=box)
-                except Exception as error:  # noqa: BLE001 - the arena's side (no free uid, full disk): later
-                    print(f"warning: vetting {entrant} failed on the arena's side ({error}); trying again "
-                          f"in {RETRY_VETTING_S:.0f} s", file=sys.stderr)
-                    await trio.sleep(RETRY_VETTING_S)
-                    break
-                manifest = admission.bot_dir / "bot.toml" if admission.passed and admission.bot_dir else None
-                self.store.decide(submission, manifest is not None, admission.report, manifest)
-                admitted = admitted or manifest is not None
-            if admitted:
-                # Once per batch: each change of the active set restarts the workers' bot pools.
-                self.store.activate(self.config.active_versions)
-                self._active_changed()
+        await self.vetting.run()
 
     def _active_changed(self) -> None:
         self._generation += 1
@@ -362,14 +332,3 @@ def fit_ratings(games: list[LadderGame], blocks: list[str]) -> dict[str, Any] | 
     standings = compute_standings([GameRecord(g.seats, g.ranks, block) for g, block in zip(games, blocks)])
     data = standings.as_dict()
     return {"rows": data["rows"], "crosstable": data["crosstable"], "groups": data["groups"]}
-
-
-def _empty_folder(folder: Path) -> None:
-    """Make ``folder`` an empty folder that bots (other uids) can enter (what a killed vetting
-    left in it is removed)."""
-    import shutil
-
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    folder.chmod(0o755)

@@ -9,6 +9,10 @@ whose vetting had not finished are vetted again, and no finished game is lost.
 
 Tokens are stored as SHA-256 hashes only (a token is 256 random bits: no salt or slow hash is
 needed against guessing); the token itself is shown once, when it is made.
+
+Every text a submission or a bot can make long is capped when stored (:func:`cap_text`): a
+report at :data:`REPORT_MAX` bytes, a detail at :data:`DETAIL_MAX`, cut with a note saying so,
+since each is sent whole on every view of its page.
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ from ..tournament._store import StoreError
 
 FORMAT = "pirate-arena-ladder"
 SCHEMA_VERSION = 1
+#: the most bytes of a stored vetting report (its build output's last 40 lines, check-bot's
+#: findings), and of any other stored message (a fault's detail, an event's)
+REPORT_MAX = 16 * 1024
+DETAIL_MAX = 4 * 1024
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,7 +47,7 @@ CREATE TABLE IF NOT EXISTS tokens (author TEXT PRIMARY KEY, hash TEXT NOT NULL U
 CREATE TABLE IF NOT EXISTS submissions (id INTEGER PRIMARY KEY, author TEXT NOT NULL,
     version INTEGER NOT NULL, entrant TEXT NOT NULL UNIQUE, status TEXT NOT NULL,
     report TEXT NOT NULL DEFAULT '', archive BLOB, manifest TEXT, active INTEGER NOT NULL DEFAULT 0,
-    created REAL NOT NULL, decided REAL, UNIQUE (author, version));
+    created REAL NOT NULL, decided REAL, attempts INTEGER NOT NULL DEFAULT 0, UNIQUE (author, version));
 CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,
     block TEXT NOT NULL, rotation INTEGER NOT NULL, seed INTEGER NOT NULL,
     seats TEXT NOT NULL, ranks TEXT NOT NULL, scores TEXT NOT NULL, faults TEXT NOT NULL,
@@ -76,8 +84,29 @@ class Entrant:
     manifest: Path
 
 
+class SubmissionRefused(Exception):
+    """An author is over a submission limit; the message says which and what to do."""
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def cap_text(text: str, limit: int) -> str:
+    """``text`` if its UTF-8 takes at most ``limit`` bytes, else its start, cut on a
+    character, with a note saying how long it was (the result stays within ``limit``)."""
+    data = text.encode("utf-8", "replace")
+    if len(data) <= limit:
+        return text
+    note = f"\n[... cut here: {len(data)} bytes in all, {limit} are kept]"
+    return data[:limit - len(note.encode())].decode("utf-8", "ignore") + note
+
+
+def _not_in(column: str, values: frozenset[str]) -> tuple[str, tuple[str, ...]]:
+    """An SQL condition that ``column`` is none of ``values`` (always true without any)."""
+    if not values:
+        return "1", ()
+    return f"{column} NOT IN ({', '.join('?' * len(values))})", tuple(sorted(values))
 
 
 class LadderStore:
@@ -116,6 +145,9 @@ class LadderStore:
                         ("players", str(players)), ("seed_key", new_key().hex()), ("created_at", str(time.time()))])
             row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() \
                 if tables or game is not None else None
+            if row is not None and row[0] == FORMAT and game is not None and "attempts" not in {
+                    column[1] for column in db.execute("PRAGMA table_info(submissions)")}:
+                db.execute("ALTER TABLE submissions ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0")  # older ladders
         except sqlite3.Error as error:
             raise StoreError(f"{path}: not a pirate-arena ladder database ({error})") from None
         if row is None or row[0] != FORMAT:
@@ -180,12 +212,35 @@ class LadderStore:
 
     # -- submissions ----------------------------------------------------------------------------
 
-    def add_submission(self, author: str, archive: bytes | None, manifest: Path | None = None) -> tuple[int, str]:
+    def submission_limit(self, author: str, per_hour: int, max_pending: int) -> str | None:
+        """Why ``author`` may not submit now (as the 429 says it), or ``None``: it made
+        ``per_hour`` uploads in the last hour (0: no limit), or ``max_pending`` of its uploads
+        wait for their verdict."""
+        since = time.time() - 3600
+        recent, pending = self._db.execute(
+            "SELECT COALESCE(SUM(created > ?), 0), COALESCE(SUM(status = ?), 0) FROM submissions "
+            "WHERE author = ? AND archive IS NOT NULL", (since, Status.PENDING, author)).fetchone()
+        if per_hour and recent >= per_hour:
+            return (f"{author} has made {recent} submissions in the last hour, the ladder's limit "
+                    f"(submissions_per_hour); try again later")
+        if pending >= max_pending:
+            return (f"{author} has {pending} submission{'s' if pending != 1 else ''} waiting to be checked, the "
+                    f"ladder's limit (max_pending_submissions); submit again once it has a verdict")
+        return None
+
+    def add_submission(self, author: str, archive: bytes | None, manifest: Path | None = None,
+                       limits: tuple[int, int] | None = None) -> tuple[int, str]:
         """Store a new version of ``author``: an uploaded ``archive`` (to vet), or a ``manifest``
-        on this machine (a house bot: admitted at once). Returns ``(id, entrant name)``."""
+        on this machine (a house bot: admitted at once). Returns ``(id, entrant name)``.
+        ``limits``: ``(per_hour, max_pending)`` of :meth:`submission_limit`, checked in the same
+        transaction (uploads racing each other cannot pass them); over one raises
+        :class:`SubmissionRefused`."""
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
+                refusal = None if limits is None else self.submission_limit(author, *limits)
+                if refusal is not None:
+                    raise SubmissionRefused(refusal)
                 (version,) = self._db.execute("SELECT COALESCE(MAX(version), 0) + 1 FROM submissions WHERE author = ?",
                                               (author,)).fetchone()
                 entrant = f"{author}-v{version}"
@@ -209,12 +264,24 @@ class LadderStore:
         return list(self._db.execute("SELECT id, entrant, archive FROM submissions WHERE status = ? ORDER BY id",
                                      (Status.PENDING,)))
 
+    def start_vetting(self, submission: int, step: int = 1) -> int:
+        """Note that vetting ``submission`` starts; how many times it has started, this one
+        included (a vetting that a kill cut short counts: the runner gives up after a few).
+        ``step=-1`` takes a start back (the arena, not the submission, stopped it)."""
+        self._write("a vetting", [("UPDATE submissions SET attempts = attempts + ? WHERE id = ?", (step, submission))])
+        return self._db.execute("SELECT attempts FROM submissions WHERE id = ?", (submission,)).fetchone()[0]
+
     def decide(self, submission: int, passed: bool, report: str, manifest: Path | None) -> None:
-        """Record a vetting verdict (``manifest``: the admitted bot's, when it passed)."""
+        """Record a vetting verdict (``manifest``: the admitted bot's, when it passed);
+        ``report`` is kept to :data:`REPORT_MAX` bytes."""
         self._write("a verdict", [(
             "UPDATE submissions SET status = ?, report = ?, manifest = ?, decided = ? WHERE id = ?",
-            (Status.PASSED if passed else Status.FAILED, report, None if manifest is None else str(manifest),
-             time.time(), submission))])
+            (Status.PASSED if passed else Status.FAILED, cap_text(report, REPORT_MAX),
+             None if manifest is None else str(manifest), time.time(), submission))])
+
+    def failed(self) -> list[int]:
+        """The ids of every refused submission (their folders are not kept)."""
+        return [row[0] for row in self._db.execute("SELECT id FROM submissions WHERE status = ?", (Status.FAILED,))]
 
     def activate(self, keep: int) -> None:
         """Make each author's ``keep`` newest passed versions the active ones, but for those
@@ -302,14 +369,15 @@ class LadderStore:
                 self._db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
                                      [(name, game, seat, rank) for seat, (name, rank) in enumerate(zip(seats, result.ranks))])
                 self._db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", [
-                    (game, seats[f.seat] if f.seat is not None else "", f.kind.value, f.step, f.detail, f.stderr_tail)
-                    for f in result.faults])
+                    (game, seats[f.seat] if f.seat is not None else "", f.kind.value, f.step,
+                     cap_text(f.detail, DETAIL_MAX), cap_text(f.stderr_tail, REPORT_MAX)) for f in result.faults])
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot store game {key} ({error})") from None
         return True
 
     def record_event(self, entrant: str, kind: str, detail: str) -> None:
-        self._write("an event", [("INSERT INTO events VALUES (?, ?, ?, ?)", (entrant, kind, detail, time.time()))])
+        self._write("an event", [("INSERT INTO events VALUES (?, ?, ?, ?)",
+                                  (entrant, kind, cap_text(detail, DETAIL_MAX), time.time()))])
 
     def game_count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -321,21 +389,31 @@ class LadderStore:
                 self._db.execute("SELECT id, seats, ranks, block FROM games WHERE id > ? AND reason != 'arena-error' "
                                  "ORDER BY id", (after,))]
 
-    def games(self, entrant: str | None = None, offset: int = 0, limit: int = 50) -> list[dict[str, Any]]:
-        """Stored games, newest first (of ``entrant`` only, if given), without replays."""
+    # A duplicate block's games replay one deal, so none of them is shown (seed, replay, scores,
+    # faults with the bot's stderr) while another rotation of it may still be played: the
+    # methods below leave out the games of ``hidden`` blocks (the runner's blocks in play).
+
+    def games(self, entrant: str | None = None, offset: int = 0, limit: int = 50,
+              hidden: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+        """Stored games, newest first (of ``entrant`` only, if given), without replays, but
+        for those of the blocks in ``hidden``."""
         columns = "g.id, g.key, g.seats, g.ranks, g.scores, g.reason, g.steps, g.finished_at, g.faults"
+        shown, args = _not_in("g.block", hidden)
         if entrant is None:
-            rows = self._db.execute(f"SELECT {columns} FROM games AS g ORDER BY g.id DESC LIMIT ? OFFSET ?",
-                                    (limit, offset))
+            rows = self._db.execute(f"SELECT {columns} FROM games AS g WHERE {shown} ORDER BY g.id DESC "
+                                    f"LIMIT ? OFFSET ?", (*args, limit, offset))
         else:
             rows = self._db.execute(f"SELECT {columns} FROM seats AS s JOIN games AS g ON g.id = s.game "
-                                    f"WHERE s.entrant = ? ORDER BY s.game DESC LIMIT ? OFFSET ?", (entrant, limit, offset))
+                                    f"WHERE s.entrant = ? AND {shown} ORDER BY s.game DESC LIMIT ? OFFSET ?",
+                                    (entrant, *args, limit, offset))
         return [_game_row(row) for row in rows]
 
-    def game(self, game: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """One game's row and its replay (as stored), or ``None``."""
+    def game(self, game: int, hidden: frozenset[str] = frozenset()) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """One game's row and its replay (as stored), or ``None`` (no such game, or one of a
+        block in ``hidden``)."""
+        shown, args = _not_in("block", hidden)
         row = self._db.execute("SELECT id, key, seats, ranks, scores, reason, steps, finished_at, faults, replay, seed "
-                               "FROM games WHERE id = ?", (game,)).fetchone()
+                               f"FROM games WHERE id = ? AND {shown}", (game, *args)).fetchone()
         if row is None:
             return None
         meta = _game_row(row[:9])
@@ -343,12 +421,19 @@ class LadderStore:
         meta["faults"] = json.loads(row[8])
         return meta, msgpack.unpackb(row[9], strict_map_key=False)
 
-    def faults(self, entrant: str, limit: int = 20) -> list[dict[str, Any]]:
-        """``entrant``'s latest faults, newest first, with the last lines of its stderr."""
+    def block_of(self, game: int) -> str | None:
+        """The duplicate block of a stored game, or ``None``."""
+        row = self._db.execute("SELECT block FROM games WHERE id = ?", (game,)).fetchone()
+        return row[0] if row else None
+
+    def faults(self, entrant: str, limit: int = 20, hidden: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+        """``entrant``'s latest faults, newest first, with the last lines of its stderr, but for
+        those in games of the blocks in ``hidden``."""
         keys = ("game", "kind", "step", "detail", "stderr_tail")
+        shown, args = _not_in("g.block", hidden)
         return [dict(zip(keys, row)) for row in self._db.execute(
-            "SELECT game, kind, step, detail, stderr_tail FROM faults WHERE entrant = ? ORDER BY game DESC LIMIT ?",
-            (entrant, limit))]
+            "SELECT f.game, f.kind, f.step, f.detail, f.stderr_tail FROM faults AS f JOIN games AS g ON g.id = f.game "
+            f"WHERE f.entrant = ? AND {shown} ORDER BY f.game DESC LIMIT ?", (entrant, *args, limit))]
 
     def events(self, entrant: str, limit: int = 20) -> list[dict[str, Any]]:
         return [{"kind": kind, "detail": detail, "at": at} for kind, detail, at in self._db.execute(

@@ -52,8 +52,10 @@ def renderer_script(game_id: str) -> str:
 
 
 def _json_script(element_id: str, value: Any) -> str:
-    # "</" inside a script element would end it early; JSON allows the escaped form.
-    text = json.dumps(value, separators=(",", ":")).replace("</", "<\\/")
+    # Every "<" escaped, not only "</": "<!--" followed by "<script" inside a script element
+    # puts the HTML parser in its "script data escaped" state, where the element's own
+    # "</script>" no longer ends it and the page's scripts stop. JSON reads "\u003c" as "<".
+    text = json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 

@@ -381,3 +381,27 @@ def test_steps_whose_check_fails_do_not_decode():
 ])
 def test_canonical_json_is_what_the_browser_writes(value, text):
     assert canonical(value) == text  # the browser's ArenaView.canonical: test_report_browser.py
+
+
+def test_embedded_json_escapes_every_less_than_sign(tmp_path):
+    # A hand-edited database: a name holding "<!--<script>" in a script element would put the
+    # HTML parser in its "script data escaped" state, and the page's scripts stop (issue 27).
+    import sqlite3
+
+    database = make_database(tmp_path / "t.db", "dead-mans-draw")
+    hostile = "<!--<script>"
+    with sqlite3.connect(database) as db:
+        name = json.loads(db.execute("SELECT seats FROM games LIMIT 1").fetchone()[0])[0]
+        db.execute("UPDATE games SET seats = replace(seats, ?, ?)", (json.dumps(name), json.dumps(hostile)))
+    store = ResultsStore.open(database)
+    try:
+        page, _ = report_html(store, n_boot=5)
+    finally:
+        store.close()
+    embedded = re.findall(r'<script type="application/json" id="([\w-]+)">(.*?)</script>', page)
+    assert [element for element, _ in embedded] == ["report-data"]
+    text = embedded[0][1]
+    assert "<" not in text and "\\u003c!--\\u003cscript>" in text
+    assert hostile in json.loads(text)["names"]
+    viewer = viewer_html(play_random("dead-mans-draw"), {"bots": [hostile, "b"]})
+    assert all("<" not in text for text in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', viewer))

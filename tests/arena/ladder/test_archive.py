@@ -251,3 +251,32 @@ def test_fifo_in_a_zip_is_refused(tmp_path):
     fifo.external_attr = (stat.S_IFIFO | 0o644) << 16
     data = make_zip(("bot.toml", MANIFEST), fifo)
     assert refused(data, tmp_path / "out") == "pipe: a fifo; only regular files and folders are allowed"
+
+
+# -- headers read whole by tarfile: their sizes are checked first (issue 27) ---------------------
+
+def test_a_huge_gnu_long_name_is_refused_before_it_is_read(tmp_path):
+    from .test_server_hostile import long_name_tar_xz
+
+    data = long_name_tar_xz()  # 10 KB of xz, 64 MiB of name
+    assert refused(data, tmp_path / "out") == ("a GNU long name of 67108864 bytes, over the limit of 4096 "
+                                               "(a path is at most 4096 bytes)")
+
+
+def test_a_huge_pax_header_is_refused(tmp_path):
+    info = member("bot.toml")
+    info.pax_headers = {"comment": "x" * 20_000}
+    assert refused(make_tar((info, MANIFEST)), tmp_path / "out") == "a pax header of 20015 bytes, over the limit of 16384"
+
+
+def test_a_long_chain_of_extension_headers_is_refused(tmp_path):
+    long = tarfile.TarInfo("././@LongLink")
+    long.type, long.size = tarfile.GNUTYPE_LONGNAME, 512
+    data = (long.tobuf(format=tarfile.GNU_FORMAT) + b"a" * 512) * 5 + member("a").tobuf(format=tarfile.GNU_FORMAT)
+    assert refused(data + b"\0" * 1024, tmp_path / "out") == (
+        "more than 4 extension headers (pax, GNU long names) in a row")
+
+
+def test_a_name_over_path_max_is_refused_and_shown_cut(tmp_path):
+    error = refused(make_zip(("a" * 5000, b"")), tmp_path / "out")
+    assert error == f"'{'a' * 200}'...: a name of 5000 bytes, over the limit of 4096"

@@ -16,6 +16,7 @@ import pytest
 import trio
 
 from arena.ladder._intake import BUILD_LIMITS, BUILD_MAX_BYTES, admit
+from arena.ladder._tree import remove_tree
 from arena.sandbox._sandbox import detect_sandbox
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,7 +47,7 @@ def workdir():
     top = Path(tempfile.mkdtemp(prefix="pirate-arena-intake-"))
     top.chmod(0o755)
     yield top / "submission"
-    shutil.rmtree(top)
+    remove_tree(top)  # shutil.rmtree recurses: a build may leave 1,500 levels
 
 
 def processes_below(folder: Path) -> list[int]:
@@ -256,8 +257,7 @@ async def test_a_build_that_leaves_too_much_is_refused(workdir):
     manifest = 'command = "python bot.py"\nbuild = ["sh", "-c", "for f in a b c d; do truncate -s 60M $f; done"]\n'
     admission = await admit(archive(manifest), workdir, "karibik", 2)
     assert (admission.passed, admission.report.splitlines()[0]) == (
-        False, f"build: the bot's folder holds {4 * 60 * 2**20 + len(manifest)} bytes afterwards, "
-               f"over the limit of {BUILD_MAX_BYTES}")
+        False, f"build: afterwards, its folder holds more than {BUILD_MAX_BYTES} bytes (the limit)")
 
 
 async def test_a_bot_whose_program_is_missing_fails_check_bot(workdir):
@@ -273,3 +273,27 @@ async def test_a_build_that_makes_hardlinks_is_refused_and_the_links_removed(wor
     assert (admission.passed, admission.report.splitlines()[0]) == (
         False, "build: it made hardlinks (bot.py, copy.py); they were removed and the build refused")
     assert sorted(path.name for path in (workdir / "my-bot").iterdir()) == ["bot.toml"]
+
+
+async def test_a_build_that_keeps_making_files_is_stopped_while_it_runs(workdir):
+    from arena.ladder._build import BuildCaps
+
+    build = "i = 0\nwhile True:\n    open(f'f{i}', 'w').close()\n    i += 1\n"
+    start = trio.current_time()
+    admission = await admit(archive('command = "python bot.py"\nbuild = "python build.py"\n', build__py=build),
+                            workdir, "karibik", 2, build_timeout_s=60, caps=BuildCaps(max_files=500))
+    assert (admission.passed, admission.report.splitlines()[0]) == (
+        False, "build stopped: its folder holds more than 500 files and folders (the limit); "
+               "every process it started was killed")
+    assert trio.current_time() - start < 20  # not the time limit
+    assert processes_below(workdir) == []
+
+
+async def test_a_build_that_leaves_folders_1500_deep_is_refused(workdir):
+    build = "import os\nfor _ in range(1500):\n    os.mkdir('d')\n    os.chdir('d')\n"
+    admission = await admit(archive('command = "python bot.py"\nbuild = "python build.py"\n', build__py=build),
+                            workdir, "karibik", 2)
+    assert not admission.passed
+    assert admission.report.splitlines()[0] in (  # stopped while it ran, or found after it
+        "build stopped: its folder holds entries more than 64 levels deep (the limit); every process it started "
+        "was killed", "build: afterwards, its folder holds entries more than 64 levels deep (the limit)")

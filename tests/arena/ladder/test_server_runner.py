@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from arena.ladder import _runner
+from arena.ladder import _runner, _store, _vetting
 from arena.ladder._config import load_ladder
 from arena.ladder._matchmaking import LadderGame
 from arena.ladder._runner import LadderRunner
@@ -96,3 +96,72 @@ def test_a_failing_matchmaking_plays_a_random_table(runner, monkeypatch, capsys)
     game = next(runner._stretch(names, runner._generation))
     assert set(game.seats) <= set(names) and len(set(game.seats)) == 2
     assert "warning: matchmaking failed (singular matrix); playing a random table" in capsys.readouterr().err
+
+
+async def _vet_all(runner) -> None:
+    """Run the vetting task until no submission is pending (a deadline, no fixed sleep)."""
+    import trio
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(runner._vet_forever)
+        with trio.fail_after(20):
+            while runner.store.pending():
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+
+
+async def test_an_error_in_vetting_refuses_that_submission_and_the_next_is_vetted(runner, monkeypatch, capsys):
+    from arena.ladder._intake import Admission
+
+    async def admit(archive, folder, *args, **kwargs):
+        if archive == b"hostile":  # what a 1,500-level folder did: the error escaped and ended the ladder
+            raise RecursionError("maximum recursion depth exceeded")
+        (folder / "left").write_text("a refused submission's file")
+        return Admission(False, None, "archive refused: for the test")
+
+    monkeypatch.setattr(_vetting, "admit", admit)
+    hostile, _ = runner.store.add_submission("mallory", b"hostile")
+    other, _ = runner.store.add_submission("alice", b"other")
+    await _vet_all(runner)
+    refused = runner.store.submission(hostile)
+    assert (refused["status"], refused["report"]) == (
+        "failed", "not checked: the ladder failed while checking it (RecursionError: maximum recursion depth "
+                  "exceeded); tell the organiser")
+    assert runner.store.submission(other)["report"] == "archive refused: for the test"
+    assert not (runner.workdir / str(hostile)).exists() and not (runner.workdir / str(other)).exists()
+    assert "warning: vetting mallory-v1 raised RecursionError: maximum recursion depth exceeded" in capsys.readouterr().err
+
+
+async def test_a_submission_whose_vetting_was_cut_short_three_times_is_refused(runner, monkeypatch):
+    async def admit(*args, **kwargs):
+        raise AssertionError("not vetted a fourth time")
+
+    monkeypatch.setattr(_vetting, "admit", admit)
+    number, _ = runner.store.add_submission("mallory", b"kills the ladder")
+    for _ in range(3):  # three starts, each ended by a kill of the server
+        runner.store.start_vetting(number)
+    await _vet_all(runner)
+    assert runner.store.submission(number)["report"] == (
+        "not checked: its check was cut short 3 times (the ladder stopped while checking it); tell the organiser")
+
+
+def test_submissions_per_author_are_limited_in_the_store(runner):
+    store = runner.store
+    assert store.submission_limit("alice", 2, 5) is None
+    store.add_submission("alice", b"a", limits=(2, 5))
+    store.add_submission("alice", b"b", limits=(2, 5))
+    with pytest.raises(_store.SubmissionRefused, match="^alice has made 2 submissions in the last hour"):
+        store.add_submission("alice", b"c", limits=(2, 5))
+    assert store.submission_limit("alice", 0, 2) == (
+        "alice has 2 submissions waiting to be checked, the ladder's limit (max_pending_submissions); "
+        "submit again once it has a verdict")
+    store.add_submission("bob", None, ROOT / "examples/bots/py-random.toml")  # a house bot counts in no limit
+    assert store.submission_limit("bob", 1, 1) is None
+
+
+def test_stored_messages_are_capped_with_a_note(runner):
+    number, _ = runner.store.add_submission("alice", b"a")
+    runner.store.decide(number, False, "x" * 100_000, None)
+    report = runner.store.submission(number)["report"]
+    assert len(report.encode()) <= _store.REPORT_MAX
+    assert report.endswith("\n[... cut here: 100000 bytes in all, 16384 are kept]")

@@ -13,6 +13,8 @@ from arena.tournament._config import ConfigError
 from arena.tournament._store import StoreError
 from engines import Replay
 
+from ._server import ladder_folder, remove
+
 ROOT = Path(__file__).parents[3]
 
 
@@ -108,6 +110,7 @@ def test_a_port_in_use_is_one_error_line(tmp_path):
 
     from arena.cli._app import app
 
+    tmp_path = ladder_folder()  # pytest's tmp_path lies in a 0700 folder, refused first as root
     (tmp_path / "l.toml").write_text('game = "dead-mans-draw"\n')
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -121,6 +124,7 @@ def test_a_port_in_use_is_one_error_line(tmp_path):
     assert lines == [f"error: {tmp_path}/l.toml: cannot listen on 127.0.0.1:{port} "
                      f"(Address already in use); choose another 'port' or --port"]
     assert result.stderr.splitlines()[-1] == lines[0]
+    remove(tmp_path)
 
 
 def test_only_the_last_fit_is_kept_and_history_points_change(store):

@@ -33,10 +33,17 @@ def test_a_bot_leaving_between_games_is_charged_and_retired():
         # It is out of matchmaking; the others play on.
         board = server.json("/api/leaderboard")
         assert {row["name"]: row["active"] for row in board["rows"]}.get("leaver-v1") in (False, None)
-        played = server.json("/api/games?bot=leaver-v1&limit=200")["games"]
-        server.wait_for(lambda: server.json("/api/games?limit=1")["games"][0]["id"] > max(g["id"] for g in played) + 4
-                        and set(server.json("/api/games?limit=1")["games"][0]["seats"]) == {"random-v1", "heuristic-v1"},
-                        "games without the leaver")
+        # A game is listed once its whole duplicate block is stored (the rest of a block the
+        # leaver was in is dropped when it is withdrawn), so the lists may lag behind play.
+        played = server.wait_for(lambda: server.json("/api/games?bot=leaver-v1&limit=200")["games"],
+                                 "the leaver's games listed")
+
+        def newest() -> dict | None:
+            games = server.json("/api/games?limit=1")["games"]
+            return games[0] if games else None
+
+        server.wait_for(lambda: (game := newest()) and game["id"] > max(g["id"] for g in played) + 4
+                        and set(game["seats"]) == {"random-v1", "heuristic-v1"}, "games without the leaver")
         assert any("warning: ladder entrant leaver-v1 withdrawn after 2 faults between games" in line
                    for line in server.lines)
     finally:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.ladder import _runner
+from arena.ladder import _vetting
 from arena.ladder._config import load_ladder
 from arena.ladder._intake import Admission, admit
 from arena.ladder._runner import LadderRunner, hide_submissions
@@ -141,11 +141,11 @@ async def test_the_runner_vets_in_its_sandbox_hiding_every_submission_folder(tmp
     (bots / "7").mkdir(parents=True)  # another author's, vetted before
     seen = []
 
-    async def fake_admit(data, workdir, game, players, *, build_timeout_s, sandbox):
+    async def fake_admit(data, workdir, game, players, *, build_timeout_s, sandbox, caps):
         seen.append((data, workdir, sandbox.hidden_paths))
         return Admission(False, None, "refused")
 
-    monkeypatch.setattr(_runner, "admit", fake_admit)
+    monkeypatch.setattr(_vetting, "admit", fake_admit)
     runner = LadderRunner(load_ladder(tmp_path / "ladder.toml"), store, None, bots,
                           Sandbox().with_hidden([tmp_path / "ladder.db"]))
     number, _ = store.add_submission("ann", b"the archive")
