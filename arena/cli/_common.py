@@ -65,6 +65,11 @@ def one_line(message: str) -> str:
     return " ".join(message.split()) or "unknown error"
 
 
+def plural(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``, ``0 games``: counts in messages agree with their noun."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
 def fail(message: str) -> None:
     """Print ``error: message`` on stderr and exit with code 2."""
     typer.echo(f"error: {one_line(message)}", err=True)

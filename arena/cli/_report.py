@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ._common import UsageError, reports_errors
+from ._common import UsageError, plural, reports_errors
 
 # The report package (the store, numpy) is imported inside the commands: `arena --help` and
 # `arena games` load this module and must start fast.
@@ -38,7 +38,7 @@ def report_command(
         figures = write_report(database, output, int(replay_mb * 1e6), bootstrap)
     except ValueError as error:  # no games yet, or a game the engines cannot re-play
         raise UsageError(str(error)) from None
-    typer.echo(f"wrote {output}: {figures['games']} games, {figures['embedded']} replays embedded, "
+    typer.echo(f"wrote {output}: {plural(figures['games'], 'game')}, {plural(figures['embedded'], 'replay')} embedded, "
                f"{figures['bytes'] / 1e6:.1f} MB")
 
 

@@ -12,7 +12,7 @@ import typer
 
 from ..tournament._ranges import RANGES, parse_option
 from ._common import (AllowRootOption, OutputOption, SandboxOption, UsageError, check_writable,
-                      on_interrupt, reports_errors, root_bots_warning, write_text_file)
+                      on_interrupt, plural, reports_errors, root_bots_warning, write_text_file)
 
 if TYPE_CHECKING:
     from ..tournament._config import TournamentConfig
@@ -104,7 +104,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         runner = TournamentRunner(config, store, display, sandbox.with_hidden(hidden), skip_broken=skip_broken)
         _, total, done = runner.pending()
         if not quiet:
-            typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
+            typer.echo(f"{config.game}: {plural(len(config.entrants), 'entrant')}, {plural(total, 'game')} "
                        f"({done} already played), concurrency {config.concurrency}, "
                        f"{_where(config, min(config.workers or default_workers(), config.concurrency))}, "
                        f"results in {store.path}", err=True)

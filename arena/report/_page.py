@@ -196,8 +196,8 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
         embedded += len(members)
         chunks.append(element)
     title = f"{config.get('name') or store.path.stem}: {engines.get_game(game_id).name}"
-    summary = (f"{len(games)} games of {engines.get_game(game_id).name}, {len(names)} entrants, "
-               f"{standings['players']} players a game; replays of {embedded} games embedded"
+    summary = (f"{_count(len(games), 'game')} of {engines.get_game(game_id).name}, {_count(len(names), 'entrant')}, "
+               f"{standings['players']} players a game; replays of {_count(embedded, 'game')} embedded"
                + (f"; {len(diverged)} replays do not follow this version's rules." if diverged else "."))
     body = (f'<header><h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>'
             '<a href="#standings">Standings</a> <a href="#head-to-head">Head to head</a> '
@@ -233,3 +233,8 @@ def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGE
     output.write_text(page, encoding="utf-8")
     figures["bytes"] = output.stat().st_size
     return figures
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{number} {noun}{'s' * (number != 1)}"
