@@ -26,12 +26,14 @@ def report_command(
     output: OutputOption = Path("report.html"),
     replay_mb: Annotated[float, typer.Option(metavar="MB", help="Most MB of embedded replays (games with faults first).")]
     = REPLAY_MB,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", help="Bootstrap replicates for the error bars.")] = 200,
+    bootstrap: Annotated[Optional[int], typer.Option("--bootstrap", metavar="N", help=(
+        "Draw the error bars from N bootstrap replicates (default: cluster-robust, as `arena standings` "
+        "and the live display)."))] = None,
 ) -> None:
     """Write the tournament report: one offline HTML file with standings, charts and replays."""
     from ..report import write_report
 
-    if replay_mb < 0 or bootstrap < 1:
+    if replay_mb < 0 or (bootstrap is not None and bootstrap < 1):
         raise UsageError("--replay-mb must be >= 0 and --bootstrap >= 1")
     _writable(output)
     try:

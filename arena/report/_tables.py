@@ -44,9 +44,18 @@ def fault_counts(games: Iterable[StoredGame]) -> Counter[str]:
     return counts
 
 
-def standings_of(records: Sequence[GameRecord], n_boot: int = 200, seed: int = 0,
+def standings_of(records: Sequence[GameRecord], n_boot: int | None = None, seed: int = 0,
                  anchor: tuple[str, float] | None = None) -> Standings:
+    """:func:`compute_standings`; by default with the analytic (cluster-robust) interval,
+    as everywhere: ``arena standings``, the live display and the report agree."""
     return compute_standings(records, n_boot=n_boot, seed=seed, anchor=anchor)
+
+
+def interval_label(n_boot: int | None) -> str:
+    """How the 95% intervals of standings fitted with ``n_boot`` were drawn, for their caption."""
+    if n_boot is None:
+        return "cluster-robust, each duplicate block one observation"
+    return f"bootstrap, {n_boot} replicates"
 
 
 def standings_table(standings: Standings, faults: Counter[str] | None = None, players: int = 2) -> str:
