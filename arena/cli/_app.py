@@ -22,6 +22,7 @@ import typer
 import engines
 
 from ..players._faults import FaultPolicy
+from ..players._timecontrol import TimeControl
 from ..tournament._ranges import parse_option
 from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable,
                       number_option, on_interrupt, parse_options, reports_errors, root_bots_warning,
@@ -106,10 +107,18 @@ def make_log_dir(path: Path | None) -> None:
         raise UsageError(f"{path}: cannot create the --stderr folder ({error.strerror})") from None
 
 
+#: The time control's defaults: a tournament file's (``[time]``), for every command, so a bot
+#: that passes `check-bot` or plays `arena match` meets the clock a default tournament gives it.
+CLOCK = TimeControl()
+MoveOption = Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")]
+ReserveOption = Annotated[str, number_option(
+    "--reserve-ms", "Per-game reserve (overage bank) in ms: time beyond --move-ms comes out of it.", "MS")]
+StartupOption = Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")]
+
+
 def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
                    margin_ms: int = 0, ponder: bool = False, in_turn: bool = False):
     from ..match._match import MatchSettings
-    from ..players._timecontrol import TimeControl
 
     try:
         time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms, ponder, in_turn)
@@ -125,9 +134,9 @@ def match_command(
     bots: Annotated[list[str], typer.Argument(metavar="BOT", help="Bot manifests (*.toml) or commands, one per seat.")],
     seed: Annotated[str, number_option("--seed", "Game seed: same seed, same deal (bot seeds are random).")] = "1",
     option: GameOptionOption = [],
-    move_ms: Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")] = "1000",
-    reserve_ms: Annotated[str, number_option("--reserve-ms", "Per-game reserve (overage bank) in ms.", "MS")] = "5000",
-    startup_ms: Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")] = "10000",
+    move_ms: MoveOption = str(CLOCK.move_ms),
+    reserve_ms: ReserveOption = str(CLOCK.reserve_ms),
+    startup_ms: StartupOption = str(CLOCK.startup_ms),
     margin_ms: Annotated[str, number_option(
         "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", "MS")] = "0",
     ponder: Annotated[bool, typer.Option(
@@ -271,7 +280,9 @@ def check_bot_command(
     game: Annotated[list[str], typer.Option("--game", "-g", metavar="GAME", help="Check this game (default: those in its hello).")] = [],
     games_per: Annotated[str, number_option(
         "--games-per", "Games to play per game id (more if decision kinds are missing).")] = "4",
-    move_ms: Annotated[str, number_option("--move-ms", "Per-move limit in ms.", "MS")] = "1000",
+    move_ms: MoveOption = str(CLOCK.move_ms),
+    reserve_ms: ReserveOption = str(CLOCK.reserve_ms),
+    startup_ms: StartupOption = str(CLOCK.startup_ms),
     stderr_dir: StderrOption = None,
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
@@ -285,14 +296,15 @@ def check_bot_command(
 
     for game_id in game:
         engines.get_game(game_id)
-    move_ms_value = parse_option("--move-ms", move_ms)
     games = parse_option("--games-per", games_per)
     spec = resolve_bot(bot)
-    time_control = match_settings(move_ms_value, 5000, 10_000, FaultPolicy.FORFEIT.value, 0).time_control
+    time_control = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
+                                  parse_option("--startup-ms", startup_ms), FaultPolicy.FORFEIT.value, 0).time_control
     make_log_dir(stderr_dir)
     with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the check was not finished"):
         report = trio.run(check_bot, spec, game, games, time_control, box, stderr_dir)
-    for line in report.lines():
+    lines = report.lines()
+    for line in [*lines[:1], _clock_line(time_control), *lines[1:]]:
         typer.echo(line)
     if stderr_dir is not None:
         typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per process of the bot)")
@@ -300,6 +312,16 @@ def check_bot_command(
         typer.echo(root_bots_warning(box))
     if not report.passed:
         raise typer.Exit(1)
+
+
+def _clock_line(time_control: TimeControl) -> str:
+    """Which time control check-bot checked at, and whether a default tournament's is the same."""
+    given = (time_control.move_ms, time_control.reserve_ms, time_control.startup_ms)
+    which = ("a tournament file's defaults" if given == (CLOCK.move_ms, CLOCK.reserve_ms, CLOCK.startup_ms)
+             else "as given; a tournament file's defaults are "
+                  f"{CLOCK.move_ms}, {CLOCK.reserve_ms} and {CLOCK.startup_ms} ms")
+    return (f"time control: move {given[0]} ms, reserve {given[1]} ms, startup {given[2]} ms ({which}; "
+            f"--move-ms, --reserve-ms, --startup-ms to check at others)")
 
 
 @_app.command("doctor")
