@@ -125,6 +125,8 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         typer.echo(f"warning: entrant {name!r} could not start; it forfeited all its games", err=True)
     for name, detail in runner.withdrawn.items():
         typer.echo(f"warning: entrant {name!r} {detail}: it forfeited its remaining games", err=True)
+    for line in _always_faulting_lines(store, set(runner.broken) | set(runner.withdrawn)):
+        typer.echo(line, err=True)
     if runner.sprt_result is not None and runner.sprt_result.decided:
         typer.echo(f"sprt: {runner.sprt_result.verdict()}; the gauntlet stopped", err=True)
     from ._ratings import print_standings
@@ -132,6 +134,23 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
     print_standings(store, "table", None, None)
     if root_bots_warning(sandbox):
         typer.echo(root_bots_warning(sandbox))
+
+
+def _always_faulting_lines(store: ResultsStore, warned: set[str]) -> list[str]:
+    """A warning for each entrant that faulted in every game it played (but those ``warned``
+    about already: broken or withdrawn), pointing at the report, where each fault is listed
+    with the bot's stderr and the game's replay."""
+    from ..report._tables import always_faulting
+
+    lines = []
+    for name, (games, kinds) in sorted(always_faulting(store.games()).items()):
+        if name in warned:
+            continue
+        where = "its only game" if games == 1 else f"every one of its {games} games"
+        shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+        lines.append(f"warning: entrant {name!r} faulted in {where} ({shown}); "
+                     f"see why with: arena report {store.path}")
+    return lines
 
 
 @tournament_app.command("run")

@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -319,6 +320,9 @@ while True:
 
 
 def test_a_bot_that_faulted_in_every_game_of_a_quiet_run_is_named(tmp_path):
+    # As root the bot runs under a uid of its own: its folder must be open to others.
+    tmp_path = Path(tempfile.mkdtemp(prefix="pirate-arena-faulting-"))
+    tmp_path.chmod(0o755)
     (tmp_path / "illegal.py").write_text(ILLEGAL)
     path = tournament_file(tmp_path, entrants=f'[[entrants]]\nname = "good"\ncommand = "{R}"\n\n'
                                               f'[[entrants]]\nname = "bad"\ncommand = "python illegal.py"\n')
@@ -328,3 +332,4 @@ def test_a_bot_that_faulted_in_every_game_of_a_quiet_run_is_named(tmp_path):
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert warnings == [f"warning: entrant 'bad' faulted in every one of its 2 games (illegal 2); "
                         f"see why with: arena report {tmp_path / 't.db'}"]
+    shutil.rmtree(tmp_path)
