@@ -24,7 +24,8 @@ import engines
 from ..players._faults import FaultPolicy
 from ..players._timecontrol import TimeControl
 from ..tournament._ranges import parse_option
-from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable,
+from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, KeyOption, OldKeyOption, SandboxOption,
+                      UsageError, check_writable,
                       number_option, on_interrupt, parse_options, reports_errors, root_bots_warning,
                       write_text_file)
 
@@ -72,7 +73,12 @@ FormatOption = Annotated[TextFormat, typer.Option("--format", "-f", help="Output
 @_app.command("games")
 @reports_errors
 def games_command(fmt: FormatOption = TextFormat.TABLE) -> None:
-    """List the games: ids, player counts, options and decision kinds."""
+    """List the games: ids, player counts, options and decision kinds.
+
+    Examples:
+      arena games
+      arena games --format json
+    """
     rows = []
     for game_id in engines.game_ids():
         game = engines.get_game(game_id)
@@ -152,7 +158,12 @@ def match_command(
     allow_root_bots: AllowRootOption = False,
     fmt: FormatOption = TextFormat.TABLE,
 ) -> None:
-    """Play one game between bots and print ranks, scores and faults."""
+    """Play one game between bots and print ranks, scores and faults.
+
+    Examples:
+      arena match dead-mans-draw "python -m bots.random" bots/heuristic.toml
+      arena match karibik bot.toml bot.toml --seed 7 --replay game.json
+    """
     import trio
 
     from ..match._replay_file import save_replay_file
@@ -204,16 +215,22 @@ def match_command(
 def replay_command(
     source: Annotated[Path, typer.Argument(
         metavar="FILE|DB", help="A replay file (`arena match --replay`) or a tournament's results database.")],
-    game: Annotated[Optional[str], typer.Argument(
-        metavar="GAME", help="With a database: the game to show (a key from the list); without: list the games.")] = None,
+    key: Annotated[Optional[str], typer.Argument(
+        metavar="KEY", help="With a database: the key of the game to show (from the list); without: list the games.")] = None,
 ) -> None:
-    """Print a recorded game turn by turn, or list the games of a results database."""
+    """Print a recorded game turn by turn, or list the games of a results database.
+
+    Examples:
+      arena replay game.json
+      arena replay t.db
+      arena replay t.db r0-ac4780a417e259e2s1
+    """
     from ..report._replays import describe_replay, is_database, list_stored_games, load_replay
 
-    if game is None and is_database(source):
+    if key is None and is_database(source):
         lines = list_stored_games(source)
     else:
-        lines = describe_replay(load_replay(source, game))
+        lines = describe_replay(load_replay(source, key))
     for line in lines:
         typer.echo(line)
 
@@ -224,8 +241,8 @@ def board_command(
     game: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `arena games`).")],
     replay: Annotated[Optional[Path], typer.Option(
         metavar="FILE|DB", help="Show a state of this recorded game (a replay file or a results database).")] = None,
-    stored_game: Annotated[Optional[str], typer.Option(
-        "--game", metavar="KEY", help="With --replay DB: which stored game (see `arena replay DB`).")] = None,
+    stored_game: KeyOption = None,
+    old_key: OldKeyOption = None,
     step: Annotated[Optional[int], typer.Option(
         metavar="N", help="With --replay: the state after this many steps (default: the end).")] = None,
     seed: Annotated[Optional[str], number_option("--seed", "Show the initial state of a new game with this seed.")] = None,
@@ -233,13 +250,19 @@ def board_command(
     option: GameOptionOption = [],
     svg: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Also write the drawing as an SVG file.")] = None,
 ) -> None:
-    """Draw a game's board, or a state of it, in the terminal (and as SVG)."""
+    """Draw a game's board, or a state of it, in the terminal (and as SVG).
+
+    Examples:
+      arena board karibik --seed 7 --players 3
+      arena board karibik --replay t.db --key r0-ac4780a417e259e2s1 --step 40
+    """
+    stored_game = stored_game or old_key
     spec = engines.get_game(game)
     if not spec.renderers:
         raise UsageError(f"{game} has no board to draw; games with one: "
                          f"{[g for g in engines.game_ids() if engines.get_game(g).renderers]}")
     if replay is None and (step is not None or stored_game is not None):
-        raise UsageError(f"{'--step' if step is not None else '--game'} needs --replay")
+        raise UsageError(f"{'--step' if step is not None else '--key'} needs --replay")
     if replay is not None and (seed is not None or players is not None or option):
         raise UsageError("--replay shows a recorded game: drop --seed, --players and --option")
     if step is not None and step < 0:
@@ -287,7 +310,14 @@ def check_bot_command(
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
 ) -> None:
-    """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure."""
+    """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure.
+
+    It plays at a tournament file's default time control unless told otherwise.
+
+    Examples:
+      arena check-bot my-bot/bot.toml
+      arena check-bot "python my_bot.py" --game karibik --move-ms 500
+    """
     import trio
 
     from ..match._checkbot import check_bot
@@ -333,7 +363,12 @@ def doctor_command(
     allow_root_bots: AllowRootOption = False,
 ) -> None:
     """Try each attack against the sandbox with a probe bot, say which protections held on this
-    machine, and what each BOT will get."""
+    machine, and what each BOT will get.
+
+    Examples:
+      arena doctor
+      arena doctor my-bot/bot.toml --sandbox bwrap
+    """
     import trio
     from tabulate import tabulate
 

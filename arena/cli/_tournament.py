@@ -169,7 +169,12 @@ def run_command(
     """Play a tournament, storing every game as it ends; print the standings.
 
     Every entrant is started once before the first game: one that cannot start stops the
-    tournament with an error (exit code 2), unless --skip-broken."""
+    tournament with an error (exit code 2), unless --skip-broken.
+
+    Examples:
+      arena tournament run examples/quickstart.toml
+      arena tournament run t.toml -q --workers 4 --skip-broken
+    """
     from ..tournament._config import load_config
     from ..tournament._database import open_store
 
@@ -196,7 +201,12 @@ def resume_command(
     executor: ExecutorOption = None,
     scheduler: SchedulerOption = None,
 ) -> None:
-    """Play only the games an interrupted tournament is missing; print the standings."""
+    """Play only the games an interrupted tournament is missing; print the standings.
+
+    Examples:
+      arena tournament resume quickstart.db
+      arena tournament resume t.db -q --workers 8
+    """
     from ..tournament._database import config_of_store
     from ..tournament._store import ResultsStore
 
@@ -230,7 +240,12 @@ def extend_command(
 
     Every stored game keeps its key, seed and result. Nothing is played here: run
     `arena tournament resume DB` next. A new version of a bot is a new entrant (a new name).
-    A database made before tournaments could grow (schedule version 1) takes rounds only."""
+    A database made before tournaments could grow (schedule version 1) takes rounds only.
+
+    Examples:
+      arena tournament extend t.db --rounds 2
+      arena tournament extend t.db --entrant my-bot-v2.toml
+    """
     from ..tournament._database import config_of_store, entrant_row
     from ..tournament._extend import extend_config
     from ..tournament._store import ResultsStore
@@ -254,7 +269,11 @@ def extend_command(
 
 
 def crosstable_command(database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")]) -> None:
-    """Pairwise scores between every two entrants (points/games)."""
+    """Pairwise scores between every two entrants (points/games).
+
+    Example:
+      arena crosstable quickstart.db
+    """
     from ..report._tables import crosstable, records_of, standings_of
     from ..tournament._store import ResultsStore
 
@@ -275,7 +294,12 @@ def export_command(
         "--replays", help="jsonl: add each game's replay (seed, options, every action).")] = False,
     output: OutputOption = None,
 ) -> None:
-    """Export games: PGN (pairwise, for Ordo/BayesElo), JSON Lines or CSV."""
+    """Export games: PGN (pairwise, for Ordo/BayesElo), JSON Lines or CSV.
+
+    Examples:
+      arena export t.db --format pgn -o t.pgn
+      arena export t.db --replays -o games.jsonl
+    """
     from ..report._tables import export_records
     from ..tournament._store import ResultsStore
 

@@ -243,7 +243,7 @@ LEAVES = sorted(_leaves())
 def test_every_command_has_an_example(path):
     result = arena(*path, "--help")
     assert result.exit_code == 0
-    examples = re.search(r"\n Examples?:\n((?:  +arena .+\n)+)", result.stdout)
+    examples = re.search(r"\n Examples?: *\n((?:  +arena .+\n)+)", result.stdout)
     assert examples, result.stdout
     for line in examples[1].splitlines():
         assert line.strip().startswith(f"arena {' '.join(path)}"), line

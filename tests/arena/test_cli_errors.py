@@ -62,7 +62,7 @@ CASES = [
     (["sprt", "{db}"], "missing argument 'CANDIDATE'"),
     (["rate"], "missing argument 'FILE'"),
     (["compare", "{db}"], "missing argument 'A'"),
-    (["compare", "{db}", "r0", "r1", "--format", "xml"], "'xml' is not one of 'text', 'json'"),
+    (["compare", "{db}", "r0", "r1", "--format", "xml"], "'xml' is not one of 'table', 'json'"),
     # -- match: game, options, bots -----------------------------------------------------------------
     (["match", "no-such-game", R, R], "unknown game 'no-such-game'"),
     (["match", DMD, R, R, "--option", "nonsense=1"], "unknown option 'nonsense' for dead-mans-draw"),
@@ -128,7 +128,8 @@ CASES = [
     (["board", "nosuch"], "unknown game 'nosuch'"),
     (["board", DMD], "dead-mans-draw has no board to draw; games with one: ['karibik']"),
     (["board", "karibik", "--step", "3"], "--step needs --replay"),
-    (["board", "karibik", "--game", "x"], "--game needs --replay"),
+    (["board", "karibik", "--game", "x"], "--key needs --replay"),  # --game: the old spelling of --key
+    (["board", "karibik", "--key", "x"], "--key needs --replay"),
     (["board", "karibik", "--step", "-1", "--replay", "{karibik.json}"], "--step must be 0 or more, got -1"),
     (["board", "karibik", "--step", "5", "--replay", "{karibik.json}"], "--step must be at most 0"),
     (["board", "karibik", "--replay", "{dmd.json}"], "is a replay of dead-mans-draw, not karibik"),
@@ -220,7 +221,7 @@ CASES = [
     (["view"], "missing argument 'FILE|DB'"),
     (["view", "{missing}"], "cannot read (No such file or directory)"),
     (["view", "{notes.txt}"], "not a replay file"),
-    (["view", "{db}"], "--game"),
+    (["view", "{db}"], "name the game with --key KEY"),
     (["view", "{db}", "--game", "nosuch"], "nosuch"),
     (["view", "{dmd.json}", "-o", "{missing}/g.html"], "does not exist"),
     # -- ladder -------------------------------------------------------------------------------------
