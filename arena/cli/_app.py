@@ -22,10 +22,11 @@ import typer
 import engines
 
 from ..players._faults import FaultPolicy
+from ..players._timecontrol import TimeControl
 from ..tournament._ranges import parse_option
-from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable,
-                      number_option, on_interrupt, parse_bot_seeds, parse_options, reports_errors,
-                      root_bots_warning, write_text_file)
+from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, KeyOption, OldKeyOption, SandboxOption,
+                      UsageError, check_writable, number_option, on_interrupt, parse_bot_seeds, parse_options,
+                      reports_errors, root_bots_warning, write_text_file)
 
 if TYPE_CHECKING:
     from ..match._match import MatchResult
@@ -72,7 +73,12 @@ FormatOption = Annotated[TextFormat, typer.Option("--format", "-f", help="Output
 @_app.command("games")
 @reports_errors
 def games_command(fmt: FormatOption = TextFormat.TABLE) -> None:
-    """List the games: ids, player counts, options and decision kinds."""
+    """List the games: ids, player counts, options and decision kinds.
+
+    Examples:
+      arena games
+      arena games --format json
+    """
     rows = []
     for game_id in engines.game_ids():
         game = engines.get_game(game_id)
@@ -107,10 +113,18 @@ def make_log_dir(path: Path | None) -> None:
         raise UsageError(f"{path}: cannot create the --stderr folder ({error.strerror})") from None
 
 
+#: The time control's defaults: a tournament file's (``[time]``), for every command, so a bot
+#: that passes `check-bot` or plays `arena match` meets the clock a default tournament gives it.
+CLOCK = TimeControl()
+MoveOption = Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")]
+ReserveOption = Annotated[str, number_option(
+    "--reserve-ms", "Per-game reserve (overage bank) in ms: time beyond --move-ms comes out of it.", "MS")]
+StartupOption = Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")]
+
+
 def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
                    margin_ms: int = 0, ponder: bool = False, in_turn: bool = False):
     from ..match._match import MatchSettings
-    from ..players._timecontrol import TimeControl
 
     try:
         time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms, ponder, in_turn)
@@ -129,9 +143,9 @@ def match_command(
         "--bot-seeds", metavar="A,B,...", help="Each seat's start.bot_seed (0..2^64-1), one per seat: with --seed, "
         "the same game again from deterministic bots. Default: random (printed, and kept in the replay).")] = None,
     option: GameOptionOption = [],
-    move_ms: Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")] = "1000",
-    reserve_ms: Annotated[str, number_option("--reserve-ms", "Per-game reserve (overage bank) in ms.", "MS")] = "5000",
-    startup_ms: Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")] = "10000",
+    move_ms: MoveOption = str(CLOCK.move_ms),
+    reserve_ms: ReserveOption = str(CLOCK.reserve_ms),
+    startup_ms: StartupOption = str(CLOCK.startup_ms),
     margin_ms: Annotated[str, number_option(
         "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", "MS")] = "0",
     ponder: Annotated[bool, typer.Option(
@@ -147,7 +161,12 @@ def match_command(
     allow_root_bots: AllowRootOption = False,
     fmt: FormatOption = TextFormat.TABLE,
 ) -> None:
-    """Play one game between bots and print ranks, scores and faults."""
+    """Play one game between bots and print ranks, scores and faults.
+
+    Examples:
+      arena match dead-mans-draw "python -m bots.random" bots/heuristic.toml
+      arena match karibik bot.toml bot.toml --seed 7 --replay game.json
+    """
     import trio
 
     from ..match._replay_file import save_replay_file
@@ -208,16 +227,22 @@ def print_result(result: MatchResult) -> None:
 def replay_command(
     source: Annotated[Path, typer.Argument(
         metavar="FILE|DB", help="A replay file (`arena match --replay`) or a tournament's results database.")],
-    game: Annotated[Optional[str], typer.Argument(
-        metavar="GAME", help="With a database: the game to show (a key from the list); without: list the games.")] = None,
+    key: Annotated[Optional[str], typer.Argument(
+        metavar="KEY", help="With a database: the key of the game to show (from the list); without: list the games.")] = None,
 ) -> None:
-    """Print a recorded game turn by turn, or list the games of a results database."""
+    """Print a recorded game turn by turn, or list the games of a results database.
+
+    Examples:
+      arena replay game.json
+      arena replay t.db
+      arena replay t.db r0-ac4780a417e259e2s1
+    """
     from ..report._replays import describe_replay, is_database, list_stored_games, load_replay
 
-    if game is None and is_database(source):
+    if key is None and is_database(source):
         lines = list_stored_games(source)
     else:
-        lines = describe_replay(load_replay(source, game))
+        lines = describe_replay(load_replay(source, key))
     for line in lines:
         typer.echo(line)
 
@@ -228,8 +253,8 @@ def board_command(
     game: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `arena games`).")],
     replay: Annotated[Optional[Path], typer.Option(
         metavar="FILE|DB", help="Show a state of this recorded game (a replay file or a results database).")] = None,
-    stored_game: Annotated[Optional[str], typer.Option(
-        "--game", metavar="KEY", help="With --replay DB: which stored game (see `arena replay DB`).")] = None,
+    stored_game: KeyOption = None,
+    old_key: OldKeyOption = None,
     step: Annotated[Optional[int], typer.Option(
         metavar="N", help="With --replay: the state after this many steps (default: the end).")] = None,
     seed: Annotated[Optional[str], number_option("--seed", "Show the initial state of a new game with this seed.")] = None,
@@ -237,13 +262,19 @@ def board_command(
     option: GameOptionOption = [],
     svg: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Also write the drawing as an SVG file.")] = None,
 ) -> None:
-    """Draw a game's board, or a state of it, in the terminal (and as SVG)."""
+    """Draw a game's board, or a state of it, in the terminal (and as SVG).
+
+    Examples:
+      arena board karibik --seed 7 --players 3
+      arena board karibik --replay t.db --key r0-ac4780a417e259e2s1 --step 40
+    """
+    stored_game = stored_game or old_key
     spec = engines.get_game(game)
     if not spec.renderers:
         raise UsageError(f"{game} has no board to draw; games with one: "
                          f"{[g for g in engines.game_ids() if engines.get_game(g).renderers]}")
     if replay is None and (step is not None or stored_game is not None):
-        raise UsageError(f"{'--step' if step is not None else '--game'} needs --replay")
+        raise UsageError(f"{'--step' if step is not None else '--key'} needs --replay")
     if replay is not None and (seed is not None or players is not None or option):
         raise UsageError("--replay shows a recorded game: drop --seed, --players and --option")
     if step is not None and step < 0:
@@ -284,12 +315,21 @@ def check_bot_command(
     game: Annotated[list[str], typer.Option("--game", "-g", metavar="GAME", help="Check this game (default: those in its hello).")] = [],
     games_per: Annotated[str, number_option(
         "--games-per", "Games to play per game id (more if decision kinds are missing).")] = "4",
-    move_ms: Annotated[str, number_option("--move-ms", "Per-move limit in ms.", "MS")] = "1000",
+    move_ms: MoveOption = str(CLOCK.move_ms),
+    reserve_ms: ReserveOption = str(CLOCK.reserve_ms),
+    startup_ms: StartupOption = str(CLOCK.startup_ms),
     stderr_dir: StderrOption = None,
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
 ) -> None:
-    """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure."""
+    """Check a bot against protocol/SPEC.md before submitting it; exit code 1 on failure.
+
+    It plays at a tournament file's default time control unless told otherwise.
+
+    Examples:
+      arena check-bot my-bot/bot.toml
+      arena check-bot "python my_bot.py" --game karibik --move-ms 500
+    """
     import trio
 
     from ..match._checkbot import check_bot
@@ -298,14 +338,15 @@ def check_bot_command(
 
     for game_id in game:
         engines.get_game(game_id)
-    move_ms_value = parse_option("--move-ms", move_ms)
     games = parse_option("--games-per", games_per)
     spec = resolve_bot(bot)
-    time_control = match_settings(move_ms_value, 5000, 10_000, FaultPolicy.FORFEIT.value, 0).time_control
+    time_control = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
+                                  parse_option("--startup-ms", startup_ms), FaultPolicy.FORFEIT.value, 0).time_control
     make_log_dir(stderr_dir)
     with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the check was not finished"):
         report = trio.run(check_bot, spec, game, games, time_control, box, stderr_dir)
-    for line in report.lines():
+    lines = report.lines()
+    for line in [*lines[:1], _clock_line(time_control), *lines[1:]]:
         typer.echo(line)
     if stderr_dir is not None:
         typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per process of the bot)")
@@ -313,6 +354,16 @@ def check_bot_command(
         typer.echo(root_bots_warning(box))
     if not report.passed:
         raise typer.Exit(1)
+
+
+def _clock_line(time_control: TimeControl) -> str:
+    """Which time control check-bot checked at, and whether a default tournament's is the same."""
+    given = (time_control.move_ms, time_control.reserve_ms, time_control.startup_ms)
+    which = ("a tournament file's defaults" if given == (CLOCK.move_ms, CLOCK.reserve_ms, CLOCK.startup_ms)
+             else "as given; a tournament file's defaults are "
+                  f"{CLOCK.move_ms}, {CLOCK.reserve_ms} and {CLOCK.startup_ms} ms")
+    return (f"time control: move {given[0]} ms, reserve {given[1]} ms, startup {given[2]} ms ({which}; "
+            f"--move-ms, --reserve-ms, --startup-ms to check at others)")
 
 
 @_app.command("doctor")
@@ -324,7 +375,12 @@ def doctor_command(
     allow_root_bots: AllowRootOption = False,
 ) -> None:
     """Try each attack against the sandbox with a probe bot, say which protections held on this
-    machine, and what each BOT will get."""
+    machine, and what each BOT will get.
+
+    Examples:
+      arena doctor
+      arena doctor my-bot/bot.toml --sandbox bwrap
+    """
     import trio
     from tabulate import tabulate
 

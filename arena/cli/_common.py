@@ -15,6 +15,7 @@ import contextlib
 import copy
 import enum
 import functools
+import inspect
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
@@ -64,6 +65,11 @@ def user_errors() -> tuple[type[BaseException], ...]:
 def one_line(message: str) -> str:
     """``message`` on one line: a user error never spills onto a second line."""
     return " ".join(message.split()) or "unknown error"
+
+
+def plural(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``, ``0 games``: counts in messages agree with their noun."""
+    return f"{number} {noun}{'s' * (number != 1)}"
 
 
 def fail(message: str) -> None:
@@ -215,6 +221,7 @@ def _plain_help(command: Any) -> None:
             param.make_metavar = lambda ctx, label=label: label or ""
     if not getattr(command, "_arena_plain_help", False):
         command._arena_plain_help = True
+        command.help = rewrap_help(command.help)
         show_help = command.get_help_option
 
         def get_help_option(ctx: Any) -> Any:
@@ -226,6 +233,34 @@ def _plain_help(command: Any) -> None:
         command.get_help_option = get_help_option
     for sub in getattr(command, "commands", {}).values():
         _plain_help(sub)
+
+
+_EXAMPLES = ("Example:", "Examples:")
+
+
+def rewrap_help(text: str | None) -> str | None:
+    """A command's docstring as its help: each paragraph one line, which the terminal wraps
+    at its width (typer keeps a docstring's line breaks after the first paragraph, so a help
+    read on a narrower or wider terminal than the source had lines broken mid-sentence), but
+    an ``Examples:`` paragraph line by line, indented, with rich's markup escaped.
+
+    typer removes the indentation common to the lines after the first of the description:
+    the examples keep theirs because a line at column 0 (a paragraph, or "Examples:" after
+    one more line break) is always among them."""
+    if not text:
+        return text
+    from rich.markup import escape
+
+    paragraphs = [p.strip("\n") for p in inspect.cleandoc(text).split("\n\n") if p.strip()]
+    out = []
+    for index, paragraph in enumerate(paragraphs):
+        lines = paragraph.splitlines()
+        if lines[0].strip() in _EXAMPLES:
+            lead = "\n" if index == 1 else ""  # see above: "Examples:" must not be the first line
+            out.append(lead + "\n".join([lines[0].strip(), *("  " + escape(line.strip()) for line in lines[1:])]))
+        else:
+            out.append(" ".join(line.strip() for line in lines))
+    return "\n\n".join(out)
 
 
 def _metavar_of(param: Any) -> str | None:
@@ -257,6 +292,14 @@ SandboxOption = Annotated[SandboxMode, typer.Option(
 
 OutputOption = Annotated[Optional[Path], typer.Option(
     "--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")]
+
+#: A stored game's key (``arena replay DB`` lists them). ``--game`` is a game id everywhere
+#: (``check-bot --game karibik``); the key was ``--game`` in ``view`` and ``board`` before, and
+#: that spelling still works there, hidden (:data:`OldKeyOption`).
+KeyOption = Annotated[Optional[str], typer.Option(
+    "--key", metavar="KEY", help="With a database: the key of the stored game (see `arena replay DB`).")]
+OldKeyOption = Annotated[Optional[str], typer.Option(
+    "--game", metavar="KEY", hidden=True, help="The old name of --key (still accepted).")]
 
 GameOptionOption = Annotated[list[str], typer.Option(
     "--option", metavar="NAME=VALUE", help="A game option (see `arena games`); repeatable.")]

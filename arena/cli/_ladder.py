@@ -41,7 +41,12 @@ def serve_command(
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
 ) -> None:
-    """Serve the ladder (pages, API, submissions) and keep its games playing until Ctrl-C."""
+    """Serve the ladder (pages, API, submissions) and keep its games playing until Ctrl-C.
+
+    Examples:
+      arena ladder serve examples/ladder.toml
+      arena ladder serve ladder.toml --host 0.0.0.0 --port 8080
+    """
     import dataclasses
 
     import trio
@@ -60,7 +65,11 @@ def serve_command(
 @token_app.command("add")
 @reports_errors
 def token_add_command(ladder: LadderArgument, author: AuthorArgument) -> None:
-    """Issue a token for NAME and print it (once: only its hash is kept)."""
+    """Issue a token for NAME and print it (once: only its hash is kept).
+
+    Example:
+      arena ladder token add examples/ladder.toml alice
+    """
     from ..ladder._config import check_author
 
     check_author(author, "token")
@@ -77,7 +86,11 @@ def token_add_command(ladder: LadderArgument, author: AuthorArgument) -> None:
 @token_app.command("list")
 @reports_errors
 def token_list_command(ladder: LadderArgument) -> None:
-    """List the authors with tokens and whether each is revoked."""
+    """List the authors with tokens and whether each is revoked.
+
+    Example:
+      arena ladder token list examples/ladder.toml
+    """
     store = _store(ladder)
     try:
         rows = store.tokens()
@@ -91,7 +104,11 @@ def token_list_command(ladder: LadderArgument) -> None:
 @token_app.command("revoke")
 @reports_errors
 def token_revoke_command(ladder: LadderArgument, author: AuthorArgument) -> None:
-    """Revoke NAME's token: it can no longer submit (its versions keep playing)."""
+    """Revoke NAME's token: it can no longer submit (its versions keep playing).
+
+    Example:
+      arena ladder token revoke examples/ladder.toml alice
+    """
     store = _store(ladder)
     try:
         revoked = store.revoke_token(author)
@@ -167,7 +184,12 @@ def submit_command(
         help="Your token (better in the environment: a command line is visible to other users).")] = None,
     wait: Annotated[bool, typer.Option("--wait", help="Wait for the checks and print the report; exit 1 if refused.")] = False,
 ) -> None:
-    """Pack a bot's folder and submit it as a new version; print its submission page."""
+    """Pack a bot's folder and submit it as a new version; print its submission page.
+
+    Examples:
+      arena ladder submit http://ladder.example:8080 my-bot/bot.toml --wait
+      arena ladder submit http://127.0.0.1:8080 bot.toml --token "$TOKEN"
+    """
     if not url.startswith(("http://", "https://")):
         raise UsageError(f"URL must start with http:// or https://, got {url!r}")
     if not token:

@@ -2,8 +2,10 @@
 
 On a terminal (:class:`LiveDisplay`): a bar, games/s, ETA, faults so far, the top of the
 standings with their 95% intervals and the last fault, redrawn in place by rich (no ``\\r``
-debris). The standings are refitted every few seconds in a background thread, with fewer
-bootstrap replicates than the final table, so the game loop never waits for a fit.
+debris). The standings are refitted every few seconds in a background thread, so the game loop
+never waits for a fit. They are the final table's (``arena standings``): the same records
+(duplicate blocks kept, games without a result left out) and the same interval, the
+cluster-robust one by default, so the last frame of a run and the table printed under it agree.
 
 Elsewhere (a pipe, a log file, CI) :class:`PlainProgress` prints a whole line at most every
 ``interval`` seconds, and always for the last game.
@@ -16,6 +18,8 @@ import threading
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
+
+from ._common import plural
 
 if TYPE_CHECKING:
     from ..tournament._runner import Progress
@@ -35,15 +39,21 @@ def _fault_line(fault: Any) -> str:
     return f"{who} {fault.kind.value} at step {fault.step}: {fault.detail}"
 
 
+#: a game the engine stopped (charged to no bot) has no result: it counts in no rating
+_ARENA_ERROR = "arena-error"
+
+
 class _Counts:
     """What both displays track: the results so far (for standings) and the faults."""
 
     def __init__(self, stored: Iterable[StoredGame]) -> None:
-        self.results: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+        #: (seats, ranks, block) of every game with a result, as ``records_of`` makes them
+        self.results: list[tuple[tuple[str, ...], tuple[int, ...], str | None]] = []
         self.faults = 0
         self.last_fault: str | None = None
         for game in stored:
-            self.results.append((tuple(game.seats), tuple(game.ranks)))
+            if getattr(game, "reason", None) != _ARENA_ERROR:
+                self.results.append((tuple(game.seats), tuple(game.ranks), getattr(game, "block", None)))
             self.faults += len(game.faults)
 
     def add(self, progress: Progress) -> bool:
@@ -51,7 +61,9 @@ class _Counts:
         last = progress.last
         if last is None:
             return False
-        self.results.append((tuple(last.bots), tuple(last.ranks)))
+        reason = getattr(last, "reason", None)
+        if getattr(reason, "value", reason) != _ARENA_ERROR:
+            self.results.append((tuple(last.bots), tuple(last.ranks), progress.block))
         self.faults += len(last.faults)
         if last.faults:
             self.last_fault = _fault_line(last.faults[-1])
@@ -98,8 +110,13 @@ class PlainProgress:
 class LiveDisplay:
     """A rich live display on a terminal; use as a context manager around the run."""
 
+    #: the longest wait between two fits (see :meth:`_fit_loop`)
+    MAX_WAIT_S = 30.0
+
     def __init__(self, stream: TextIO = sys.stderr, stored: Iterable[StoredGame] = (), top: int = 5,
-                 standings_every: float = 3.0, n_boot: int = 50) -> None:
+                 standings_every: float = 3.0, n_boot: int | None = None) -> None:
+        """``n_boot``: ``None`` for the final table's cluster-robust interval; N for a
+        bootstrap of N replicates."""
         from rich.console import Console
         from rich.live import Live
 
@@ -133,15 +150,24 @@ class LiveDisplay:
             self._progress = progress
 
     def _fit_loop(self) -> None:
-        # The fit runs here, not in the game loop: a bootstrap takes long enough to delay
-        # reading a bot's reply, and the clock would charge the bot for it. Between fits the
-        # thread sleeps at least 20 times as long as the last fit took, so it never holds the
-        # interpreter lock for more than a few percent of the time.
+        # The fit runs here, not in the game loop: a fit of many games takes long enough to
+        # delay reading a bot's reply, and the clock would charge the bot for it. Between fits
+        # the thread sleeps at least 20 times as long as the last fit took, so it holds the
+        # interpreter lock for a few percent of the time at most; at most MAX_WAIT_S, so the
+        # standings never stand still for long. The ratings (numpy) are imported first and
+        # not timed: counted in the first fit, their import (about a second) made the second
+        # fit wait 20 s.
+        import arena.ratings  # noqa: F401  (warm: see above)
+
         cost = 0.0
-        while not self._stop.wait(max(self.standings_every, 20 * cost) if self._standings else 0.5):
+        while not self._stop.wait(self._wait(cost) if self._standings else 0.5):
             started = time.perf_counter()
             self.refit()
             cost = time.perf_counter() - started
+
+    def _wait(self, cost: float) -> float:
+        """Seconds to sleep after a fit that took ``cost`` seconds."""
+        return min(max(self.standings_every, 20 * cost), self.MAX_WAIT_S)
 
     def refit(self) -> None:
         """Refit the standings if games were added since the last fit."""
@@ -151,7 +177,8 @@ class LiveDisplay:
             return
         from ..ratings import GameRecord, compute_standings
 
-        standings = compute_standings([GameRecord(players=p, ranks=r) for p, r in results], n_boot=self.n_boot)
+        standings = compute_standings([GameRecord(players=p, ranks=r, block=b) for p, r, b in results],
+                                      n_boot=self.n_boot)
         with self._lock:
             self._standings = (standings, len(results))
 
@@ -172,14 +199,16 @@ class LiveDisplay:
                     Text(summary(progress, faults)))
         parts: list[Any] = [bar]
         if standings is not None:
+            from ..report._tables import interval_label  # here: the ratings are loaded by now
+
             standings, games = standings
-            parts.append(Text(f"standings after {games} games (95% interval, {self.n_boot} replicates)"))
+            parts.append(Text(f"standings after {plural(games, 'game')} (95% interval: {interval_label(self.n_boot)})"))
             table = Table(box=None, padding=(0, 1))
-            for header in ("#", "name", "elo", "interval", "points %"):
+            for header in ("#", "name", "elo", "-", "+", "points %"):
                 table.add_column(header, justify="left" if header == "name" else "right")
-            for index, row in enumerate(standings.rows[:self.top], 1):
-                table.add_row(str(index), row.name, str(round(row.elo)),
-                              f"{round(row.elo - row.minus)} .. {round(row.elo + row.plus)}", f"{row.points_percent:.1f}")
+            for index, row in enumerate(standings.rows[:self.top], 1):  # as the final table shows them
+                table.add_row(str(index), row.name, f"{row.elo:.1f}", f"{row.minus:.1f}", f"{row.plus:.1f}",
+                              f"{row.points_percent:.1f}")
             parts.append(table)
         if last_fault is not None:
             parts.append(Text(f"last fault: {last_fault}", overflow="ellipsis", no_wrap=True))

@@ -26,10 +26,6 @@ class StandingsFormat(enum.StrEnum):
     CSV = "csv"
 
 
-class TextFormat(enum.StrEnum):
-    TEXT = "text"
-    JSON = "json"
-
 
 class InputFormat(enum.StrEnum):
     AUTO = "auto"
@@ -44,7 +40,20 @@ class EloModel(enum.StrEnum):
 
 
 FormatOption = Annotated[StandingsFormat, typer.Option("--format", "-f", help="Output format.")]
-TextFormatOption = Annotated[TextFormat, typer.Option("--format", "-f", help="Output format.")]
+#: compare and sprt print text or JSON: "table|json" as every other command names them; their
+#: old name for the text, "text", is still accepted (a string, so that typer's choice does not
+#: list it)
+TextFormatOption = Annotated[str, typer.Option("--format", "-f", metavar="table|json", help="Output format.")]
+
+
+def _text_format(value: str, command: str) -> str:
+    """``table`` or ``json`` from ``--format`` (``text``: the old name of ``table``)."""
+    if value in ("table", "text"):
+        return "table"
+    if value == "json":
+        return "json"
+    raise UsageError(f"invalid value for '--format' / '-f': {value!r} is not one of 'table', 'json' "
+                     f"(see 'arena {command} --help')")
 BootOption = Annotated[Optional[int], typer.Option(
     "--bootstrap", metavar="N",
     help="Draw the error bars and LOS from N bootstrap replicates (default: analytic, no resampling).")]
@@ -146,7 +155,12 @@ def standings_command(
     bootstrap: BootOption = None,
     anchor: AnchorOption = None,
 ) -> None:
-    """Standings: Elo (Bradley-Terry) with 95% error bars, points, wins, faults."""
+    """Standings: Elo (Bradley-Terry) with 95% error bars, points, wins, faults.
+
+    Examples:
+      arena standings quickstart.db
+      arena standings t.db --anchor random=0 --format csv
+    """
     from ..tournament._store import ResultsStore
 
     _checked(bootstrap, anchor)
@@ -167,7 +181,12 @@ def rate_command(
         "--input", help="The file's format (auto: from the extension, else from the content).")
     ] = InputFormat.AUTO,
 ) -> None:
-    """Rate results from elsewhere: PGN (cutechess), JSON Lines, or the arena's CSV export."""
+    """Rate results from elsewhere: PGN (cutechess), JSON Lines, or the arena's CSV export.
+
+    Examples:
+      arena rate cutechess.pgn
+      arena rate results.jsonl --format json
+    """
     from ..ratings._load import load_results
 
     n_boot, pinned = _checked(bootstrap, anchor)
@@ -213,16 +232,20 @@ def sprt_command(
     model: Annotated[EloModel, typer.Option(
         "--model", help="What ELO means: logistic (cutechess) or normalized (fishtest, fastchess).")
     ] = EloModel.LOGISTIC,
-    fmt: TextFormatOption = TextFormat.TEXT,
+    fmt: TextFormatOption = "table",
 ) -> None:
     """Sequential probability ratio test of CANDIDATE against BASELINE on stored games.
 
     Exit code: 0 H1 accepted (better by at least --elo1), 1 H0 accepted (at most --elo0),
     3 no decision yet, 2 bad input.
+
+    Example:
+      arena sprt t.db bot-v2 bot-v1 --elo0 0 --elo1 10
     """
     from ..ratings import SprtDecision, sprt
     from ..ratings._sprt import check_parameters
 
+    fmt = _text_format(fmt, "sprt")
     try:
         check_parameters(elo0, elo1, alpha, beta, str(model))
     except ValueError as error:
@@ -244,11 +267,16 @@ def compare_command(
     database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")],
     a: Annotated[str, typer.Argument(metavar="A", help="One entrant.")],
     b: Annotated[str, typer.Argument(metavar="B", help="The entrant it is compared to.")],
-    fmt: TextFormatOption = TextFormat.TEXT,
+    fmt: TextFormatOption = "table",
 ) -> None:
-    """Compare two entrants on their shared games: W/D/L, Elo difference +/- 95%, LOS, pairs."""
+    """Compare two entrants on their shared games: W/D/L, Elo difference +/- 95%, LOS, pairs.
+
+    Example:
+      arena compare t.db bot-v2 bot-v1
+    """
     from ..ratings import compare
 
+    fmt = _text_format(fmt, "compare")
     records = _stored_records(database, (a, b))
     try:
         result = compare(records, a, b)

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ._common import UsageError, reports_errors
+from ._common import KeyOption, OldKeyOption, UsageError, plural, reports_errors
 
 # The report package (the store, numpy) is imported inside the commands: `arena --help` and
 # `arena games` load this module and must start fast.
@@ -26,31 +26,44 @@ def report_command(
     output: OutputOption = Path("report.html"),
     replay_mb: Annotated[float, typer.Option(metavar="MB", help="Most MB of embedded replays (games with faults first).")]
     = REPLAY_MB,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", help="Bootstrap replicates for the error bars.")] = 200,
+    bootstrap: Annotated[Optional[int], typer.Option("--bootstrap", metavar="N", help=(
+        "Draw the error bars from N bootstrap replicates (default: cluster-robust, as `arena standings` "
+        "and the live display)."))] = None,
 ) -> None:
-    """Write the tournament report: one offline HTML file with standings, charts and replays."""
+    """Write the tournament report: one offline HTML file with standings, charts and replays.
+
+    Examples:
+      arena report quickstart.db
+      arena report t.db -o t.html --replay-mb 50
+    """
     from ..report import write_report
 
-    if replay_mb < 0 or bootstrap < 1:
+    if replay_mb < 0 or (bootstrap is not None and bootstrap < 1):
         raise UsageError("--replay-mb must be >= 0 and --bootstrap >= 1")
     _writable(output)
     try:
         figures = write_report(database, output, int(replay_mb * 1e6), bootstrap)
     except ValueError as error:  # no games yet, or a game the engines cannot re-play
         raise UsageError(str(error)) from None
-    typer.echo(f"wrote {output}: {figures['games']} games, {figures['embedded']} replays embedded, "
+    typer.echo(f"wrote {output}: {plural(figures['games'], 'game')}, {plural(figures['embedded'], 'replay')} embedded, "
                f"{figures['bytes'] / 1e6:.1f} MB")
 
 
 def view_command(
-    file: Annotated[Path, typer.Argument(metavar="FILE|DB", help="A replay file (`arena match --replay`) or, with --game, a database.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE|DB", help="A replay file (`arena match --replay`) or, with --key, a database.")],
     output: OutputOption = Path("game.html"),
-    game: Annotated[Optional[str], typer.Option("--game", metavar="KEY", help="The key of a stored game (see `arena replay DB`).")] = None,
+    game: KeyOption = None,
+    old_key: OldKeyOption = None,
     frames: Annotated[bool, typer.Option("--frames", help=(
         "Embed every view as the engine wrote it instead of the steps that the game's JavaScript rules "
         "re-play (a larger page; for a game the viewer says it cannot re-play)."))] = False,
 ) -> None:
-    """Write one game's replay viewer: an offline HTML file to step through it."""
+    """Write one game's replay viewer: an offline HTML file to step through it.
+
+    Examples:
+      arena view game.json -o game.html
+      arena view t.db --key r0-ac4780a417e259e2s1
+    """
     from engines import Replay
 
     from ..match._replay_file import load_replay_file
@@ -61,9 +74,10 @@ def view_command(
     from ..tournament._store import ResultsStore
 
     _writable(output)
+    game = game or old_key
     if game is None:
         if is_database(file):
-            raise UsageError(f"{file} is a results database; name the game with --game KEY (keys: `arena export {file}`)")
+            raise UsageError(f"{file} is a results database; name the game with --key KEY (keys: `arena replay {file}`)")
         replay, result = load_replay_file(file)
         meta = viewer_meta(replay, bots=result.get("bots", []), ranks=result.get("ranks"), scores=result.get("scores"),
                            reason=result.get("reason"), faults=result.get("faults", []),

@@ -38,7 +38,7 @@ def rerun_command(
     source: Annotated[Path, typer.Argument(
         metavar="DB|LADDER.toml", help="A tournament's results database, or a ladder's file (its database "
                                        "does not hold its time control).")],
-    key: Annotated[str, typer.Argument(metavar="GAME", help="The stored game's key (`arena replay DB` lists them; "
+    key: Annotated[str, typer.Argument(metavar="KEY", help="The stored game's key (`arena replay DB` lists them; "
                                                              "a ladder's game pages show them), or a ladder game's id.")],
     seat: Annotated[list[str], typer.Option(
         "--seat", metavar="SEAT=MANIFEST", help="Another bot in this seat (e.g. 2=my-bot-v2.toml); repeatable.")] = [],
@@ -57,7 +57,12 @@ def rerun_command(
     An organiser's tool: it reads the database's secret key (the bots' seeds derive from it) and
     shows a deal, so it refuses a game whose duplicate block is not wholly stored. Deterministic
     bots (those that draw their randomness from bot_seed and do not budget by the clock) play
-    the same game again; a fresh process plays it, not one that played games before it."""
+    the same game again; a fresh process plays it, not one that played games before it.
+
+    Examples:
+      arena rerun t.db r0-ac4780a417e259e2s1
+      arena rerun t.db r0-ac4780a417e259e2s1 --seat 1=my-bot-v2.toml
+    """
     import trio
 
     from ..match._replay_file import save_replay_file

@@ -12,7 +12,7 @@ import typer
 
 from ..tournament._ranges import RANGES, parse_option
 from ._common import (AllowRootOption, OutputOption, SandboxOption, UsageError, check_writable,
-                      on_interrupt, reports_errors, root_bots_warning, write_text_file)
+                      on_interrupt, plural, reports_errors, root_bots_warning, write_text_file)
 
 if TYPE_CHECKING:
     from ..tournament._config import TournamentConfig
@@ -104,7 +104,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         runner = TournamentRunner(config, store, display, sandbox.with_hidden(hidden), skip_broken=skip_broken)
         _, total, done = runner.pending()
         if not quiet:
-            typer.echo(f"{config.game}: {len(config.entrants)} entrants, {total} games "
+            typer.echo(f"{config.game}: {plural(len(config.entrants), 'entrant')}, {plural(total, 'game')} "
                        f"({done} already played), concurrency {config.concurrency}, "
                        f"{_where(config, min(config.workers or default_workers(), config.concurrency))}, "
                        f"results in {store.path}", err=True)
@@ -125,6 +125,8 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         typer.echo(f"warning: entrant {name!r} could not start; it forfeited all its games", err=True)
     for name, detail in runner.withdrawn.items():
         typer.echo(f"warning: entrant {name!r} {detail}: it forfeited its remaining games", err=True)
+    for line in _always_faulting_lines(store, set(runner.broken) | set(runner.withdrawn)):
+        typer.echo(line, err=True)
     if runner.sprt_result is not None and runner.sprt_result.decided:
         typer.echo(f"sprt: {runner.sprt_result.verdict()}; the gauntlet stopped", err=True)
     from ._ratings import print_standings
@@ -132,6 +134,23 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
     print_standings(store, "table", None, None)
     if root_bots_warning(sandbox):
         typer.echo(root_bots_warning(sandbox))
+
+
+def _always_faulting_lines(store: ResultsStore, warned: set[str]) -> list[str]:
+    """A warning for each entrant that faulted in every game it played (but those ``warned``
+    about already: broken or withdrawn), pointing at the report, where each fault is listed
+    with the bot's stderr and the game's replay."""
+    from ..report._tables import always_faulting
+
+    lines = []
+    for name, (games, kinds) in sorted(always_faulting(store.games()).items()):
+        if name in warned:
+            continue
+        where = "its only game" if games == 1 else f"every one of its {games} games"
+        shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+        lines.append(f"warning: entrant {name!r} faulted in {where} ({shown}); "
+                     f"see why with: arena report {store.path}")
+    return lines
 
 
 @tournament_app.command("run")
@@ -150,7 +169,12 @@ def run_command(
     """Play a tournament, storing every game as it ends; print the standings.
 
     Every entrant is started once before the first game: one that cannot start stops the
-    tournament with an error (exit code 2), unless --skip-broken."""
+    tournament with an error (exit code 2), unless --skip-broken.
+
+    Examples:
+      arena tournament run examples/quickstart.toml
+      arena tournament run t.toml -q --workers 4 --skip-broken
+    """
     from ..tournament._config import load_config
     from ..tournament._database import open_store
 
@@ -177,7 +201,12 @@ def resume_command(
     executor: ExecutorOption = None,
     scheduler: SchedulerOption = None,
 ) -> None:
-    """Play only the games an interrupted tournament is missing; print the standings."""
+    """Play only the games an interrupted tournament is missing; print the standings.
+
+    Examples:
+      arena tournament resume quickstart.db
+      arena tournament resume t.db -q --workers 8
+    """
     from ..tournament._database import config_of_store
     from ..tournament._store import ResultsStore
 
@@ -211,7 +240,12 @@ def extend_command(
 
     Every stored game keeps its key, seed and result. Nothing is played here: run
     `arena tournament resume DB` next. A new version of a bot is a new entrant (a new name).
-    A database made before tournaments could grow (schedule version 1) takes rounds only."""
+    A database made before tournaments could grow (schedule version 1) takes rounds only.
+
+    Examples:
+      arena tournament extend t.db --rounds 2
+      arena tournament extend t.db --entrant my-bot-v2.toml
+    """
     from ..tournament._database import config_of_store, entrant_row
     from ..tournament._extend import extend_config
     from ..tournament._store import ResultsStore
@@ -235,7 +269,11 @@ def extend_command(
 
 
 def crosstable_command(database: Annotated[Path, typer.Argument(metavar="DB", help="A results database.")]) -> None:
-    """Pairwise scores between every two entrants (points/games)."""
+    """Pairwise scores between every two entrants (points/games).
+
+    Example:
+      arena crosstable quickstart.db
+    """
     from ..report._tables import crosstable, records_of, standings_of
     from ..tournament._store import ResultsStore
 
@@ -256,7 +294,12 @@ def export_command(
         "--replays", help="jsonl: add each game's replay (seed, options, every action).")] = False,
     output: OutputOption = None,
 ) -> None:
-    """Export games: PGN (pairwise, for Ordo/BayesElo), JSON Lines or CSV."""
+    """Export games: PGN (pairwise, for Ordo/BayesElo), JSON Lines or CSV.
+
+    Examples:
+      arena export t.db --format pgn -o t.pgn
+      arena export t.db --replays -o games.jsonl
+    """
     from ..report._tables import export_records
     from ..tournament._store import ResultsStore
 

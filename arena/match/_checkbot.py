@@ -173,7 +173,7 @@ def _static_hint(bot: Player, game: Any) -> list[str]:
 
 
 async def check_bot(spec: BotSpec, games: Sequence[str] = (), games_per: int = 4,
-                    time_control: TimeControl = TimeControl(1000, 5000, 10_000),
+                    time_control: TimeControl = TimeControl(),
                     sandbox: Sandbox | None = None, log_dir: Path | None = None,
                     players: int | None = None) -> Report:
     """Run every check on the bot ``spec``; never raises for the bot's faults. With

@@ -30,15 +30,57 @@ def save_replay_file(path: Path, result: MatchResult) -> None:
 
 
 def load_replay_file(path: Path) -> tuple[Replay, dict[str, Any]]:
-    """A replay file written by :func:`save_replay_file`: the replay and the match's outcome."""
+    """A replay file written by :func:`save_replay_file`: the replay and the match's outcome.
+    Raises :class:`ReplayFileError` naming the file once and saying what is wrong with it in
+    the file's terms (no Python exception names)."""
+    if path.is_dir():
+        raise ReplayFileError(f"{path}: is a folder, not a replay file")
+    if path.exists() and not path.is_file():  # a FIFO or a device: reading could block for ever
+        raise ReplayFileError(f"{path}: not a regular file")
     try:
-        if path.is_dir():
-            raise ReplayFileError(f"{path}: is a folder, not a replay file")
-        if path.exists() and not path.is_file():  # a FIFO or a device: reading could block for ever
-            raise ReplayFileError(f"{path}: not a regular file")
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return Replay.from_dict(data["replay"]), data.get("result", {})
+        text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ReplayFileError(f"{path}: cannot read ({error.strerror or error})") from None
-    except (ValueError, KeyError, TypeError) as error:
-        raise ReplayFileError(f"{path}: not a replay file ({type(error).__name__}: {error})") from None
+    except UnicodeDecodeError as error:
+        raise ReplayFileError(f"{path}: not a replay file (not UTF-8 text: byte {error.start})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        where = f": line {error.lineno} column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
+        reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+        raise ReplayFileError(f"{path}: not a replay file (not JSON ({reason}{where}))") from None
+    try:
+        if not isinstance(data, dict):
+            raise NotAReplay("not a JSON object")
+        if not isinstance(data.get("replay"), dict):
+            raise NotAReplay("no 'replay' object")
+        result = data.get("result", {})
+        return replay_from_dict(data["replay"], "its replay", "its replay's"), result if isinstance(result, dict) else {}
+    except NotAReplay as error:
+        raise ReplayFileError(f"{path}: not a replay file ({error})") from None
+
+
+class NotAReplay(ValueError):
+    """What makes a value not a replay, in the words of the file or database it came from."""
+
+
+#: a replay's keys, the type each must have and its name in a message
+_REPLAY_KEYS = (("game", str, "a string"), ("players", int, "an integer"), ("seed", int, "an integer"),
+                ("options", dict, "an object"), ("steps", list, "a list"))
+
+
+def replay_from_dict(data: object, subject: str = "it", possessive: str = "its") -> Replay:
+    """``data`` (a replay's ``as_dict()``, read back) as a :class:`Replay`. Raises
+    :class:`NotAReplay` saying what is missing or of the wrong type, with ``subject`` and
+    ``possessive`` naming the replay (``"its replay has no 'steps'"``)."""
+    if not isinstance(data, dict):
+        raise NotAReplay(f"{subject} is not an object")
+    for key, kind, name in _REPLAY_KEYS:
+        if key not in data:
+            raise NotAReplay(f"{subject} has no {key!r}")
+        if not isinstance(data[key], kind) or isinstance(data[key], bool):
+            raise NotAReplay(f"{possessive} {key!r} is not {name}")
+    try:
+        return Replay.from_dict(data)
+    except (ValueError, KeyError, TypeError):
+        raise NotAReplay(f"{possessive} 'steps' are not lists of [seat, action] pairs") from None

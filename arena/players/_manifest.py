@@ -37,6 +37,7 @@ network and with a time limit; what it writes goes into that folder. Tournaments
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -46,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sandbox._sandbox import Limits
-from ._toml import read_toml
+from ._toml import describe_value, read_toml
 
 
 class ManifestError(ValueError):
@@ -60,9 +61,10 @@ NAME_RULE = "1-64 characters from A-Z a-z 0-9 . _ + -, starting with a letter or
 
 def check_name(name: object, where: str) -> str:
     """``name`` if it is a valid bot name; else raises :class:`ManifestError` naming ``where``."""
-    if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
-        shown = name if isinstance(name, str) else type(name).__name__
-        raise ManifestError(f"{where}: 'name' must be {NAME_RULE}; got {shown!r}")
+    if not isinstance(name, str):
+        raise ManifestError(f"{where}: 'name' must be a string, got {describe_value(name)}")
+    if NAME_PATTERN.fullmatch(name) is None:
+        raise ManifestError(f"{where}: 'name' must be {NAME_RULE}; got {name!r}")
     return name
 
 
@@ -108,6 +110,13 @@ def _interpreter(command: tuple[str, ...]) -> list[str]:
 
 _KEYS = {"name", "command", "cwd", "games", "env", "limits", "build"}
 _LIMIT_KEYS = {"memory_mb", "cpu_s", "processes", "open_files", "file_size_mb", "cpus"}
+#: The largest value of each integer limit, checked when the manifest is read: beyond them the
+#: kernel refuses the limit (``setrlimit`` of 2^63 MiB overflows, more processes than
+#: ``pid_max`` allows, more files than ``nr_open``), which would surface only as the bot's
+#: start failing in the child, far from the manifest. 16 TiB of memory or file size is beyond any
+#: machine a bot runs on.
+LIMIT_MAX = {"memory_mb": 2**24, "file_size_mb": 2**24, "cpu_s": 2**31 - 1, "processes": 4_194_304,
+             "open_files": 1_048_576}
 
 
 def load_manifest(path: str | os.PathLike[str]) -> BotSpec:
@@ -155,8 +164,8 @@ def _command(value: object, key: str, where: str) -> list[str]:
     if isinstance(value, str):
         try:
             value = shlex.split(value)
-        except ValueError:
-            value = None
+        except ValueError:  # shlex's only complaint: "No closing quotation" (or escape)
+            raise ManifestError(f"{where}: '{key}' has an unbalanced quote: {json.dumps(value, ensure_ascii=False)}") from None
     if not isinstance(value, list) or not value or not all(isinstance(part, str) for part in value):
         raise ManifestError(f"{where}: '{key}' must be a non-empty string or list of strings")
     if any("\0" in part for part in value):
@@ -178,8 +187,10 @@ def _limits(table: object, where: str) -> Limits:
                                     f"allowed (0 = as many as the organiser allows)")
             values[key] = float(value) or None
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ManifestError(f"{where}: 'limits.{key}' must be a non-negative integer (0 = no limit)")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LIMIT_MAX[key]:
+            shown = value if isinstance(value, int) and not isinstance(value, bool) else describe_value(value)
+            raise ManifestError(f"{where}: 'limits.{key}' must be an integer in 0..{LIMIT_MAX[key]} (0 = no limit), "
+                                f"got {shown}")
         values[key] = value or None
     return Limits(**values)
 
@@ -189,13 +200,15 @@ def resolve_bot(text: str, base: Path | None = None) -> BotSpec:
     base = base or Path.cwd()
     candidate = Path(text) if Path(text).is_absolute() else base / text
     if text.endswith(".toml"):
+        if candidate.is_dir():
+            raise ManifestError(f"{text}: is a folder, not a manifest file")
         if not candidate.is_file():
             raise ManifestError(f"{text}: no such manifest file")
         return load_manifest(candidate)
     try:
         command = shlex.split(text)
-    except ValueError as error:
-        raise ManifestError(f"bot command {text!r}: {error}") from None
+    except ValueError:  # shlex's only complaint: "No closing quotation" (or escape)
+        raise ManifestError(f"bot command {json.dumps(text, ensure_ascii=False)} has an unbalanced quote") from None
     if not command:
         raise ManifestError("empty bot command")
     return BotSpec(name=_default_name(command), command=tuple(command), cwd=base)

@@ -381,7 +381,8 @@ async def open_player(spec: BotSpec, startup_s: float = 10.0,
         try:
             if spec.cwd is not None and not Path(spec.cwd).is_dir():
                 # Said here, or the failed chdir would be reported as the program missing.
-                raise BotFault(FaultKind.CRASH, f"could not start: its folder (cwd) {spec.cwd} does not exist")
+                problem = "is a file, not a folder" if Path(spec.cwd).exists() else "does not exist"
+                raise BotFault(FaultKind.CRASH, f"could not start: its folder (cwd) {spec.cwd} {problem}")
             process = await stack.enter_async_context(open_bot_process(spec, sandbox, log_dir=log_dir))
         except BotFault as fault:
             player = Player(spec, None, max_frame)

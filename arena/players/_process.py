@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -235,6 +236,30 @@ def program_exists(spec: BotSpec) -> bool:
         os.path.join(spec.cwd or ".", argv[0]))
 
 
+def _not_executable(program: str, cwd: Path | None) -> str | None:
+    """Why the file ``program`` names (a path, as the command's first word) cannot be run, or
+    ``None``: a regular file without an execute bit (a script saved 0644). A program found on
+    ``PATH`` is executable by definition, and exec reports anything else."""
+    if "/" not in program:
+        return None
+    path = Path(cwd or Path.cwd()) / program
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if not stat.S_ISREG(mode) or mode & 0o111:
+        return None
+    shown = Path(os.path.normpath(path))
+    interpreter = _INTERPRETERS.get(shown.suffix)
+    how = (f"start it with its interpreter ('command = \"{interpreter} {shown.name}\"')" if interpreter
+           else "name its interpreter first in 'command'")
+    return f"{shown} is not executable (mode {stat.S_IMODE(mode):04o}): make it so (chmod +x {shown}) or {how}"
+
+
+#: the interpreter a script's extension suggests, for the hint above
+_INTERPRETERS = {".py": "python", ".js": "node", ".rb": "ruby", ".sh": "sh", ".pl": "perl", ".lua": "lua"}
+
+
 @asynccontextmanager
 async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr_limit: int = 16 * 1024,
                            log_dir: Path | None = None) -> AsyncIterator[BotProcess]:
@@ -250,6 +275,11 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
     env = bot_environment(spec)
     if not program_exists(spec):
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: no such program")
+    not_executable = _not_executable(argv[0], spec.cwd)
+    if not_executable:
+        # Said before the sandbox's checks: as root, a file nobody may run would otherwise read
+        # as a bot that cannot have its own uid, and without root as exec's "Permission denied".
+        raise BotFault(FaultKind.CRASH, f"could not start: {not_executable}")
     confinement = sandbox.check(spec.name, argv, spec.cwd, env)
     lease = None
     if confinement.own_uid:

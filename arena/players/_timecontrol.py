@@ -21,7 +21,10 @@ class TimeControl:
     ``margin_ms``: lateness that is charged but not a timeout; ``ponder``: bots may think while
     others are on move (else, where a cgroup freezer serves, a bot not on move is frozen);
     ``in_turn``: the seats of a simultaneous decision are asked one after another, each with
-    the others frozen, instead of all at once (their choices stay secret from each other)."""
+    the others frozen, instead of all at once (their choices stay secret from each other).
+
+    The field defaults are every command's: a tournament file's ``[time]``, ``arena match``
+    and ``arena check-bot`` (a bot checked there meets the clock a default tournament gives it)."""
 
     move_ms: int = 1000
     reserve_ms: int = 0

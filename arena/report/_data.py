@@ -16,7 +16,7 @@ from ._tables import records_of, standings_of, with_result
 STDERR_TAIL = 2000
 
 
-def standings_data(games: Sequence[StoredGame], n_boot: int) -> dict[str, Any]:
+def standings_data(games: Sequence[StoredGame], n_boot: int | None = None) -> dict[str, Any]:
     """Standings rows (Bradley-Terry with error bars, Plackett-Luce, firsts, average rank,
     faults) and the head-to-head matrix with wins, draws and losses per ordered pair."""
     standings = standings_of(records_of(games), n_boot=n_boot)
@@ -42,9 +42,11 @@ def standings_data(games: Sequence[StoredGame], n_boot: int) -> dict[str, Any]:
             "players": max(len(game.seats) for game in games)}
 
 
-def progress_data(games: Sequence[StoredGame], names: Sequence[str], points: int, n_boot: int) -> dict[str, Any]:
+def progress_data(games: Sequence[StoredGame], names: Sequence[str], points: int,
+                  n_boot: int | None = None) -> dict[str, Any]:
     """Ratings after the first ``m`` games (schedule order) for about ``points`` values of
-    ``m``, each with its bootstrap interval: does the order settle as games are added?"""
+    ``m``, each with its interval (cluster-robust, or from ``n_boot`` bootstrap replicates):
+    does the order settle as games are added?"""
     records = records_of(games)
     total = len(records)
     marks = sorted({max(1, round(total * i / points)) for i in range(1, points + 1)})

@@ -155,7 +155,7 @@ def _chunked(groups: list[list[int]], payload_of: Callable[[int], dict[str, Any]
             yield members
 
 
-def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot: int = 200,
+def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot: int | None = None,
                 progress_points: int = 20) -> tuple[str, dict[str, int]]:
     """The report of a results database, and figures about it (``games``, ``embedded``,
     ``replay_bytes``, ``diverged``: replays the engines no longer re-play). Replays are
@@ -166,11 +166,16 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
     games = list(store.games())
     if not games:
         raise ValueError(f"{store.path}: no finished games yet")
-    config = json.loads(store.meta("config") or "{}")
+    try:
+        config = json.loads(store.meta("config") or "{}")
+    except ValueError:  # a damaged configuration: the games still make a report
+        config = {}
+    config = config if isinstance(config, dict) else {}
     game_id = config.get("game") or store.replay(games[0].key)["game"]
     standings = standings_data(games, n_boot)
     names = standings["names"]
-    progress = progress_data(games, names, progress_points, max(20, n_boot // 4))
+    progress_boot = None if n_boot is None else max(20, n_boot // 4)
+    progress = progress_data(games, names, progress_points, progress_boot)
     listed = games_data(games, names)
     faults = faults_data(games)
     diverged: list[int] = []
@@ -196,13 +201,13 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
         embedded += len(members)
         chunks.append(element)
     title = f"{config.get('name') or store.path.stem}: {engines.get_game(game_id).name}"
-    summary = (f"{len(games)} games of {engines.get_game(game_id).name}, {len(names)} entrants, "
-               f"{standings['players']} players a game; replays of {embedded} games embedded"
+    summary = (f"{_count(len(games), 'game')} of {engines.get_game(game_id).name}, {_count(len(names), 'entrant')}, "
+               f"{standings['players']} players a game; replays of {_count(embedded, 'game')} embedded"
                + (f"; {len(diverged)} replays do not follow this version's rules." if diverged else "."))
     body = (f'<header><h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>'
             '<a href="#standings">Standings</a> <a href="#head-to-head">Head to head</a> '
             '<a href="#progress">Progress</a> <a href="#faults">Faults</a> <a href="#games">Games</a></nav></header>'
-            f'{standings_section(standings)}{head_to_head_section(standings)}{progress_section(progress, names)}'
+            f'{standings_section(standings)}{head_to_head_section(standings)}{progress_section(progress, names, progress_boot)}'
             f'{faults_section(faults, listed)}<section id="games"><h2>Games</h2><div id="game-list"></div></section>'
             + _json_script("report-data", {"game": game_id, "names": names, "games": listed}))
     page = _page(title, body, _scripts(game_id, "report.js"), chunks)
@@ -223,7 +228,7 @@ def viewer_html(replay: Replay, meta: dict[str, Any], frames: bool = False) -> s
 
 
 def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGET,
-                 n_boot: int = 200) -> dict[str, int]:
+                 n_boot: int | None = None) -> dict[str, int]:
     """Write the report of ``database`` to ``output``; return :func:`report_html`'s figures."""
     store = ResultsStore.open(database)
     try:
@@ -233,3 +238,8 @@ def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGE
     output.write_text(page, encoding="utf-8")
     figures["bytes"] = output.stat().st_size
     return figures
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{number} {noun}{'s' * (number != 1)}"

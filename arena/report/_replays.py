@@ -15,7 +15,7 @@ from typing import Any
 import engines
 from engines import Replay
 
-from ..match._replay_file import ReplayFileError, load_replay_file
+from ..match._replay_file import NotAReplay, ReplayFileError, load_replay_file, replay_from_dict
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -48,9 +48,13 @@ def load_replay(path: Path, key: str | None = None) -> tuple[Replay, dict[str, A
         if stored is None:
             raise ReplayFileError(f"{path}: no game {key!r} (`arena replay {path}` lists the games)")
         try:
-            replay = Replay.from_dict(store.replay(key))
-        except (ValueError, KeyError, TypeError) as error:
-            raise ReplayFileError(f"{path}: the replay of game {key!r} is corrupt ({type(error).__name__}: {error})") from None
+            data = store.replay(key)
+        except ValueError:  # msgpack's errors
+            raise ReplayFileError(f"{path}: the replay of game {key!r} is corrupt (not msgpack)") from None
+        try:
+            replay = replay_from_dict(data)
+        except NotAReplay as error:
+            raise ReplayFileError(f"{path}: the replay of game {key!r} is corrupt ({error})") from None
     finally:
         store.close()
     return replay, {"bots": list(stored.seats), "faults": list(stored.faults)}

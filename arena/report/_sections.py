@@ -34,8 +34,15 @@ def standings_section(data: dict[str, Any]) -> str:
         charts += error_bar_chart([{"name": row["name"], "pl_elo": row["pl_elo"]} for row in data["rows"]],
                                   "pl_elo", "Plackett-Luce Elo (full finishing orders)")
     return (f'<section id="standings"><h2>Standings</h2>{_table(headers, rows, "num")}{charts}'
-            f'<p class="note">Elo: Bradley-Terry on pairwise results, intervals from {data["n_boot"]} bootstrap '
-            f'replicates of whole games or duplicate blocks. Rows: best first.</p></section>')
+            f'<p class="note">Elo: Bradley-Terry on pairwise results, 95% intervals {_method(data["n_boot"])}, '
+            f'as <code>arena standings</code> shows them. Rows: best first.</p></section>')
+
+
+def _method(n_boot: int | None) -> str:
+    """How the intervals were drawn (the same words as the text tables' captions)."""
+    if n_boot is None:
+        return "cluster-robust (each duplicate block, or game, one observation; see docs/ratings.md)"
+    return f"from {n_boot} bootstrap replicates of whole games or duplicate blocks (--bootstrap {n_boot})"
 
 
 def head_to_head_section(data: dict[str, Any]) -> str:
@@ -60,10 +67,10 @@ def head_to_head_section(data: dict[str, Any]) -> str:
             f'points/pairwise games, then wins-draws-losses. Green: the row bot scored more.</p></section>')
 
 
-def progress_section(progress: dict[str, Any], names: list[str]) -> str:
+def progress_section(progress: dict[str, Any], names: list[str], n_boot: int | None = None) -> str:
     return (f'<section id="progress"><h2>Ratings as the tournament went on</h2>{progress_chart(progress, names)}'
-            f'<p class="note">Bradley-Terry Elo after the first games in schedule order, with 95% bands. '
-            f'Flat lines inside narrowing bands: the standings have settled.</p></section>')
+            f'<p class="note">Bradley-Terry Elo after the first games in schedule order, with 95% bands '
+            f'{_method(n_boot)}. Flat lines inside narrowing bands: the standings have settled.</p></section>')
 
 
 def faults_section(faults: list[dict[str, Any]], games: list[list[Any]]) -> str:

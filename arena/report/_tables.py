@@ -44,9 +44,37 @@ def fault_counts(games: Iterable[StoredGame]) -> Counter[str]:
     return counts
 
 
-def standings_of(records: Sequence[GameRecord], n_boot: int = 200, seed: int = 0,
+def always_faulting(games: Iterable[StoredGame]) -> dict[str, tuple[int, Counter[str]]]:
+    """The entrants that committed a fault in every game they sat in: name -> (their games,
+    their faults by kind). A bot that never once played a clean game is worth a line of its
+    own: in the standings it is only a number in the faults column."""
+    seated: Counter[str] = Counter()
+    faulted: Counter[str] = Counter()
+    kinds: dict[str, Counter[str]] = {}
+    for game in games:
+        charged = set()
+        for fault in game.faults:
+            if fault["bot"] is not None:
+                charged.add(fault["bot"])
+                kinds.setdefault(fault["bot"], Counter())[fault["kind"]] += 1
+        for name in set(game.seats):
+            seated[name] += 1
+            faulted[name] += name in charged
+    return {name: (count, kinds[name]) for name, count in seated.items() if faulted[name] == count}
+
+
+def standings_of(records: Sequence[GameRecord], n_boot: int | None = None, seed: int = 0,
                  anchor: tuple[str, float] | None = None) -> Standings:
+    """:func:`compute_standings`; by default with the analytic (cluster-robust) interval,
+    as everywhere: ``arena standings``, the live display and the report agree."""
     return compute_standings(records, n_boot=n_boot, seed=seed, anchor=anchor)
+
+
+def interval_label(n_boot: int | None) -> str:
+    """How the 95% intervals of standings fitted with ``n_boot`` were drawn, for their caption."""
+    if n_boot is None:
+        return "cluster-robust, each duplicate block one observation"
+    return f"bootstrap, {n_boot} replicates"
 
 
 def standings_table(standings: Standings, faults: Counter[str] | None = None, players: int = 2) -> str:

@@ -21,7 +21,7 @@ from ..match._match import MatchSettings
 from ..players._faults import FaultPolicy
 from ..players._manifest import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
 from ..players._timecontrol import TimeControl
-from ..players._toml import read_toml
+from ..players._toml import KIND_NAMES, describe_value, read_toml
 from ._ranges import RangeError, check_number
 from ._schedule import Format, ScheduleSpec
 
@@ -100,7 +100,7 @@ class _Reader:
             return default
         value = table[key]
         if not isinstance(value, kind):
-            raise self.error(name, f"must be a {kind.__name__}, got {json.dumps(value, default=str)}")
+            raise self.error(name, f"must be {KIND_NAMES.get(kind, kind.__name__)}, got {describe_value(value)}")
         return value
 
     def number(self, table: dict[str, Any], key: str, default: int, name: str | None = None) -> int:
@@ -158,7 +158,8 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         if field_size < players - 1:
             raise reader.error("entrants", f"gauntlet needs at least {players - 1} non-candidates, has {field_size}")
     elif len(entrants) < players:
-        raise reader.error("entrants", f"has {len(entrants)} entrants but a table has {players} seats")
+        raise reader.error("entrants", f"has {len(entrants)} entrant{'s' * (len(entrants) != 1)} but a table has "
+                                       f"{players} seats")
     time = reader.table("time", _TIME)
     faults = reader.table("faults", _FAULTS)
     policy_text = reader.get(faults, "policy", str, FaultPolicy.FORFEIT.value, "faults.policy")
@@ -166,14 +167,15 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         policy = FaultPolicy(policy_text)
     except ValueError:
         raise reader.error("faults.policy", f"must be one of {[p.value for p in FaultPolicy]}") from None
+    default = TimeControl()  # the defaults of every command too (`arena match`, `check-bot`)
     settings = MatchSettings(
         TimeControl(
-            reader.number(time, "move_ms", 1000, "time.move_ms"),
-            reader.number(time, "reserve_ms", 0, "time.reserve_ms"),
-            reader.number(time, "startup_ms", 10_000, "time.startup_ms"),
-            reader.number(time, "margin_ms", 0, "time.margin_ms"),
-            reader.get(time, "ponder", bool, False, "time.ponder"),
-            reader.get(time, "in_turn", bool, False, "time.in_turn"),
+            reader.number(time, "move_ms", default.move_ms, "time.move_ms"),
+            reader.number(time, "reserve_ms", default.reserve_ms, "time.reserve_ms"),
+            reader.number(time, "startup_ms", default.startup_ms, "time.startup_ms"),
+            reader.number(time, "margin_ms", default.margin_ms, "time.margin_ms"),
+            reader.get(time, "ponder", bool, default.ponder, "time.ponder"),
+            reader.get(time, "in_turn", bool, default.in_turn, "time.in_turn"),
         ),
         policy,
         reader.number(faults, "max_substitutions", 3, "faults.max_substitutions"),
@@ -190,7 +192,10 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         variant=_variant(game, game_id, options),
     )
     concurrency = reader.number(data, "concurrency", 0) or (os.cpu_count() or 1)
-    database = base / reader.get(data, "database", str, path.with_suffix(".db").name)
+    database_text = reader.get(data, "database", str, path.with_suffix(".db").name)
+    if not database_text:  # base / "" is the folder itself
+        raise reader.error("database", "must be a file path, got an empty string")
+    database = base / database_text
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
                             concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path),
                             workers=reader.number(data, "workers", 0),
@@ -248,6 +253,9 @@ def entrant_from_item(item: object, base: Path, where: str) -> BotSpec:
             extra = sorted(set(item) - {"manifest", "name"})
             if extra:
                 raise ConfigError(f"{where}: key {extra[0]!r} is not allowed beside 'manifest'")
+            if not isinstance(item["manifest"], str):
+                raise ConfigError(f"{where}: 'manifest' must be a string (the manifest's path), "
+                                  f"got {describe_value(item['manifest'])}")
             spec = load_manifest(base / item["manifest"])
             if "name" in item:
                 spec = dataclasses.replace(spec, name=check_name(item["name"], where))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..players._manifest import BotSpec
 from ._config import TournamentConfig, config_from_dict
-from ._store import ResultsStore
+from ._store import ResultsStore, StoreError
 
 
 def open_store(config: TournamentConfig) -> ResultsStore:
@@ -25,7 +25,17 @@ def entrant_row(spec: BotSpec) -> tuple[str, dict[str, object]]:
 
 
 def config_of_store(store: ResultsStore) -> TournamentConfig:
-    """The tournament a database belongs to, as it was configured, writing to this database."""
-    raw = json.loads(store.meta("config"))
-    config = config_from_dict(raw, Path(store.meta("config_path")))
+    """The tournament a database belongs to, as it was configured, writing to this database.
+    Raises :class:`StoreError` when the stored configuration is missing or is not JSON of a
+    table (a hand-edited or damaged database), and :class:`ConfigError` when it no longer
+    reads as a tournament file (its entrants' manifests moved, say)."""
+    text, config_path = store.meta("config"), store.meta("config_path")
+    try:
+        raw = json.loads(text) if text is not None and config_path is not None else None
+    except ValueError:
+        raw = None
+    if not isinstance(raw, dict):
+        raise StoreError(f"{store.path}: the tournament's configuration stored in it is missing or unreadable; "
+                         f"its standings, reports and exports still work, but it cannot be resumed or extended")
+    config = config_from_dict(raw, Path(config_path))
     return dataclasses.replace(config, database=store.path)

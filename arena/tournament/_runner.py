@@ -57,6 +57,8 @@ class Progress:
     leader: str | None
     leader_percent: float
     last: MatchResult | None = None
+    #: the duplicate block of ``last`` (its games count as one observation in the error bars)
+    block: str | None = None
 
     @property
     def rate(self) -> float:
@@ -234,7 +236,7 @@ class TournamentRunner:
             self._tally.add(scheduled.seats, result.ranks)
             self._done += 1
             self._played += 1
-            self._report(result)
+            self._report(result, scheduled.block)
             self._sprt_add(scheduled.seats, result.ranks, scheduled.block)
             if self._sprt_decided():  # the gauntlet's test is over: games in flight are dropped
                 self._nursery.cancel_scope.cancel()
@@ -285,9 +287,9 @@ class TournamentRunner:
         if hasattr(self, "_nursery"):
             self._nursery.cancel_scope.cancel()
 
-    def _report(self, last: MatchResult | None) -> None:
+    def _report(self, last: MatchResult | None, block: str | None = None) -> None:
         if self.on_progress is None:
             return
         leader, percent = self._tally.leader()
         self.on_progress(Progress(self._done, self._total, self._played,
-                                  trio.current_time() - self._started, leader, percent, last))
+                                  trio.current_time() - self._started, leader, percent, last, block))

@@ -145,6 +145,8 @@ class ResultsStore:
     @classmethod
     def open(cls, path: Path) -> ResultsStore:
         """Open an existing store. Raises :class:`StoreError` if it is missing, corrupt or foreign."""
+        if path.is_dir():
+            raise StoreError(f"{path}: is a folder, not a database")
         if not path.is_file():
             raise StoreError(f"{path}: no such database")
         try:

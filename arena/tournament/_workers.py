@@ -206,8 +206,13 @@ class Workers:
 
     async def _serve_one(self) -> bool:
         """Run one worker process until the source is empty; ``True`` if it died first."""
+        # Its own process group: the terminal's Ctrl-C (SIGINT to the foreground group) reaches
+        # the coordinator alone, which stops the worker by closing its stdin. Ignoring SIGINT
+        # in main() is too late: Python takes a while to get there, and a Ctrl-C in that window
+        # printed a KeyboardInterrupt traceback. The worker's bots have sessions of their own
+        # anyway, and it is still ended by pid (process.kill) and its bots by cgroup.
         process = await trio.lowlevel.open_process([sys.executable, "-m", "arena.tournament._workers"],
-                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0)
         self.pids.add(process.pid)
         served = self.served(process.stdin, process.stdout)
         try:
@@ -459,6 +464,8 @@ async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
 
 def main() -> None:
     # Ctrl-C is the coordinator's to handle: it closes our stdin, and we stop our bots then.
+    # (The terminal's does not reach us: we run in a process group of our own. This is for a
+    # SIGINT sent to us alone.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Nothing but frames may reach the coordinator's pipe: stray prints go to stderr.
     sys.stdout = sys.stderr

@@ -72,3 +72,40 @@ def test_ctrl_c_in_a_match(tmp_path):
     assert result.returncode == 130, result.stderr
     shutil.rmtree(shared)
     assert (result.stdout, result.stderr) == ("", "interrupted: the game was not finished\n")
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The worker processes (``python -m arena.tournament._workers``) that ``pid`` started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and b"arena.tournament._workers" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_ctrl_c_while_the_workers_start_is_one_line(tmp_path, attempt):
+    """Ctrl-C as soon as the first worker process exists (it is still starting Python and
+    importing): the workers never see the terminal's SIGINT, the coordinator alone reports."""
+    path = write_tournament(tmp_path, rounds=50)
+    path.chmod(0o600)
+    command = ["arena", "tournament", "run", str(path), "-q", "--sandbox", "none", "--workers", "4", "--concurrency", "4"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while not _workers_of(process.pid) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    assert process.poll() is None, f"finished before the interrupt: {process.communicate()}"
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=300)
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert process.returncode == 130, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and INTERRUPTED.fullmatch(lines[0]), stderr

@@ -130,7 +130,7 @@ BAD = [
     (["sprt", "{db}", "r0", "r1", "--model", "bayes"],
      "invalid value for '--model': 'bayes' is not one of 'logistic', 'normalized' (see 'arena sprt --help')"),
     (["sprt", "{db}", "r0", "r1", "--format", "xml"],
-     "invalid value for '--format' / '-f': 'xml' is not one of 'text', 'json' (see 'arena sprt --help')"),
+     "invalid value for '--format' / '-f': 'xml' is not one of 'table', 'json' (see 'arena sprt --help')"),
     (["sprt", "{db}", "r0", "nobody"],
      "{db}: no games between 'r0' and 'nobody' ('nobody' played no game here; entrants: r0, r1)"),
     (["sprt", "{db}", "r0", "r0"], "{db}: both entrants are 'r0'; name two different ones"),
@@ -138,7 +138,7 @@ BAD = [
     (["compare", "{db}", "r1", "r1"], "{db}: both entrants are 'r1'; name two different ones"),
     (["compare", "{db}", "zed", "r1"], "{db}: no games between 'zed' and 'r1' ('zed' played no game here; entrants: r0, r1)"),
     (["compare", "{db}", "r0", "r1", "--format", "csv"],
-     "invalid value for '--format' / '-f': 'csv' is not one of 'text', 'json' (see 'arena compare --help')"),
+     "invalid value for '--format' / '-f': 'csv' is not one of 'table', 'json' (see 'arena compare --help')"),
 ]
 
 

@@ -93,7 +93,7 @@ def test_missing_file(tmp_path):
 
 
 def test_directory_is_not_a_manifest(tmp_path):
-    assert error_of(load_manifest, tmp_path) == f"{tmp_path}: cannot read manifest (Is a directory)"
+    assert error_of(load_manifest, tmp_path) == f"{tmp_path}: is a folder, not a manifest file"
 
 
 def test_bad_toml(tmp_path):
@@ -118,7 +118,7 @@ def test_manifest_error_is_a_value_error():
 
 def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     path = write(tmp_path, """command = 'python "bot.py'""")
-    assert error_of(load_manifest, path) == f"{path}: 'command' must be a non-empty string or list of strings"
+    assert error_of(load_manifest, path) == f"{path}: 'command' has an unbalanced quote: \"python \\\"bot.py\""
 
 
 # -- manifest_from_dict -------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     ({"command": ("x",)}, "'command' must be a non-empty string or list of strings"),
     ({"command": 7}, "'command' must be a non-empty string or list of strings"),
     ({"command": "x", "name": ""}, f"'name' must be {NAME_RULE}; got ''"),
-    ({"command": "x", "name": 5}, f"'name' must be {NAME_RULE}; got 'int'"),
+    ({"command": "x", "name": 5}, "'name' must be a string, got the number 5"),
     ({"command": "x", "name": "../../x/pwned"}, f"'name' must be {NAME_RULE}; got '../../x/pwned'"),
     ({"command": "x", "name": "/tmp/x/pwned"}, f"'name' must be {NAME_RULE}; got '/tmp/x/pwned'"),
     ({"command": "x", "name": "a/b"}, f"'name' must be {NAME_RULE}; got 'a/b'"),
@@ -143,7 +143,7 @@ def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     ({"command": "x", "name": "x" * 65}, f"'name' must be {NAME_RULE}; got '{'x' * 65}'"),
     ({"command": "x", "build": []}, "'build' must be a non-empty string or list of strings"),
     ({"command": "x", "build": ["make", 1]}, "'build' must be a non-empty string or list of strings"),
-    ({"command": "x", "build": "make 'bot"}, "'build' must be a non-empty string or list of strings"),
+    ({"command": "x", "build": "make 'bot"}, "'build' has an unbalanced quote: \"make 'bot\""),
     ({"command": "x", "build": ["ma\0ke"]}, "'build' must not contain NUL characters"),
     ({"command": "x", "cwd": 1}, "'cwd' must be a string path"),
     ({"command": "x", "games": "dead-mans-draw"}, "'games' must be a list of game ids"),
@@ -151,10 +151,10 @@ def test_unbalanced_quote_in_command_is_a_manifest_error(tmp_path):
     ({"command": "x", "env": ["A=1"]}, "'env' must be a table of string values"),
     ({"command": "x", "env": {"A": 1}}, "'env' must be a table of string values"),
     ({"command": "x", "env": {"A": "1", "B": True}}, "'env' must be a table of string values"),
-    ({"command": "x", "limits": {"memory_mb": -5}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
-    ({"command": "x", "limits": {"memory_mb": 1.5}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
-    ({"command": "x", "limits": {"memory_mb": "512"}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
-    ({"command": "x", "limits": {"memory_mb": True}}, "'limits.memory_mb' must be a non-negative integer (0 = no limit)"),
+    ({"command": "x", "limits": {"memory_mb": -5}}, "'limits.memory_mb' must be an integer in 0..16777216 (0 = no limit), got -5"),
+    ({"command": "x", "limits": {"memory_mb": 1.5}}, "'limits.memory_mb' must be an integer in 0..16777216 (0 = no limit), got the number 1.5"),
+    ({"command": "x", "limits": {"memory_mb": "512"}}, "'limits.memory_mb' must be an integer in 0..16777216 (0 = no limit), got '512'"),
+    ({"command": "x", "limits": {"memory_mb": True}}, "'limits.memory_mb' must be an integer in 0..16777216 (0 = no limit), got true"),
     ({"command": "x", "limits": {"ram": 1}}, "unknown key 'limits.ram'; known: ['cpu_s', 'cpus', 'file_size_mb', 'memory_mb', 'open_files', 'processes']"),
     ({"command": "x", "limits": 5}, "'limits' must be a table"),
     ({"command": "x", "limits": {"cpus": -0.5}}, CPUS),
@@ -279,7 +279,7 @@ def test_resolve_manifest_errors_name_the_file(tmp_path):
 @pytest.mark.parametrize("text,error", [
     ("", "empty bot command"),
     ("   ", "empty bot command"),
-    ("python 'bot.py", "bot command \"python 'bot.py\": No closing quotation"),
+    ("python 'bot.py", "bot command \"python 'bot.py\" has an unbalanced quote"),
 ])
 def test_resolve_bad_command(tmp_path, text, error):
     assert error_of(resolve_bot, text, tmp_path) == error

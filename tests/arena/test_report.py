@@ -227,7 +227,7 @@ def _steps(database, key):
      "error: /no/such/dir/r.html: cannot write (folder /no/such/dir does not exist)\n"),
     (["report", "{tmp}/none.db", "-o", "{tmp}/r.html"], "error: {tmp}/none.db: no such database\n"),
     (["view", "{db}", "-o", "{tmp}/g.html"],
-     "error: {db} is a results database; name the game with --game KEY (keys: `arena export {db}`)\n"),
+     "error: {db} is a results database; name the game with --key KEY (keys: `arena replay {db}`)\n"),
     (["view", "{db}", "--game", "nope", "-o", "{tmp}/g.html"],
      "error: {db}: no game with key 'nope'; keys: `arena export {db}`\n"),
     (["view", "{tmp}/none.json", "-o", "{tmp}/g.html"],

@@ -87,3 +87,27 @@ def test_a_real_request_is_the_first_the_predicate_accepts():
     assert (kind, observation["seat"], events[0]["type"]) == ("play", 0, "seats")
     with pytest.raises(LookupError):
         real_request("opito-bay", 2, seed=1, options={"deals": 1}, wanted=lambda *_: False)
+
+
+def test_spec_lists_exactly_the_environment_a_bot_gets():
+    """A bot written from SPEC.md alone knows which variables it gets (a Ruby bot once lost
+    GEM_PATH): the documented list is the code's."""
+    from arena.players._process import PASSED_ENV
+
+    [line] = [line for line in SPEC_TEXT.splitlines() if line.startswith("Passed from the arena's environment:")]
+    assert tuple(re.findall(r"`([A-Z_]+)`", line)) == PASSED_ENV
+
+
+def test_spec_documents_every_manifest_key_and_limit_range():
+    from arena.players._manifest import _KEYS, _LIMIT_KEYS, LIMIT_MAX
+    from arena.sandbox._sandbox import Limits
+
+    block = SPEC_TEXT.split("### 2.2 The manifest")[1].split("```toml\n")[1].split("```")[0]
+    keys = {m[1] for m in re.finditer(r"^([a-z_]+) += ", block, re.M)}
+    tables = set(re.findall(r"^\[([a-z]+)\]", block, re.M))
+    assert keys | tables == _KEYS | _LIMIT_KEYS
+    defaults = Limits()
+    for key, high in LIMIT_MAX.items():
+        value, low_high = re.search(rf"^{key} += (\d+) +# 0\.\.(\d+)", block, re.M).groups()
+        assert int(low_high) == high, key
+        assert int(value) == (getattr(defaults, key) or 0), key
