@@ -365,6 +365,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "_ratings": ("standings", "rate", "compare", "sprt"),
     "_report": ("report", "view"),
     "_ladder": ("ladder",),
+    "_play": ("play",),
 }
 #: the commands this module defines
 CORE_COMMANDS = ("games", "match", "replay", "board", "check-bot", "doctor")

@@ -47,6 +47,7 @@ _USER_ERROR_CLASSES = [
     ("arena.tournament._store", "StoreError"), ("arena.ratings", "ResultsFileError"),
     ("arena.tournament._ranges", "RangeError"), ("arena.report._frames", "ViewError"),
     ("arena.sandbox._sandbox", "SandboxError"), ("arena.players._pool", "StartupError"),
+    ("arena.play._serve", "PlayError"),
 ]
 
 
