@@ -40,10 +40,10 @@ OPTIONS = {"dead-mans-draw": {}, "opito-bay": {"deals": 1}, "karibik": {"max_rou
 STATE_KEYS = {"type", "number", "observation", "events", "thinking", "decision", "faults", "notice"}
 
 
-def setup_for(game: str, players: int, seat: int, seed: int, **extra) -> PlaySetup:
+def setup_for(game: str, players: int, seat: int, seed: int, folder: Path, **extra) -> PlaySetup:
     bots = {s: RANDOM for s in range(players) if s != seat}
     return PlaySetup(game=game, players=players, humans={seat: "human"}, bots=bots, seed=seed,
-                     options=OPTIONS[game], settings=SETTINGS, **extra)
+                     options=OPTIONS[game], settings=SETTINGS, replay_dir=folder, **extra)
 
 
 def random_answer(seat: HumanSeat, message: dict, rng: random.Random) -> None:
@@ -129,13 +129,14 @@ def check_messages(messages: list[dict], replay: Replay, seat: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("game", list(OPTIONS))
-async def test_every_message_to_the_page_is_the_seats_observation(game, players):
+async def test_every_message_to_the_page_is_the_seats_observation(game, players, tmp_path):
     seat = players - 1 if players != 3 else 1
-    setup = setup_for(game, players, seat, seed=11 + players)
+    setup = setup_for(game, players, seat, seed=11 + players, folder=tmp_path)
     session, messages = await play_session(setup, seed=players)
     [(result, where)] = session.results
     assert result.reason is EndReason.NORMAL and not result.faults
-    assert where.startswith("kept in ") or where.startswith("this game")
+    [kept] = tmp_path.glob(f"play-{game}-*.json")
+    assert where.startswith(f"kept in {kept}: `arena view {kept}`")
     check_messages(messages, result.replay, seat)
     decisions = sum(1 for step in result.replay.steps if seat in step)
     assert decisions >= 1 and len([m for m in messages if m.get("decision")]) >= decisions
@@ -150,7 +151,7 @@ async def test_a_game_is_stored_like_a_tournament_game(tmp_path):
     from arena.report import write_report
     from arena.tournament._store import ResultsStore
 
-    setup = setup_for("dead-mans-draw", 2, 0, seed=3, database=tmp_path / "play.db")
+    setup = setup_for("dead-mans-draw", 2, 0, seed=3, folder=tmp_path, database=tmp_path / "play.db")
     from arena.play._session import open_play_store
 
     store = open_play_store(setup)
@@ -181,8 +182,8 @@ async def test_a_game_is_stored_like_a_tournament_game(tmp_path):
     assert figures["games"] == 2 and figures["embedded"] == 2
 
 
-async def test_a_refused_answer_is_said_and_the_decision_stays_open():
-    setup = setup_for("karibik", 2, 0, seed=4)
+async def test_a_refused_answer_is_said_and_the_decision_stays_open(tmp_path):
+    setup = setup_for("karibik", 2, 0, seed=4, folder=tmp_path)
     seat = HumanSeat(0, "human", "t0ken")
     async with open_bot_pool({"py-random": RANDOM}, 10) as pool:
         session = PlaySession(setup, pool, {0: seat})
@@ -200,8 +201,8 @@ async def test_a_refused_answer_is_said_and_the_decision_stays_open():
             nursery.cancel_scope.cancel()
 
 
-async def test_the_persons_clock_runs_out_and_the_seat_forfeits_as_a_bot_would():
-    setup = setup_for("dead-mans-draw", 2, 1, seed=4, human_move_ms=300)
+async def test_the_persons_clock_runs_out_and_the_seat_forfeits_as_a_bot_would(tmp_path):
+    setup = setup_for("dead-mans-draw", 2, 1, seed=4, folder=tmp_path, human_move_ms=300)
     seat = HumanSeat(1, "human", "t0ken", move_s=0.3)
     seat.record = []
     async with open_bot_pool({"py-random": RANDOM}, 10) as pool:
@@ -229,8 +230,8 @@ async def _http(port: int, request: str) -> str:
     return data.decode("latin-1").split("\r\n", 1)[0]
 
 
-async def test_every_request_without_the_token_gets_403():
-    setup = setup_for("dead-mans-draw", 2, 0, seed=4)
+async def test_every_request_without_the_token_gets_403(tmp_path):
+    setup = setup_for("dead-mans-draw", 2, 0, seed=4, folder=tmp_path)
     announced = []
     async with trio.open_nursery() as nursery:
         await nursery.start(_serving, setup, announced)
@@ -296,7 +297,7 @@ def test_a_db_of_other_games_is_an_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     from arena.play._session import open_play_store
 
-    open_play_store(setup_for("opito-bay", 2, 0, 1, database=tmp_path / "x.db")).close()
+    open_play_store(setup_for("opito-bay", 2, 0, 1, tmp_path, database=tmp_path / "x.db")).close()
     result = arena("play", "dead-mans-draw", PY_RANDOM, "--db", "x.db", "--no-open", "--sandbox", "none")
     assert_user_error(result, "x.db: holds other games (another game, options or other players in the seats); "
                               "choose another --db file")
