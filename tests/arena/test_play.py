@@ -103,14 +103,17 @@ def check_messages(messages: list[dict], replay: Replay, seat: int) -> None:
         assert message["type"] == "state" and set(message) == STATE_KEYS, message.keys()
         seen, events = _plain(message["observation"]), _plain(message["events"])
         found = None
+        # the events since the person's last decision: since the last one a message showed, or
+        # since a later one (a page that falls behind gets only the newest message)
+        starts = [since]
         for k in range(at, len(states)):
+            if seat in states[k].acting:
+                starts.append(len(states[k].log))
             if observations[k] != seen:
                 continue
-            if events == _plain(states[k].events_for(seat, since)):
-                found = (k, since)
-                break
-            if events == [] and message["decision"] is None:  # the person has just answered here
-                found = (k, len(states[k].log))
+            start = next((start for start in starts if events == _plain(states[k].events_for(seat, start))), None)
+            if start is not None:
+                found = (k, start)
                 break
         assert found is not None, f"message {number} is not the seat's view of a later state: {message}"
         at, since = found

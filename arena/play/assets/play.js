@@ -352,6 +352,7 @@
       `<button type="button" class="again-same">Play again: the same deal</button> <span class="muted">(the same seats and bots)</span></div>` +
       `<h2>The whole game</h2><div class="muted">Every view of it: pick "omniscient" or a seat.</div>`;
     $("#over").hidden = false;
+    $("#live").hidden = true;  // the replay viewer below shows the end, and every step before it
     $("#over .again-new").addEventListener("click", () => again(false));
     $("#over .again-same").addEventListener("click", () => again(true));
     document.body.dataset.over = String(message.number);
