@@ -83,6 +83,8 @@ PICK = """(() => {
   if (form) {
     const cards = [-1, 0, 1, 2, 3, 4, 5];
     for (let i = cards.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [cards[i], cards[j]] = [cards[j], cards[i]]; }
+    const high = cards.indexOf(5), ship = Math.floor(rand() * 6);  // the 5 on some ship: a move to make, often
+    [cards[high], cards[ship]] = [cards[ship], cards[high]];
     form.querySelectorAll("input.bribe").forEach((input, n) => { input.value = String(cards[n]); });
     form.dispatchEvent(new Event("input", {bubbles: true}));
     box.querySelector("button.send-bribe").click();
@@ -170,8 +172,6 @@ def test_a_whole_game_is_played_by_clicking_the_page(browser, tmp_path, game, pl
         try:
             made, ways = play_through(page, rng)
             assert made >= 1
-            if game == "karibik":
-                assert {"bribe", "map"} <= ways  # bribes typed in, ships sailed on the map
             if database:
                 store = ResultsStore.open(tmp_path / "games.db")
                 try:
@@ -187,6 +187,14 @@ def test_a_whole_game_is_played_by_clicking_the_page(browser, tmp_path, game, pl
                 ranks = result["ranks"]
                 assert str(kept) in page.js("document.getElementById('over').textContent")
             check_game(page, replay, seat, ranks)
+            number = 1
+            while game == "karibik" and "map" not in ways and number < 6:
+                # random bots may outbid the person for every ship: new deals until one sails
+                page.js("document.querySelector('#over .again-new').click()")
+                number += 1
+                ways |= play_through(page, rng, game=number)[1]
+            if game == "karibik":
+                assert {"bribe", "map"} <= ways  # bribes typed in, ships sailed on the map
         finally:
             page.close()
 
