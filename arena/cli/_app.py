@@ -24,10 +24,11 @@ import engines
 from ..players._faults import FaultPolicy
 from ..tournament._ranges import parse_option
 from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, SandboxOption, UsageError, check_writable,
-                      number_option, on_interrupt, parse_options, reports_errors, root_bots_warning,
-                      write_text_file)
+                      number_option, on_interrupt, parse_bot_seeds, parse_options, reports_errors,
+                      root_bots_warning, write_text_file)
 
 if TYPE_CHECKING:
+    from ..match._match import MatchResult
     from ..players._manifest import BotSpec
     from ..sandbox._sandbox import Sandbox
 
@@ -124,6 +125,9 @@ def match_command(
     game: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `arena games`).")],
     bots: Annotated[list[str], typer.Argument(metavar="BOT", help="Bot manifests (*.toml) or commands, one per seat.")],
     seed: Annotated[str, number_option("--seed", "Game seed: same seed, same deal (bot seeds are random).")] = "1",
+    bot_seeds: Annotated[Optional[str], typer.Option(
+        "--bot-seeds", metavar="A,B,...", help="Each seat's start.bot_seed (0..2^64-1), one per seat: with --seed, "
+        "the same game again from deterministic bots. Default: random (printed, and kept in the replay).")] = None,
     option: GameOptionOption = [],
     move_ms: Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")] = "1000",
     reserve_ms: Annotated[str, number_option("--reserve-ms", "Per-game reserve (overage bank) in ms.", "MS")] = "5000",
@@ -156,12 +160,14 @@ def match_command(
                               parse_option("--startup-ms", startup_ms), fault_policy.value,
                               parse_option("--substitutions", substitutions), parse_option("--margin-ms", margin_ms),
                               ponder, in_turn)
+    seeds = None if bot_seeds is None else parse_bot_seeds(bot_seeds, len(bots))
     specs = [resolve_bot(bot) for bot in bots]
     if replay is not None:
         check_writable(replay)
     make_log_dir(stderr_dir)
     with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the game was not finished"):
-        result = trio.run(run_single_match, game, specs, seed_value, parse_options(option), settings, box, stderr_dir)
+        result = trio.run(run_single_match, game, specs, seed_value, parse_options(option), settings, box, stderr_dir,
+                          seeds)
     warning = root_bots_warning(box)
     if replay is not None:
         save_replay_file(replay, result)
@@ -170,6 +176,15 @@ def match_command(
         if warning:
             typer.echo(warning, err=True)
         return
+    print_result(result)
+    if stderr_dir is not None:
+        typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per bot process)")
+    if warning:
+        typer.echo(warning)
+
+
+def print_result(result: MatchResult) -> None:
+    """One game's result as text: the game line, the seats' table, the faults."""
     from tabulate import tabulate
 
     typer.echo(f"{result.game}  seed {result.seed}  {result.reason.value}  "
@@ -179,15 +194,13 @@ def match_command(
          enumerate(zip(result.bots, result.ranks, result.scores))],
         headers=["seat", "bot", "rank", "score"],
     ))
+    typer.echo(f"bot seeds {','.join(map(str, result.bot_seeds))} (the same game again: --seed {result.seed} "
+               f"--bot-seeds {','.join(map(str, result.bot_seeds))})")
     for fault in result.faults:
         who = "no bot charged" if fault.seat is None else f"seat {fault.seat} ({fault.bot})"
         typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step}: {fault.detail}")
         if fault.stderr_tail:
             typer.echo("  last stderr lines:\n    " + fault.stderr_tail.replace("\n", "\n    "))
-    if stderr_dir is not None:
-        typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per bot process)")
-    if warning:
-        typer.echo(warning)
 
 
 @_app.command("replay")
@@ -365,6 +378,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "_ratings": ("standings", "rate", "compare", "sprt"),
     "_report": ("report", "view"),
     "_ladder": ("ladder",),
+    "_rerun": ("rerun",),
     "_play": ("play",),
 }
 #: the commands this module defines

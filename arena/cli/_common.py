@@ -47,7 +47,7 @@ _USER_ERROR_CLASSES = [
     ("arena.tournament._store", "StoreError"), ("arena.ratings", "ResultsFileError"),
     ("arena.tournament._ranges", "RangeError"), ("arena.report._frames", "ViewError"),
     ("arena.sandbox._sandbox", "SandboxError"), ("arena.players._pool", "StartupError"),
-    ("arena.play._serve", "PlayError"),
+    ("arena.match._rerun", "RerunError"), ("arena.play._serve", "PlayError"),
 ]
 
 
@@ -274,6 +274,23 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
         except tomllib.TOMLDecodeError:
             options[key] = text
     return options
+
+
+def parse_bot_seeds(text: str, seats: int) -> list[int]:
+    """``--bot-seeds A,B,...``: one ``start.bot_seed`` per seat, each in 0..2^64-1."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != seats:
+        raise UsageError(f"--bot-seeds needs one seed per seat ({seats}), separated by commas; got {len(parts)}: {text!r}")
+    seeds = []
+    for seat, part in enumerate(parts):
+        try:
+            seed = int(part, 10)
+        except ValueError:
+            seed = -1
+        if not 0 <= seed < 2**64:
+            raise UsageError(f"--bot-seeds: the seed of seat {seat} must be an integer in 0..{2**64 - 1}, got {part!r}")
+        seeds.append(seed)
+    return seeds
 
 
 def number_option(option: str, help: str, metavar: str = "N") -> Any:

@@ -46,7 +46,7 @@ from ..players._manifest import ManifestError, load_manifest
 from ..sandbox._sandbox import Sandbox
 from ..tournament._config import TournamentConfig
 from ..tournament._handout import GameSource, WindowPlan
-from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, keyed_seed
+from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, bot_seeds_of, keyed_seed
 from ._config import LadderConfig
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
 from ._store import Entrant, LadderStore
@@ -231,8 +231,7 @@ class LadderRunner:
                 seats = tuple(table[rotation:] + table[:rotation])
                 key = f"{block}s{rotation}"
                 yield ScheduledGame(key=key, round=0, table=number, rotation=rotation, seats=seats, seed=seed,
-                                    block=block, bot_seeds=tuple(keyed_seed(self._key, "bot", key, seat, name)
-                                                                 for seat, name in enumerate(seats)))
+                                    block=block, bot_seeds=bot_seeds_of(self._key, key, seats))
 
     def _unfitted(self, names: tuple[str, ...]) -> list[tuple[str, ...]]:
         """The tables finished since matchmaking's fit (one per block; blocks still in flight

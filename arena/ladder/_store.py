@@ -408,6 +408,26 @@ class LadderStore:
                                     (entrant, *args, limit, offset))
         return [_game_row(row) for row in rows]
 
+    def stored_game(self, key: str) -> dict[str, Any] | None:
+        """Game ``key`` (or its id) as ``arena rerun`` needs it: its block and how many of the
+        block's games are stored, seed, seats, ranks, replay, and each seat's manifest."""
+        column = "id" if key.isdigit() and len(key) <= 15 else "key"
+        row = self._db.execute(f"SELECT key, block, seed, seats, ranks, replay FROM games WHERE {column} = ?",
+                               (int(key) if column == "id" else key,)).fetchone()
+        if row is None:
+            return None
+        seats = json.loads(row[3])
+        manifests = dict(self._db.execute(
+            f"SELECT entrant, manifest FROM submissions WHERE entrant IN ({','.join('?' * len(seats))})", seats))
+        stored = self._db.execute("SELECT COUNT(*) FROM games WHERE block = ?", (row[1],)).fetchone()[0]
+        try:
+            replay = msgpack.unpackb(row[5], strict_map_key=False)
+        except ValueError as error:
+            raise StoreError(f"{self.path}: the replay of game {row[0]!r} is corrupt ({error})") from None
+        return {"key": row[0], "block": row[1], "block_stored": stored, "seed": row[2], "seats": seats,
+                "ranks": json.loads(row[4]), "replay": replay,
+                "manifests": [manifests.get(name) for name in seats]}
+
     def game(self, game: int, hidden: frozenset[str] = frozenset()) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """One game's row and its replay (as stored), or ``None`` (no such game, or one of a
         block in ``hidden``)."""

@@ -56,7 +56,9 @@ class MatchResult:
     ``ranks`` already account for forfeits (a forfeiting seat ranks below every other);
     ``engine_ranks`` are the ranks of the game as played. ``moves`` holds one
     ``(seat, elapsed_ms, by_bot)`` triple per decision; ``reserves_ms``, per decision too, the
-    seat's reserve left after it (None for a fallback's move).
+    seat's reserve left after it (None for a fallback's move). ``bot_seeds``: each seat's
+    ``start.bot_seed``; with ``seed`` and the same deterministic bots they give the same game
+    again (``arena match --bot-seeds``).
     """
 
     game: str
@@ -71,11 +73,13 @@ class MatchResult:
     moves: tuple[tuple[int, float, bool], ...]
     duration_s: float
     reserves_ms: tuple[float | None, ...] = ()
+    bot_seeds: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "seed": self.seed,
+            "bot_seeds": list(self.bot_seeds),
             "bots": list(self.bots),
             "ranks": list(self.ranks),
             "engine_ranks": list(self.engine_ranks),
@@ -138,6 +142,8 @@ async def play_match(game: Game, players: Sequence[Player], seed: int,
     state = game.new_state(len(players), seed, options)
     if bot_seeds is None:
         bot_seeds = [secrets.randbits(64) for _ in players]
+    elif len(bot_seeds) != len(players):
+        raise ValueError(f"{len(bot_seeds)} bot seeds for {len(players)} seats")
     return await _Match(game, state, players, seed, settings, bot_seeds, watch).run()
 
 
@@ -399,6 +405,7 @@ class _Match:
             moves=tuple(move[:3] for move in self.moves),
             duration_s=duration,
             reserves_ms=tuple(move[3] for move in self.moves),
+            bot_seeds=tuple(self.bot_seeds),
         )
 
 

@@ -17,9 +17,11 @@ from ._match import MatchResult, MatchSettings, play_match
 async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
                            options: Mapping[str, Any] | None = None,
                            settings: MatchSettings = MatchSettings(),
-                           sandbox: Sandbox | None = None, log_dir: Path | None = None) -> MatchResult:
+                           sandbox: Sandbox | None = None, log_dir: Path | None = None,
+                           bot_seeds: Sequence[int] | None = None) -> MatchResult:
     """Start every bot (concurrently), play one game, and stop them. With ``log_dir``, each
-    bot process's stderr is also saved there as ``NAME.PID.log`` (first MiB).
+    bot process's stderr is also saved there as ``NAME.PID.log`` (first MiB). ``bot_seeds``:
+    the seats' ``start.bot_seed`` values (default: random; the result says which were used).
 
     Raises :class:`engines.UnknownGame` / :class:`engines.BadOption` before starting any bot,
     and :class:`~arena.players._pool.StartupError` naming a bot that cannot start (no game is played: a result
@@ -34,4 +36,4 @@ async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
                              log_dir=log_dir) as pool:
         await pool.preflight(labels, what="bot")
         players = await pool.checkout_game(labels, seed)
-        return await play_match(game, players, seed, options, settings)
+        return await play_match(game, players, seed, options, settings, bot_seeds)

@@ -56,6 +56,12 @@ def keyed_seed(key: bytes, *parts: object, bits: int = 64) -> int:
     return int.from_bytes(digest[:8], "big") >> (64 - bits)
 
 
+def bot_seeds_of(key: bytes, game_key: str, seats: tuple[str, ...]) -> tuple[int, ...]:
+    """The seats' ``start.bot_seed`` values of game ``game_key`` under ``key``: each seat's own,
+    so no bot learns another's (or the deal's) from its own."""
+    return tuple(keyed_seed(key, "bot", game_key, seat, name) for seat, name in enumerate(seats))
+
+
 class Format(enum.Enum):
     ROUND_ROBIN = "round-robin"
     GAUNTLET = "gauntlet"
@@ -257,8 +263,7 @@ class Schedule:
         game_key = f"{block}s{rotation}"
         return ScheduledGame(
             key=game_key, round=round_index, table=table, rotation=rotation, seats=seats, seed=seed,
-            block=block, bot_seeds=tuple(keyed_seed(self._key, "bot", game_key, seat, name)
-                                         for seat, name in enumerate(seats)),
+            block=block, bot_seeds=bot_seeds_of(self._key, game_key, seats),
         )
 
     def pending(self, done: Container[str]) -> Iterator[ScheduledGame]:

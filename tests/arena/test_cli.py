@@ -212,7 +212,8 @@ def test_match_table_output():
     assert lines[0].endswith(" s")
     assert lines[1].split() == ["seat", "bot", "rank", "score"]
     assert [line.split()[:2] for line in lines[3:5]] == [["0", "bots.random"], ["1", "bots.random"]]
-    assert len(lines) == 5
+    assert lines[5].startswith("bot seeds ") and "(the same game again: --seed 2 --bot-seeds " in lines[5]
+    assert len(lines) == 6
 
 
 def test_match_replay_to_an_unwritable_path(tmp_path):
@@ -326,9 +327,10 @@ def test_command_modules_add_exactly_the_commands_the_table_names():
     (["sprt", "--help"], ["_ratings"]),
     (["view", "--help"], ["_report"]),
     (["ladder", "--help"], ["_ladder"]),
+    (["rerun", "--help"], ["_rerun"]),
     (["play", "--help"], ["_play"]),
-    (["--help"], ["_ladder", "_play", "_ratings", "_report", "_tournament"]),
-    (["nosuch"], ["_ladder", "_play", "_ratings", "_report", "_tournament"]),
+    (["--help"], ["_ladder", "_play", "_ratings", "_report", "_rerun", "_tournament"]),
+    (["nosuch"], ["_ladder", "_play", "_ratings", "_report", "_rerun", "_tournament"]),
 ])
 def test_main_loads_the_command_modules_the_line_needs(args, loaded):
     import subprocess
