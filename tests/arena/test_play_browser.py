@@ -49,14 +49,17 @@ def browser(tmp_path_factory):
 def serving(folder: Path, game: str, *args: str, people: int = 1):
     """``arena play GAME ARGS --no-open`` in ``folder``; yields (process, URLs); Ctrl-C at the end."""
     process = subprocess.Popen([sys.executable, "-m", "arena.cli", "play", game, *args, "--no-open", "--sandbox", "none"],
-                               cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
     urls: list[str] = []
     deadline = time.monotonic() + 60
     try:
         while len(urls) < people:
-            assert select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))[0], "no URL printed"
-            line = process.stdout.readline()
-            assert line, process.stderr.read()
+            if not select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                process.send_signal(signal.SIGINT)
+                process.wait(timeout=20)
+                pytest.fail(f"arena play printed no URL within 60 s; its stderr: {process.stderr.read()[-3000:]!r}")
+            line = process.stdout.readline().decode()  # unbuffered: select sees every line not read yet
+            assert line, process.stderr.read().decode()
             urls += [word for word in line.split() if word.startswith("http://")]
         yield process, urls
     finally:
@@ -68,7 +71,7 @@ def serving(folder: Path, game: str, *args: str, people: int = 1):
             process.kill()
             process.wait()
         process.stdout.close()
-        process.stderr_text = process.stderr.read()
+        process.stderr_text = process.stderr.read().decode()
         process.stderr.close()
 
 
