@@ -435,6 +435,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "_report": ("report", "view"),
     "_ladder": ("ladder",),
     "_rerun": ("rerun",),
+    "_play": ("play",),
 }
 #: the commands this module defines
 CORE_COMMANDS = ("games", "match", "replay", "board", "check-bot", "doctor")

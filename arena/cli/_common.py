@@ -48,7 +48,7 @@ _USER_ERROR_CLASSES = [
     ("arena.tournament._store", "StoreError"), ("arena.ratings", "ResultsFileError"),
     ("arena.tournament._ranges", "RangeError"), ("arena.report._frames", "ViewError"),
     ("arena.sandbox._sandbox", "SandboxError"), ("arena.players._pool", "StartupError"),
-    ("arena.match._rerun", "RerunError"),
+    ("arena.match._rerun", "RerunError"), ("arena.play._serve", "PlayError"),
 ]
 
 

@@ -16,7 +16,7 @@ import hashlib
 import random
 import secrets
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,26 +127,32 @@ class _Seat:
 async def play_match(game: Game, players: Sequence[Player], seed: int,
                      options: Mapping[str, Any] | None = None,
                      settings: MatchSettings = MatchSettings(),
-                     bot_seeds: Sequence[int] | None = None) -> MatchResult:
+                     bot_seeds: Sequence[int] | None = None,
+                     watch: Callable[[State, Sequence[Fault]], None] | None = None) -> MatchResult:
     """Play one game of ``game`` with ``players`` in seat order.
 
     ``bot_seeds`` are the seats' ``start.bot_seed`` values (a tournament derives them from its
     secret key); by default each is a fresh random number, so that no bot can work ``seed``
-    out of its own. Raises :class:`engines.BadOption` for a bad player count or option
-    (before any bot is contacted); bot faults never raise.
+    out of its own. ``watch(state, faults)``, if given, is called once every seat has been
+    told ``start`` and after every step, with the live state (to read, never to change) and
+    the faults so far (``arena play`` shows a person the game as it goes on). Raises
+    :class:`engines.BadOption` for a bad player count or option (before any bot is
+    contacted); bot faults never raise.
     """
     state = game.new_state(len(players), seed, options)
     if bot_seeds is None:
         bot_seeds = [secrets.randbits(64) for _ in players]
     elif len(bot_seeds) != len(players):
         raise ValueError(f"{len(bot_seeds)} bot seeds for {len(players)} seats")
-    return await _Match(game, state, players, seed, settings, bot_seeds).run()
+    return await _Match(game, state, players, seed, settings, bot_seeds, watch).run()
 
 
 class _Match:
     def __init__(self, game: Game, state: State, players: Sequence[Player], seed: int,
-                 settings: MatchSettings, bot_seeds: Sequence[int]) -> None:
+                 settings: MatchSettings, bot_seeds: Sequence[int],
+                 watch: Callable[[State, Sequence[Fault]], None] | None = None) -> None:
         self.game = game
+        self.watch = watch
         self.state = state
         self.seed = seed
         self.bot_seeds = bot_seeds
@@ -180,6 +186,8 @@ class _Match:
                     self.game.id, seat.index, len(self.seats), self.state.options, tc.move_ms, tc.reserve_ms,
                     bot_seed=self.bot_seeds[seat.index], static=self._static_for(seat)))
         state = self.state
+        if self.watch is not None:
+            self.watch(state, self.faults)
         while state.acting and not self.stopped:
             acting = state.acting
             if len(acting) == 1 or self.settings.time_control.in_turn:
@@ -196,6 +204,8 @@ class _Match:
             if not self.stopped:
                 self._apply(actions)
                 state = self.state  # a copy of it, where the engine failed in the step
+                if self.watch is not None:
+                    self.watch(state, self.faults)
         return await self._finish(trio.current_time() - started)
 
     def _static_for(self, seat: _Seat) -> dict[str, Any] | None:

@@ -71,15 +71,26 @@ def game_payload(replay: Replay, meta: dict[str, Any], frames: bool = False) -> 
             "options": dict(replay.options), "meta": meta, "frames": game_frames(replay)}
 
 
-def _scripts(game_id: str, page_script: str) -> list[str]:
-    """The page's scripts: the viewer's data (``viewer.js``) and its re-play of steps
-    (``replay.js``), the words for games (``describe.js``), the game's rules twin when it has
-    one (with ``pyrandom.js`` before it), the game's renderer and describer (its ``viewer.js``),
-    the viewer on screen (``shell.js``), then the page's own script."""
+def viewer_scripts(game_id: str) -> list[str]:
+    """The scripts of any page that shows games of ``game_id``, in order: the viewer's data
+    (``viewer.js``) and its re-play of steps (``replay.js``), the words for games
+    (``describe.js``), the game's rules twin when it has one (with ``pyrandom.js`` before it),
+    the game's renderer and describer (its ``viewer.js``), the viewer on screen (``shell.js``).
+    ``arena play``'s page uses them too: one set of drawing code."""
     rules = rules_script(game_id)
     twin = [] if rules is None else [_asset("pyrandom.js"), rules]
     return [_asset("viewer.js"), _asset("replay.js"), _asset("describe.js"), *twin, renderer_script(game_id),
-            _asset("shell.js"), _asset(page_script)]
+            _asset("shell.js")]
+
+
+def viewer_css() -> str:
+    """The style sheet of the report and the viewer."""
+    return _asset("report.css")
+
+
+def _scripts(game_id: str, page_script: str) -> list[str]:
+    """The page's scripts: :func:`viewer_scripts`, then the page's own script."""
+    return [*viewer_scripts(game_id), _asset(page_script)]
 
 
 def _chunk_element(number: int, games: list[dict[str, Any]]) -> str:

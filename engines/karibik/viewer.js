@@ -88,7 +88,7 @@
       const what = kind === "port" ? `port, chest ${extra}: ${chestOf[id]}` : hideout ? `${extra} hideout of ${ctx.name(owner)}` :
         kind === "hideout" ? `sea (the ${extra} hideout, unused with ${ctx.players} players)` : kind === "start" ? "start area" : "sea";
       const delivered = kind === "port" && chestOf[id] === "delivered";
-      svg.push(`<g><title>${esc(name)} (area ${id}: ${esc(what)})</title>` +
+      svg.push(`<g data-area="${id}"><title>${esc(name)} (area ${id}: ${esc(what)})</title>` +
         `<circle cx="${x * S}" cy="${y * S}" r="${R}" fill="${fill}" stroke="${kind === "port" ? "#7a5a2a" : "#4a6a80"}" stroke-width="${kind === "port" ? 1.6 : 1}"${kind === "start" ? ' stroke-dasharray="3 2"' : ""}/>` +
         `<text x="${x * S}" y="${y * S + 3}" text-anchor="middle" font-size="8" fill="${hideout && extra !== "yellow" ? "#fff" : "#234"}">${id}</text></g>`);
       const label = placedLabels[id];
@@ -103,7 +103,7 @@
       const [, , , x, y] = areas[area];
       const active = view.ship === n;
       const value = chest !== null && areas[chest] ? Math.round(areas[chest][2] / 1000) : null;
-      svg.push(`<g><title>${SHIPS[n]} at ${esc(areas[area][0])}${chest !== null ? ", carrying the chest of " + esc(areas[chest][0]) + " (" + areas[chest][2] + ")" : ""}${active ? " (being moved)" : ""}</title>` +
+      svg.push(`<g data-ship="${n}"><title>${SHIPS[n]} at ${esc(areas[area][0])}${chest !== null ? ", carrying the chest of " + esc(areas[chest][0]) + " (" + areas[chest][2] + ")" : ""}${active ? " (being moved)" : ""}</title>` +
         `<rect x="${x * S - 13}" y="${y * S - 11}" width="${value === null ? 26 : 32}" height="22" rx="5" fill="${value === null ? "#fff" : "#ffd54a"}" ` +
         `stroke="${active ? "#d00" : "#222"}" stroke-width="${active ? 3 : 1.4}"/>` +
         `<text x="${x * S - (value === null ? 0 : 4)}" y="${y * S + 5}" text-anchor="middle" font-weight="bold" font-size="14" fill="#111">${SHIPS[n][0]}</text>` +

@@ -290,7 +290,8 @@ def test_games_starts_without_trio_numpy_or_the_store():
     code = ("import sys\nfrom arena.cli import main\nsys.argv = ['arena', 'games']\ntry:\n    main()\n"
             "except SystemExit:\n    pass\nheavy = ('trio', 'numpy', 'pydantic', 'arena.tournament._store', "
             "'arena.ratings', 'arena.report', 'arena.tournament._runner', 'dask', 'distributed', 'urllib.request', "
-            "'http.client', 'arena.cli._tournament', 'arena.cli._ratings', 'arena.cli._report', 'arena.cli._ladder')\n"
+            "'http.client', 'arena.cli._tournament', 'arena.cli._ratings', 'arena.cli._report', 'arena.cli._ladder', "
+            "'arena.cli._play', 'arena.play', 'starlette', 'hypercorn')\n"
             "print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     loaded = result.stderr.strip()
@@ -327,8 +328,9 @@ def test_command_modules_add_exactly_the_commands_the_table_names():
     (["view", "--help"], ["_report"]),
     (["ladder", "--help"], ["_ladder"]),
     (["rerun", "--help"], ["_rerun"]),
-    (["--help"], ["_ladder", "_ratings", "_report", "_rerun", "_tournament"]),
-    (["nosuch"], ["_ladder", "_ratings", "_report", "_rerun", "_tournament"]),
+    (["play", "--help"], ["_play"]),
+    (["--help"], ["_ladder", "_play", "_ratings", "_report", "_rerun", "_tournament"]),
+    (["nosuch"], ["_ladder", "_play", "_ratings", "_report", "_rerun", "_tournament"]),
 ])
 def test_main_loads_the_command_modules_the_line_needs(args, loaded):
     import subprocess

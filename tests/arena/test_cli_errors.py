@@ -258,6 +258,10 @@ CASES = [
     (["ladder", "submit", "http://127.0.0.1:9", "{missing}.toml", "--token", "x"], "no such manifest file"),
     (["ladder", "submit", "http://127.0.0.1:9", "{unknown_key.toml}", "--token", ""], "no token: set ARENA_LADDER_TOKEN"),
     (["ladder", "submit", "http://127.0.0.1:9", "{l_ok.toml}", "--token", "x"], "cannot reach the ladder at http://127.0.0.1:9"),
+    (["play"], "missing argument 'GAME'"),
+    (["play", "nosuch", "--no-open"], "unknown game 'nosuch'"),
+    (["play", DMD, R, "--seat", "5", "--no-open"], "--seat must be a seat from 0 to 1"),
+    (["play", DMD, R, "--port", "-1", "--no-open"], "--port must be an integer in 0..65535, got -1"),
 ]
 
 TOURNAMENT = """\
