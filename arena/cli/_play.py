@@ -52,7 +52,16 @@ def play_command(
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
 ) -> None:
-    """Play a game against bots in the browser: a real arena match, shown as your seat sees it."""
+    """Play a game against bots in the browser: a real arena match, shown as your seat sees it.
+
+    Prints one URL (and opens it unless --no-open); the other seats are the MANIFESTs given, by
+    default the game's reference search bot.
+
+    Examples:
+      arena play opito-bay
+      arena play dead-mans-draw examples/bots/py-heuristic.toml --seat 0 --db games.db
+      arena play karibik --seat 0 --seat 1 --name anna --name bob --human-move-ms 60000
+    """
     import engines
 
     from ..players._manifest import BotSpec, check_name, resolve_bot
