@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..tournament._ranges import parse_option
+from ._app import CLOCK, MoveOption, ReserveOption, StartupOption, match_settings
 from ._common import (AllowRootOption, GameOptionOption, SandboxOption, UsageError, check_writable, number_option,
                       on_interrupt, parse_options, reports_errors, root_bots_warning)
 
@@ -51,6 +52,9 @@ def play_command(
                                        "person, in the same order.")] = [],
     sandbox: SandboxOption = "auto",
     allow_root_bots: AllowRootOption = False,
+    move_ms: MoveOption = str(CLOCK.move_ms),
+    reserve_ms: ReserveOption = str(CLOCK.reserve_ms),
+    startup_ms: StartupOption = str(CLOCK.startup_ms),
 ) -> None:
     """Play a game against bots in the browser: a real arena match, shown as your seat sees it.
 
@@ -102,11 +106,11 @@ def play_command(
         check_writable(db)
     elif not os.access(Path.cwd(), os.W_OK):
         raise UsageError(f"cannot write replay files in {Path.cwd()}; run it in a folder you can write, or use --db FILE")
-    from ..match._match import MatchSettings
     from ..players._faults import FaultPolicy
-    from ..players._timecontrol import TimeControl
 
-    settings = MatchSettings(TimeControl(move_ms=1000, reserve_ms=5000, startup_ms=10_000), FaultPolicy.FORFEIT, 3)
+    # The bots' clock: a default tournament's unless told otherwise, as for every command.
+    settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
+                              parse_option("--startup-ms", startup_ms), FaultPolicy.FORFEIT.value, 3)
     _serve(game, players, humans, dict(zip(bot_seats, specs)), first_seed, options, settings, human_move_ms, db,
            random_seat, host, port, no_open, str(sandbox), allow_root_bots)
 
