@@ -33,6 +33,7 @@ import trio
 
 from ..match._checkbot import check_bot
 from ..players._manifest import BotSpec, ManifestError, load_manifest
+from ..players._timecontrol import TimeControl
 from ..sandbox._sandbox import Limits, Sandbox, SandboxError, detect_sandbox
 from ._archive import MANIFEST, ArchiveError, unpack
 from ._build import BUILD_LIMITS as BUILD_LIMITS
@@ -57,7 +58,7 @@ class Admission:
 
 async def admit(data: bytes, workdir: Path, game: str, players: int, *,
                 build_timeout_s: float = 120, sandbox: str | Sandbox = "auto",
-                caps: BuildCaps = BuildCaps()) -> Admission:
+                caps: BuildCaps = BuildCaps(), time_control: TimeControl = TimeControl()) -> Admission:
     """Unpack ``data`` into the empty folder ``workdir``, build it (the manifest's optional
     ``build`` command, in the sandbox: no network, time-limited, processes and memory capped),
     then run check-bot for ``game`` at ``players`` seats.
@@ -68,7 +69,8 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
     exist is skipped, there is nothing to read). A ladder passes its own, hiding its file,
     database, logs and the other submissions' folders; ``workdir`` is never hidden. Its
     ``allow_root`` is ignored: an untrusted build or bot never runs as root. ``caps``: what the
-    build may leave in the folder.
+    build may leave in the folder. ``time_control``: the clock check-bot plays at (a ladder's
+    own ``[time]``, so a bot that passes meets the clock its games give it).
 
     The archive's unpacking and every walk of the folder run in worker threads, so the event
     loop (a ladder's pages and games) goes on meanwhile.
@@ -106,7 +108,7 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
         if problem is not None:
             return Admission(False, bot_dir, "\n".join([problem, *lines]))
         try:
-            report = await check_bot(spec, games=[game], sandbox=box, players=players)
+            report = await check_bot(spec, games=[game], time_control=time_control, sandbox=box, players=players)
         except SandboxError as error:
             return Admission(False, bot_dir, "\n".join([*lines, f"check-bot: the bot cannot be confined: {error}"]))
         return Admission(report.passed, bot_dir, "\n".join([*lines, *report.lines()]))

@@ -103,7 +103,8 @@ class Vetting:
                 box = self.sandbox if isinstance(self.sandbox, str) else hide_submissions(self.sandbox, self.workdir)
                 caps = BuildCaps(max_bytes=self.config.build_max_bytes, max_files=self.config.build_max_files)
                 admission = await admit(archive, folder, self.config.game, self.config.players,
-                                        build_timeout_s=self.config.build_timeout_s, sandbox=box, caps=caps)
+                                        build_timeout_s=self.config.build_timeout_s, sandbox=box, caps=caps,
+                                        time_control=self.config.play.settings.time_control)
                 report = admission.report
         except (UidError, OSError) as error:
             if isinstance(error, OSError) and error.errno not in _DISK_FULL:

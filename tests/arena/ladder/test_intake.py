@@ -17,6 +17,7 @@ import trio
 
 from arena.ladder._intake import BUILD_LIMITS, BUILD_MAX_BYTES, admit
 from arena.ladder._tree import remove_tree
+from arena.players._timecontrol import TimeControl
 from arena.sandbox._sandbox import detect_sandbox
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -126,6 +127,21 @@ async def test_a_good_bot_with_a_build_step_passes_and_its_output_stays(workdir,
     assert built.read_text() == "ok"
     info = built.stat()
     assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (os.getuid(), 0o644)  # back to the arena, read-only to bots
+
+
+async def test_check_bot_plays_at_the_ladders_time_control(workdir):
+    # A bot that thinks 1.3 s over its first decision: too slow for the default clock (1000 ms a
+    # move, no reserve), in time for a ladder that gives 3000 ms a move.
+    slow = GOOD_BOT.replace(b"def random_legal(request: Request, rng: random.Random):\n",
+                            b"import time\nfirst = [True]\n\n\ndef random_legal(request: Request, rng: random.Random):\n"
+                            b"    if first.pop() if first else False:\n        time.sleep(1.3)\n")
+    assert slow != GOOD_BOT
+    verdicts = []
+    for number, clock in enumerate([TimeControl(), TimeControl(move_ms=3000)]):
+        admission = await admit(archive('name = "slow"\ncommand = ["python", "bot.py"]\n', bot__py=slow),
+                                workdir.with_name(f"submission{number}"), "dead-mans-draw", 2, time_control=clock)
+        verdicts.append((admission.passed, "timeout" in admission.report))
+    assert verdicts == [(False, True), (True, False)]
 
 
 @pytest.mark.parametrize("sandbox", MODES)

@@ -135,14 +135,14 @@ async def test_a_bot_under_check_bot_cannot_read_other_submissions_or_the_databa
 async def test_the_runner_vets_in_its_sandbox_hiding_every_submission_folder(tmp_path, monkeypatch):
     # The wiring, without processes: serve_ladder's sandbox (here hiding the database) reaches
     # admit with the submissions' folder added; the sandbox shows the vetted one all the same.
-    (tmp_path / "ladder.toml").write_text('game = "dead-mans-draw"\n')
+    (tmp_path / "ladder.toml").write_text('game = "dead-mans-draw"\n[time]\nmove_ms = 2500\n')
     store = LadderStore.open(tmp_path / "ladder.db", "dead-mans-draw", 2)
     bots = tmp_path / "bots"
     (bots / "7").mkdir(parents=True)  # another author's, vetted before
     seen = []
 
-    async def fake_admit(data, workdir, game, players, *, build_timeout_s, sandbox, caps):
-        seen.append((data, workdir, sandbox.hidden_paths))
+    async def fake_admit(data, workdir, game, players, *, build_timeout_s, sandbox, caps, time_control):
+        seen.append((data, workdir, sandbox.hidden_paths, time_control.move_ms))
         return Admission(False, None, "refused")
 
     monkeypatch.setattr(_vetting, "admit", fake_admit)
@@ -159,7 +159,7 @@ async def test_the_runner_vets_in_its_sandbox_hiding_every_submission_folder(tmp
     finally:
         store.close()
     own = bots / str(number)
-    assert seen == [(b"the archive", own, ((tmp_path / "ladder.db").resolve(), bots.resolve()))]
+    assert seen == [(b"the archive", own, ((tmp_path / "ladder.db").resolve(), bots.resolve()), 2500)]
 
 
 #: a bot that waits for a line, then says what it sees of the submissions' folder and of a
