@@ -305,3 +305,70 @@ def test_screenshot_of_each_games_play_page(browser, tmp_path, game):
         page.screenshot(path)
         assert _png_is_not_blank(path)
         page.close()
+
+
+def _one_of_each_decision(game_id: str, players: int, options: dict) -> list[dict]:
+    """For every decision kind of ``game_id``: the first time a seat faces it along random
+    games (its observation and legal actions), found in the engine in well under a second."""
+    import engines
+
+    game = engines.get_game(game_id)
+    found: dict[str, dict] = {}
+    rng = random.Random(1)
+    for seed in range(400):
+        state = game.new_state(players, seed, options)
+        while state.acting and len(found) < len(game.decisions):
+            for seat in state.acting:
+                kind = state.decision(seat)
+                if kind not in found:
+                    found[kind] = {"kind": kind, "seat": seat, "observation": state.observation(seat),
+                                   "legal": state.legal_actions(seat)}
+            state.apply({seat: state.random_action(seat, rng) for seat in state.acting})
+        if len(found) == len(game.decisions):
+            break
+    assert sorted(found) == sorted(game.decisions)
+    return list(found.values())
+
+
+#: a table size and options at which every decision kind comes up (Davy Jones' Locker needs an
+#: opponent to choose among, the Mermaid's own decision its variant)
+EVERY_KIND = {"dead-mans-draw": (3, {"mermaid_effect": True}), "opito-bay": (4, {}), "karibik": (2, {})}
+
+
+@pytest.mark.parametrize("game", list(EVERY_KIND))
+def test_every_decision_kind_reads_as_words_on_the_page(browser, tmp_path, game):
+    # Random play rarely gives the person some kinds (Dead Man's Draw's locker at 3+ players,
+    # plunder, the Mermaid's variant; Opito Bay's discard), so the whole games above cannot be
+    # relied on to click them. Here each kind, from a real engine state, is put into words by
+    # the page's own scripts: the decision line and every legal action's button label and title,
+    # none of them the raw-JSON fallback.
+    from arena.report._page import viewer_scripts
+
+    players, options = EVERY_KIND[game]
+    samples = _one_of_each_decision(game, players, options)
+    page_file = tmp_path / "words.html"
+    scripts = "".join(f"<script>{script}</script>" for script in viewer_scripts(game))
+    page_file.write_text(f"<!doctype html><meta charset=utf-8><body>{scripts}</body>", encoding="utf-8")
+    page = browser.open(page_file.as_uri())
+    try:
+        page.wait("typeof ArenaText === 'object'")
+        words = page.js(f"""(() => {{
+          const plain = (h) => {{ const d = document.createElement("div"); d.innerHTML = h; return d.textContent.trim(); }};
+          const names = Array.from({{length: {players}}}, (_, s) => "seat" + s);
+          return {json.dumps(samples)}.map((s) => {{
+            const ctx = ArenaText.context({{game: {json.dumps(game)}, seat: s.seat, players: {players}, bots: names,
+                                            options: s.observation.options || {{}}, view: s.observation, before: s.observation}});
+            const legal = s.legal || [];
+            return {{kind: s.kind, decision: ArenaText.decision(s.kind, s.seat, ctx, s.observation),
+                     brief: legal.map((a) => ArenaText.action(s.kind, a, ctx, s.observation, s.seat, true)),
+                     full: legal.map((a) => plain(ArenaText.action(s.kind, a, ctx, s.observation, s.seat, false)))}};
+          }});
+        }})()""")
+    finally:
+        page.close()
+    assert [entry["kind"] for entry in words] == [sample["kind"] for sample in samples]
+    for entry, sample in zip(words, samples):
+        assert not entry["decision"].startswith("decides <b>"), entry  # the generic fallback
+        assert len(entry["brief"]) == len(sample["legal"] or [])
+        for text in entry["brief"] + entry["full"]:
+            assert text and "<code>" not in text and "undefined" not in text and "[object" not in text, (entry["kind"], text)
