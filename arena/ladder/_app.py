@@ -32,7 +32,7 @@ from ..tournament._config import ConfigError
 from . import _api, _pages
 from ._config import LadderConfig
 from ._store import LadderStore, SubmissionRefused
-from ._upload import read_body
+from ._upload import drain, read_body
 
 #: Multipart framing and the token field, on top of the archive's own size.
 _FORM_SLACK = 64 * 1024
@@ -69,11 +69,15 @@ class Ladder:
         :class:`HTTPException` 401 (bad token), 429 (over a limit), 413 (too large) or 400
         (no archive)."""
         limit = self.config.max_upload_bytes + _FORM_SLACK
-        if token is not None:
-            author = self._author(token)
-            await read_body(request, limit)
-        else:
-            author = await read_body(request, limit, token_field=self._author)
+        try:
+            if token is not None:
+                author = self._author(token)
+                await read_body(request, limit)
+            else:
+                author = await read_body(request, limit, token_field=self._author)
+        except HTTPException:
+            await drain(request)  # so that a client still sending reads the refusal
+            raise
         async with request.form(max_files=1, max_fields=4) as form:
             upload = form.get("archive")
             if upload is None or isinstance(upload, str):

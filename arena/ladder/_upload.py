@@ -5,6 +5,13 @@ field; but an author without a valid token must not make the server read (and ho
 body. The form puts ``token`` first, browsers send fields in the form's order, so
 :func:`read_body` reads the body only up to the end of that first field, asks the caller to
 check it, and reads the rest only if the check passed.
+
+A refused upload (too large by its Content-Length, a bad token, an author over a limit) is
+decided before the body is read; :func:`drain` then reads and drops what the client is still
+sending, at most :data:`DRAIN_MAX` bytes for :data:`DRAIN_S` seconds, never kept, and the
+refusal goes out: a client closed on while it sends sees a broken pipe, not the answer (`arena
+ladder submit` was told "Broken pipe" instead of "larger than 20 MiB"; the server closes the
+connection as soon as it has answered a request whose body it did not read).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
+import trio
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
@@ -22,7 +30,29 @@ HEAD_MAX = 8 * 1024
 _BOUNDARY = re.compile(r'boundary=(?:"([^"]+)"|([^\s;]+))', re.IGNORECASE)
 _TOKEN_PART = re.compile(rb'content-disposition:\s*form-data;\s*name="?token"?\s*(?:;|\r\n|$)', re.IGNORECASE)
 
+#: what of a refused upload is read and dropped so that its client reads the refusal
+DRAIN_MAX = 64 * 2**20
+DRAIN_S = 3.0
+
 T = TypeVar("T")
+
+
+async def drain(request: Request) -> None:
+    """Read and drop what is left of a refused request's body, before the refusal is sent:
+    within :data:`DRAIN_MAX` bytes and :data:`DRAIN_S` seconds (a declared length past the
+    bound is not read at all). Nothing when :func:`read_body` read it to the end."""
+    if getattr(request.state, "body_read", False):
+        return
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > DRAIN_MAX):
+        return
+    dropped = 0
+    with trio.move_on_after(DRAIN_S):
+        while dropped <= DRAIN_MAX:
+            message = await request.receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                return
+            dropped += len(message.get("body", b""))
 
 
 def _too_large(limit: int) -> HTTPException:
@@ -61,6 +91,7 @@ async def read_body(request: Request, limit: int, token_field: Callable[[str], T
     if not checked:
         token = _first_field(b"".join(chunks), boundary, complete=True)
         result = token_field(token)
+    request.state.body_read = True
     request._body = b"".join(chunks)  # Starlette's own cache: form() parses it from here
     return result
 

@@ -7,8 +7,10 @@ cluster, the ladder) keeps them:
 - **No deal crosses rotations.** A deal is a game seed; the rotations of a duplicate block
   share one. Before a game of deal D starts, :meth:`BotPool.checkout_game` ends every live
   process of the game's entrants that has seen D (one that is playing another game first
-  finishes it) and waits until each is gone, its cgroup and uid emptied. So when a rotation of
-  D starts, no process of its entrant that knows anything of D is alive: whatever channel two
+  finishes it) and waits until each is gone, its cgroup and uid emptied; so it does for every
+  process let go earlier that saw D (for a fault, the keep limit, a withdrawal) and may still
+  be shutting down. So when a rotation of D starts, no process of its entrant that knows
+  anything of D is alive: whatever channel two
   processes of one entrant find (a lock, a socket, a shared file's inode), nobody who saw the
   deal is at the other end. Across worker processes this needs every rotation of a block on
   one worker (:mod:`arena.tournament._handout`). Otherwise a process plays game after game; games are
@@ -112,6 +114,9 @@ class BotPool:
         #: processes that misbehaved between games, ended, their fault not yet charged to a
         #: game (each stands in, failed, for its entrant's next seat), per entrant
         self._charges: dict[str, list[_Process]] = {name: [] for name in specs}
+        #: processes told to shut down (a fault in a game, the keep limit, a withdrawal, ...)
+        #: and perhaps not gone yet: a game of a deal one of them saw waits for it
+        self._ending: list[_Process] = []
         self._changed = trio.Event()
         self.started = 0  # processes started
         self._ended = 0
@@ -176,8 +181,10 @@ class BotPool:
                 self._idle[entry.name].remove(entry)
                 self._end(entry, inspect=True)  # what it did before we end it is still its fault
             self._ended += len(seen)
-            # Also those ended earlier for a fault between games, whose charge is still to pay.
-            for entry in seen + [entry for name in names for entry in self._charges[name] if deal in entry.deals]:
+            # Also those ended earlier (for a fault in a game or between games, the keep limit, a
+            # withdrawal) that saw the deal and may not be gone yet.
+            self._ending = [entry for entry in self._ending if not entry.closed.is_set()]
+            for entry in seen + [entry for entry in self._ending if entry.name in names and deal in entry.deals]:
                 await entry.closed.wait()
             # All seats at once: at a pass's first game every seat may need a new process.
             async with trio.open_nursery() as nursery:
@@ -220,9 +227,9 @@ class BotPool:
                 if entry.games > 1 and failure.kind is FaultKind.CRASH and player.read_nothing_of_game():
                     late[seat] = _died_between_games(player)
                     self._charged += 1
-                entry.release.set()  # its fault was charged in the game
+                self._release(entry)  # its fault was charged in the game
             elif name in self.withdrawn:
-                entry.release.set()
+                self._release(entry)
             elif self._keep_if_well(entry):
                 idle = self._idle[name]
                 idle.append(entry)
@@ -239,7 +246,7 @@ class BotPool:
             return
         self.withdrawn[name] = BotFault(FaultKind.CRASH, f"{detail}; not started again")
         for entry in self._idle[name]:
-            entry.release.set()
+            self._release(entry)
         self._idle[name].clear()
         self._charges[name].clear()
         self._notify()
@@ -249,10 +256,10 @@ class BotPool:
         found but not charged (the entrant had no game after it) goes to ``on_death``."""
         for idle in self._idle.values():
             for entry in idle:
-                entry.release.set()
+                self._release(entry)
             idle.clear()
         for entry in self._busy.values():
-            entry.release.set()
+            self._release(entry)
         self._busy.clear()
         for name, charges in self._charges.items():
             for entry in charges:
@@ -311,15 +318,21 @@ class BotPool:
         if fault is None:
             return True
         entry.player.fail(fault)  # kills its process group now
-        entry.release.set()
+        self._release(entry)
         self._charges[entry.name].append(entry)
         self._charged += 1
         return False
 
+    def _release(self, entry: _Process) -> None:
+        """Tell ``entry``'s process to shut down; until it is gone, no game of a deal it saw starts."""
+        entry.release.set()
+        if entry.deals:
+            self._ending.append(entry)
+
     def _end(self, entry: _Process, inspect: bool) -> None:
         """End an idle process; with ``inspect``, charge first what it did wrong since its game."""
         if not inspect or self._keep_if_well(entry):
-            entry.release.set()
+            self._release(entry)
 
     def _stand_in(self, name: str, fault: BotFault) -> Player:
         """A failed player for a seat of ``name`` that no process plays: forfeited with ``fault``."""

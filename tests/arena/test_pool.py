@@ -55,6 +55,26 @@ async def test_a_process_that_saw_a_deal_is_gone_before_another_game_of_it_start
     assert result.faults == ()  # an ended process is no fault
 
 
+async def test_a_process_let_go_for_the_keep_limit_is_gone_before_another_game_of_its_deal():
+    # Two games at once give each entrant two processes; back idle, the older is let go (keep
+    # 1). It saw deal 1 and takes 1 s to exit: the other rotation of deal 1, on the younger
+    # process (which never saw it), must wait until it is gone. (The full suite caught this
+    # once: a tournament's timeline bot found such a process alive.)
+    specs = {"a": lifecycle("slow-bye", "a"), "b": lifecycle("slow-bye", "b")}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=1)
+        await pool.preflight(specs)
+        first = await pool.checkout_game(["a", "b"], 1)
+        second = await pool.checkout_game(["a", "b"], 2)
+        pool.checkin_game(["a", "b"], first)
+        pool.checkin_game(["a", "b"], second)  # two idle each: the older ones (deal 1's) are let go
+        players = await pool.checkout_game(["b", "a"], 1)
+        assert all(old.process.returncode() is not None for old in first), "deal 1's processes still ran"
+        assert set(players) == set(second)
+        pool.checkin_game(["b", "a"], players)
+        pool.release_all()
+
+
 async def test_a_rotation_waits_for_a_game_of_its_deal_in_play_and_ends_its_process():
     specs = {"a": lifecycle("good", "a"), "b": lifecycle("good", "b"), "c": lifecycle("good", "c")}
     async with trio.open_nursery() as nursery:

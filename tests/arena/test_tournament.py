@@ -63,7 +63,7 @@ def test_config_errors_name_the_key(tmp_path, extra, message):
 
 def test_config_rejects_fewer_entrants_than_seats(tmp_path):
     path = write_tournament(tmp_path, entrants=1)
-    with pytest.raises(ConfigError, match="has 1 entrants but a table has 2 seats"):
+    with pytest.raises(ConfigError, match="has 1 entrant but a table has 2 seats"):
         load_config(path)
 
 

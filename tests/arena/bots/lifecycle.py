@@ -17,6 +17,8 @@ action, except where MODE says otherwise:
   stale reply, which SPEC section 8 allows).
 - ``stop-reading``: on its 3rd request, answers it, then does not read its stdin for 2 s
   (then reads on as if nothing happened).
+- ``slow-bye``: takes 1 s to exit once told ``bye`` (or once its stdin ends): it is still
+  alive for a while after the arena let it go.
 """
 
 import os
@@ -32,8 +34,15 @@ send({"type": "hello", "protocol": "1.0", "name": f"lifecycle-{MODE}", "version"
 requests = 0
 rest = b""  # the unsent part of a pre-sent frame
 while True:
-    message = receive()
+    try:
+        message = receive()
+    except SystemExit:  # the end of its input
+        if MODE == "slow-bye":
+            time.sleep(1)
+        raise
     if message["type"] == "bye":
+        if MODE == "slow-bye":
+            time.sleep(1)
         sys.exit(0)
     if message["type"] == "end" and MODE in ("exit-after-end", "exit-3-after-end"):
         print("exiting after the end of my game", file=sys.stderr, flush=True)
