@@ -117,6 +117,9 @@ class BotPool:
         #: processes told to shut down (a fault in a game, the keep limit, a withdrawal, ...)
         #: and perhaps not gone yet: a game of a deal one of them saw waits for it
         self._ending: list[_Process] = []
+        #: processes taken from the idle ones for a game, waiting until they have read their
+        #: last game's end: neither idle nor busy, yet about to play on
+        self._handing: list[_Process] = []
         self._changed = trio.Event()
         self.started = 0  # processes started
         self._ended = 0
@@ -270,10 +273,13 @@ class BotPool:
     # -- inside ---------------------------------------------------------------------------------
 
     def _blocked(self, names: Sequence[str], deal: int) -> bool:
-        """Whether a game of ``deal`` with one of ``names`` is being checked out or played."""
+        """Whether a game of ``deal`` with one of ``names`` is being checked out or played, or a
+        process of theirs that saw ``deal`` is playing (or being handed out for) another game:
+        it is ended once that game is over."""
         if any((name, deal) in self._claims for name in names):
             return True
-        return any(entry.name in names and deal in entry.deals for entry in self._busy.values())
+        return any(entry.name in names and deal in entry.deals
+                   for entry in [*self._busy.values(), *self._handing])
 
     def _notify(self) -> None:
         # Wake every waiting checkout (each waits on the event current when it began to wait).
@@ -291,8 +297,13 @@ class BotPool:
             entry = idle.pop()  # the most recently used: the warmest, and the fewest deals tainted
             if entry.player.process.returncode() is None:
                 # Only once it has read the last game's `end`, so that a death right after it
-                # is told from a crash in the new game (see `checkin_game`).
-                await entry.player.wait_input_read(self.startup_s)
+                # is told from a crash in the new game (see `checkin_game`). Meanwhile it is
+                # neither idle nor busy: `_blocked` counts it as playing.
+                self._handing.append(entry)
+                try:
+                    await entry.player.wait_input_read(self.startup_s)
+                finally:
+                    self._handing.remove(entry)
             if self._keep_if_well(entry):
                 return self._busy_with(entry, deal)
         if charges:

@@ -75,6 +75,40 @@ async def test_a_process_let_go_for_the_keep_limit_is_gone_before_another_game_o
         pool.release_all()
 
 
+async def test_a_process_being_handed_out_for_another_deal_blocks_a_rotation_of_one_it_saw():
+    # A game of one move each (target 2) whose movers then read nothing for 1 s: handing their
+    # processes out for deal 2 waits that long for them to read their last `end`. Meanwhile the other rotation
+    # of deal 1 must neither start beside it (it saw deal 1 and is about to play on) nor take
+    # it: it waits until deal 2 is over and that process ended. (The full suite caught this: a
+    # tournament's timeline bot found a process alive that saw the deal being started.)
+    specs = {"a": lifecycle("slow-after-move", "a"), "b": lifecycle("slow-after-move", "b")}
+    one_move = {"target": 2}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        first = await pool.checkout_game(["a", "b"], 1)
+        await play_match(TOY, first, 1, one_move, settings=FAST)
+        pool.checkin_game(["a", "b"], first)
+        alive_at_rotation = []
+
+        async def deal_2() -> None:
+            players = await pool.checkout_game(["a", "b"], 2)  # the same processes: they did not see 2
+            await play_match(TOY, players, 2, one_move, settings=FAST)
+            pool.checkin_game(["a", "b"], players)
+
+        async def rotation_of_deal_1() -> None:
+            players = await pool.checkout_game(["b", "a"], 1)
+            alive_at_rotation.extend(old for old in first if old.process.returncode() is None)
+            pool.checkin_game(["b", "a"], players)
+
+        async with trio.open_nursery() as games:
+            games.start_soon(deal_2)
+            await trio.sleep(0.05)  # deal 2 has taken the idle processes and waits for them
+            games.start_soon(rotation_of_deal_1)
+        assert alive_at_rotation == [], "a process that saw deal 1 ran while another rotation of it started"
+        pool.release_all()
+
+
 async def test_a_rotation_waits_for_a_game_of_its_deal_in_play_and_ends_its_process():
     specs = {"a": lifecycle("good", "a"), "b": lifecycle("good", "b"), "c": lifecycle("good", "c")}
     async with trio.open_nursery() as nursery:

@@ -19,6 +19,8 @@ action, except where MODE says otherwise:
   (then reads on as if nothing happened).
 - ``slow-bye``: takes 1 s to exit once told ``bye`` (or once its stdin ends): it is still
   alive for a while after the arena let it go.
+- ``slow-after-move``: after each answer, reads nothing for 1 s (a game that its move ended
+  leaves its ``end`` unread that long).
 """
 
 import os
@@ -78,3 +80,5 @@ while True:
     out.flush()
     if MODE == "stop-reading" and requests == 3:
         time.sleep(2)
+    if MODE == "slow-after-move":
+        time.sleep(1)
