@@ -18,7 +18,6 @@ from __future__ import annotations
 import stat
 import sys
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 
 import trio
@@ -31,6 +30,7 @@ from starlette.routing import Route
 from ..tournament._config import ConfigError
 from . import _api, _pages
 from ._config import LadderConfig
+from ._serving import start_serving
 from ._store import LadderStore, SubmissionRefused
 from ._upload import drain, read_body
 
@@ -242,9 +242,6 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     Prints ``ladder: serving GAME on URL`` on stderr once the port is bound.
     Raises :class:`arena.tournament._store.StoreError` for a database that is not this ladder's.
     """
-    from hypercorn.config import Config
-    from hypercorn.trio import serve
-
     from ..sandbox._open import cgroups_warning, open_sandbox
     from ._runner import LadderRunner, worker_executor
 
@@ -275,21 +272,14 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
             executor = worker_executor(config.play.workers, ladder_box, logs, workdir)
             runner = LadderRunner(config, writer, executor, workdir, ladder_box, fit_every_s)
             runner.enter_house_bots()
-            web = Config()
-            web.bind = [f"{config.host}:{config.port}"]
-            web.accesslog = None
-            web.loglevel = "WARNING"  # our own line says where it listens
             async with trio.open_nursery() as nursery:
                 app = build_app(reader, config, runner.submitted, runner.in_play)
                 try:
-                    urls = await nursery.start(partial(serve, app, web, shutdown_trigger=trio.sleep_forever))
-                except* OSError as group:
-                    error = group.exceptions[0]
-                    while isinstance(error, BaseExceptionGroup):
-                        error = error.exceptions[0]
+                    url = await start_serving(nursery, app, config.host, config.port)
+                except OSError as error:
                     raise ConfigError(f"{config.path}: cannot listen on {config.host}:{config.port} "
                                       f"({error.strerror or error}); choose another 'port' or --port") from None
-                print(f"ladder: serving {config.game} on {urls[0]} (database {database})", file=sys.stderr, flush=True)
+                print(f"ladder: serving {config.game} on {url} (database {database})", file=sys.stderr, flush=True)
                 nursery.start_soon(runner.run)
     finally:
         reader.close()

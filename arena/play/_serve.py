@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from functools import partial
 
 import trio
 
+from ..ladder._serving import start_serving
 from ..players._pool import open_bot_pool
 from ..sandbox._sandbox import Sandbox
 from ._app import build_app
@@ -40,9 +40,6 @@ async def serve_play(setup: PlaySetup, sandbox: Sandbox | None, host: str = "127
     start and :class:`PlayError` for an address it cannot listen on, before any game;
     :class:`arena.tournament._store.StoreError` for a ``--db`` file that holds other games.
     """
-    from hypercorn.config import Config
-    from hypercorn.trio import serve
-
     store = open_play_store(setup) if setup.database is not None else None
     try:
         move_s = None if setup.human_move_ms is None else setup.human_move_ms / 1000
@@ -52,21 +49,13 @@ async def serve_play(setup: PlaySetup, sandbox: Sandbox | None, host: str = "127
         async with open_bot_pool(specs, setup.settings.time_control.startup_ms / 1000, sandbox) as pool:
             await pool.preflight(list(specs), what="bot")
             session = PlaySession(setup, pool, seats, store)
-            web = Config()
-            web.bind = [f"{host}:{port}"]
-            web.accesslog = None
-            web.loglevel = "WARNING"
             async with trio.open_nursery() as nursery:
                 try:
-                    urls = await nursery.start(partial(serve, build_app(session), web,
-                                                       shutdown_trigger=trio.sleep_forever))
-                except* OSError as group:
-                    error = group.exceptions[0]
-                    while isinstance(error, BaseExceptionGroup):
-                        error = error.exceptions[0]
+                    url = await start_serving(nursery, build_app(session), host, port)
+                except OSError as error:
                     raise PlayError(f"cannot listen on {host}:{port} ({error.strerror or error}); "
                                     f"choose another --port (0: any free one)") from None
-                base = urls[0].rstrip("/")
+                base = url.rstrip("/")
                 ready(session)
                 announce([(seat.seat, f"{base}/{seat.token}/") for seat in seats.values()])
                 nursery.start_soon(session.run)
