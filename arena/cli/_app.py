@@ -381,6 +381,8 @@ def doctor_command(
       arena doctor
       arena doctor my-bot/bot.toml --sandbox bwrap
     """
+    import functools
+
     import trio
     from tabulate import tabulate
 
@@ -392,18 +394,23 @@ def doctor_command(
     from ..players._faults import BotFault
 
     with open_sandbox(sandbox, allow_root_bots) as box:
-        try:
-            checks = judge(trio.run(run_probe, box))
-        except (RuntimeError, BotFault) as error:
-            raise UsageError(f"the sandbox probe could not run here: {error}") from None
-    typer.echo(f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")
-    typer.echo(tabulate([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
-                        headers=["held", "protection", "what the probe found"]))
-    typer.echo("")
+        probes = [(None, f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")]
+        probes += [(spec, f"A probe bot, started in {spec.name}'s folder with its environment and shown what it "
+                          f"would be (--sandbox {sandbox}), tried each attack:") for spec in specs]
+        failed = []
+        for spec, heading in probes:
+            try:
+                checks = judge(trio.run(functools.partial(run_probe, box, manifest=spec)))
+            except (RuntimeError, BotFault) as error:
+                raise UsageError(f"the sandbox probe could not run here: {error}") from None
+            failed += [check.protection for check in checks if not check.held and check.protection not in failed]
+            typer.echo(heading)
+            typer.echo(tabulate([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
+                                headers=["held", "protection", "what the probe found"]))
+            typer.echo("")
     rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
     typer.echo(tabulate(rows, headers=["active", "layer", "how"]))
-    missing = [check.protection for check in checks if not check.held] + [
-        name for name, active, _ in box.describe() if not active]
+    missing = failed + [name for name, active, _ in box.describe() if not active]
     if missing:
         typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
     if specs:

@@ -119,18 +119,89 @@ def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> list
     return paths
 
 
+def too_wide(path: Path) -> str | None:
+    """Why ``path`` may not be shown whole to a bot (it holds more than one bot's own), or
+    ``None``: the root, a top-level folder (``/home``, ``/opt``, ``/tmp``), a home folder
+    (``/home/alice``, ``/root``, the arena's own), or a folder every user may write (sticky and
+    world-writable, as ``/tmp`` and ``/var/tmp``)."""
+    path = Path(os.path.abspath(path))
+    if path == Path("/"):
+        return "the root of the filesystem"
+    if len(path.parts) <= 2:
+        return "a top-level folder"
+    if path.parent == Path("/home") or path in (Path("/root"), Path(os.path.expanduser("~"))):
+        return "a home folder"
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if mode & stat.S_ISVTX and mode & stat.S_IWOTH:
+        return "a folder every user may write"
+    return None
+
+
 def _with_siblings(path: Path) -> Path:
     """The folder of a file named on a command line, or the file alone where that folder is
-    more than a script's own: shared by every user (``/tmp``: world-writable and sticky), a
-    top-level folder (``/home``, ``/opt``) or a home (``/home/alice``, ``/root``)."""
+    more than a script's own (:func:`too_wide`: shared by every user, a top-level folder, a
+    home)."""
     folder = Path(os.path.abspath(path)).parent
-    try:
-        mode = folder.stat().st_mode
-    except OSError:
-        return path
-    shared = mode & stat.S_ISVTX and mode & stat.S_IWOTH
-    home = folder == Path(os.path.expanduser("~")) or folder.parent == Path("/home") or folder == Path("/root")
-    return path if shared or home or len(folder.parts) <= 2 else folder
+    return path if too_wide(folder) else folder
+
+
+def view_widening(argv: Sequence[str], cwd: Path, env: Mapping[str, str], own: Path,
+                  env_keys: Sequence[str] = ()) -> tuple[str, str] | None:
+    """What in a bot's start would show it more than its own folder ``own`` (its manifest's),
+    the runtime its program runs on (:func:`runtime_folders`) and the system's folders, as
+    ``(field, why)`` (fields: ``cwd``, ``command``, ``env.NAME``), or ``None``. The runtime is
+    the arena's Python installation and its packages when the program is that, else the
+    folder above the program's ``bin/`` (:func:`installation`).
+
+    ``env_keys``: the variables the manifest itself sets (a ``PATH`` of its own makes its
+    program's installation its choice too). Both a path as written and as its links resolve
+    are checked: the view shows both (a link in the bot's folder to ``/`` would show ``/``).
+    """
+    own = Path(os.path.abspath(own))
+    reason = too_wide(own)
+    if reason:
+        return "cwd", f"the bot's folder {own} is {reason}: give the bot a folder of its own"
+    allowed = [own]
+    program = program_path(argv, cwd, env)
+    arenas_python = program is not None and Path(os.path.realpath(program)) == Path(os.path.realpath(sys.executable))
+    if program is not None and "/" in argv[0] and not arenas_python and not _allowed(program, allowed):
+        return "command", f"its program {argv[0]!r} lies outside the bot's folder"
+    if program is not None:
+        runtime = installation(program)
+        chosen = "/" in argv[0] or "PATH" in env_keys
+        for folder in runtime:
+            if not _system(folder) and too_wide(folder):
+                return "command", f"its program {program} is installed in {folder}, which is {too_wide(folder)}"
+            if chosen and not _allowed(folder, allowed) and not arenas_python:
+                field = "env.PATH" if "/" not in argv[0] else "command"
+                return field, f"its program {program} lies outside the bot's folder {own}"
+        allowed += runtime
+    allowed += [PROJECT_ROOT / name for name in PACKAGES]
+    if not _allowed(Path(cwd), allowed):
+        return "cwd", f"{cwd} lies outside the bot's folder {own}"
+    for arg in argv[1:]:
+        if os.path.isabs(arg) and os.path.exists(arg) and not _allowed(Path(arg), allowed):
+            return "command", f"{arg} lies outside the bot's folder {own} and its runtime"
+    for key in ("PYTHONPATH", "NODE_PATH"):
+        if key not in env_keys:
+            continue
+        for entry in env.get(key, "").split(os.pathsep):
+            if os.path.isabs(entry) and not _allowed(Path(entry), allowed):
+                return f"env.{key}", f"{entry} lies outside the bot's folder {own} and its runtime"
+    return None
+
+
+def _allowed(path: Path, allowed: Sequence[Path]) -> bool:
+    """Whether ``path``, as written and with its links resolved, lies in the system's folders
+    or in one of ``allowed`` (each also as written and resolved)."""
+    roots = {Path(os.path.abspath(root)) for root in allowed} | {Path(os.path.realpath(root)) for root in allowed}
+    for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
+        if not (_system(form) and form != Path("/")) and not any(_within(form, root) for root in roots):
+            return False
+    return True
 
 
 def _reachable(path: Path, plan: MountPlan) -> bool:
@@ -157,6 +228,8 @@ def _shown(paths: Sequence[Path], uid: int | None, plan: MountPlan) -> list[Path
         for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
             if _system(form) or any(_within(form, never) for never in NEVER):
                 continue
+            if len(form.parts) <= 2:
+                continue  # the root or a top-level folder whole (a manifest's PYTHONPATH = "/"): never
             if not (form.is_dir() or form.is_file()):
                 continue  # missing, or a socket or device: the bot's own start reports a missing one
             if uid is not None and not _reachable(form, plan):
@@ -167,6 +240,13 @@ def _shown(paths: Sequence[Path], uid: int | None, plan: MountPlan) -> list[Path
         if not any(_within(path, outer) for outer in shown):
             shown.append(path)
     return shown
+
+
+def shown_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], also: Sequence[Path] = ()) -> list[Path]:
+    """The paths beyond the system's that a bot started as ``argv`` in ``cwd`` is shown (by an
+    arena that reaches everything), outermost first: what ``arena doctor``'s probe may find in
+    folders it must otherwise not see (the path down to them, and them)."""
+    return _shown([*needed_paths(argv, cwd, env), *also], None, MountPlan())
 
 
 def _branches(folder: Path, path: Path) -> list[Path]:
@@ -182,16 +262,17 @@ def _branches(folder: Path, path: Path) -> list[Path]:
 
 def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,
          plan: MountPlan = MountPlan(), hidden: Sequence[Path] = (), tmp_bytes: int | None = None,
-         sizes: bool = True) -> list[str]:
+         sizes: bool = True, also: Sequence[Path] = ()) -> list[str]:
     """bubblewrap's arguments for the filesystem of a bot started as ``argv`` in ``cwd`` (see
     the module's docstring). ``uid``/``plan``: the bot's own uid and private mount view, when
     it has them; ``hidden``: paths to cover; ``tmp_bytes``: the size of its ``/tmp`` and
-    ``/dev/shm`` (``sizes``: whether this bubblewrap takes ``--size``)."""
+    ``/dev/shm`` (``sizes``: whether this bubblewrap takes ``--size``); ``also``: more paths
+    it needs (``arena doctor``'s probe, shown what a manifest's bot would be)."""
     size = ["--size", str(tmp_bytes)] if tmp_bytes and sizes else []
     arguments = [*_system_arguments(), "--dev", "/dev", "--proc", "/proc",
                  *size, "--tmpfs", "/tmp", *size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     inside = Path(os.path.abspath(cwd))
-    shown = _shown(needed_paths(argv, cwd, env), uid, plan)
+    shown = _shown([*needed_paths(argv, cwd, env), *also], uid, plan)
     for folder in (path for path in hidden if path.is_dir()):
         # Inside a hidden folder (a ladder's submissions) only the bot's own entry is shown:
         # a file named on its command line may lie in another's.
