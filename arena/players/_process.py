@@ -309,6 +309,7 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
     seccomp_fd = None
     try:
+        await trio.to_thread.run_sync(sandbox.keep_view_resident, argv, spec.cwd, env, view_argv)
         seccomp_fd = sandbox.seccomp_fd()
         process = await trio.lowlevel.open_process(
             sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env, seccomp_fd=seccomp_fd,

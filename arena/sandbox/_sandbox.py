@@ -48,7 +48,8 @@ from ._loopback import PrivateLoopback
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
 from ._uids import UidAllocator
-from ._view import PACKAGES, PROJECT_ROOT, bot_path, needed_paths, program_path, view
+from ._resident import Residency, keep_resident
+from ._view import PACKAGES, PROJECT_ROOT, bot_path, etc_files, needed_paths, program_path, view, view_paths
 
 
 @dataclass(frozen=True)
@@ -263,14 +264,17 @@ class Sandbox:
     def command(self, argv: Sequence[str], cwd: Path | None, uid: int | None = None,
                 plan: MountPlan = MountPlan(), writable: Sequence[Path] = (),
                 env: Mapping[str, str] | None = None, tmp_bytes: int | None = None,
-                seccomp_fd: int | None = None, view_argv: Sequence[str] = ()) -> list[str]:
+                seccomp_fd: int | None = None, view_argv: Sequence[str] = (),
+                whole_system: bool = False) -> list[str]:
         """``argv`` wrapped in bubblewrap when available, which shows it only what it needs
         (``_view``; run as ``uid`` inside ``plan``'s view; ``env``: the environment it is
         started with, to find its program); ``writable`` folders stay writable inside (a
         ladder's build step writes its bot folder); ``tmp_bytes``: the size of its private
         ``/tmp`` and ``/dev/shm``; ``seccomp_fd`` (from :meth:`seccomp_fd`) is the filter
         bubblewrap installs; ``view_argv``: another command whose paths it is shown too
-        (``arena doctor``'s probe, in the view a manifest's bot gets)."""
+        (``arena doctor``'s probe, in the view a manifest's bot gets); ``whole_system``:
+        ``/usr`` and the like shown whole (a ladder's build step runs compilers), not only the
+        files the program needs of them."""
         if self.bwrap is None:
             return list(argv)
         # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
@@ -280,7 +284,8 @@ class Sandbox:
         env = os.environ if env is None else env
         also = needed_paths(view_argv, inside, env) if view_argv else ()
         wrapped = [self.bwrap, "--new-session", "--unshare-all",
-                   *view(argv, inside, env, uid, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes, also)]
+                   *view(argv, inside, env, uid, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes, also,
+                         whole_system)]
         for path in writable:
             wrapped += ["--bind", str(path), str(path)]
         if seccomp_fd is not None:
@@ -288,6 +293,17 @@ class Sandbox:
         # Last: the root's own folders (mount points of all the above) stay as they are.
         wrapped += ["--remount-ro", "/", "--chdir", str(inside), "--"]
         return wrapped + list(argv)
+
+    def keep_view_resident(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str],
+                           view_argv: Sequence[str] = ()) -> Residency | None:
+        """Before a bot starts under bubblewrap: every file of its view read into the page
+        cache (``_resident``: timing a read then tells a bot nothing of what another read).
+        Slow the first time on a machine (the files come from disk); run it in a thread."""
+        if self.bwrap is None:
+            return None
+        inside = Path(os.path.abspath(cwd or Path.cwd()))
+        also = needed_paths(view_argv, inside, env) if view_argv else ()
+        return keep_resident([*etc_files(), *view_paths(argv, inside, env, also=also)])
 
     def environment(self, env: dict[str, str], argv: Sequence[str] = (), cwd: Path | None = None) -> dict[str, str]:
         """The environment a bot started as ``argv`` in ``cwd`` gets: under bubblewrap its home
