@@ -1,6 +1,6 @@
-"""How fast two colluding bots can still talk inside the sandbox, while both run at once.
+"""How fast two colluding bots can still talk inside the sandbox.
 
-    python benchmarks/covert_channels.py [--bits 2000] [--slot-ms 1] [--sandbox auto]
+    python benchmarks/covert_channels.py [--channel NAME] [--bits 2000] [--slot-ms 1] [--sandbox auto]
 
 Two processes are started exactly as a tournament starts two bots (their own uids, bubblewrap,
 the seccomp filter, their own cgroups: each thawed, as two bots deciding at the same moment
@@ -17,6 +17,24 @@ rate, the bit error rate and the capacity of a binary symmetric channel with tha
 (bits/s that could get through with ideal coding). Two bots can only use such a channel while
 both run: the arena freezes a bot that is not on move (issue 25), so that is during
 simultaneous decisions of one game and across games played at once (``concurrency`` > 1).
+
+The kernel's caches of files (issue 32) need no two bots running at once: what one leaves in
+the page cache or the dentry cache stays there for the next reader, also after it has exited.
+Both sides are ``tests/arena/bots/pagecache.py`` (its docstring tells how they choose pages
+and calibrate), started the same way with that folder as their own:
+
+- ``pagecache-timing``: the sender reads the pages of its 1 bits, the receiver times a read of
+  each (before each run the benchmark, outside the sandbox, puts the pages out of the cache:
+  ``POSIX_FADV_DONTNEED``, as on a machine where nobody read those files lately);
+- ``pagecache-mincore``: the receiver asks ``mincore`` of a mapping instead (reads nothing);
+- ``dentry``: the sender ``stat``s names that do not exist, the receiver times the same;
+- ``…-in-sequence``: the same, but the sender has exited before the receiver starts, as the
+  processes of two rotations of a deal: this carries a deal from one rotation to the next.
+
+The sender sends all its bits, then the receiver reads them all (while both run, it starts
+``--gap-ms`` after the sender, which must have ended by then). The raw rate is the bits over
+the time the two spent sending and receiving (the walk that chooses the pages not counted: it
+is done once per game). A call the system refuses closes the channel; the reason is printed.
 """
 
 from __future__ import annotations
@@ -34,6 +52,10 @@ import trio
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+#: both sides of the cache channels (a test's colluding bot; it runs the benchmark's transfers too)
+CACHE_PARTY = HERE.parent / "tests" / "arena" / "bots" / "pagecache.py"
+CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "dentry")
+CHANNELS = ("futex", "cpu", *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))
 
 from arena.players._manifest import BotSpec  # noqa: E402
 from arena.players._process import open_bot_process  # noqa: E402
@@ -131,21 +153,95 @@ async def run_channel(sandbox, channel: str, bits: list[int], slot: float) -> li
     return values
 
 
+def load_cache_party():
+    """``pagecache.py`` as a module (its walk, as the parties make it, and ``evict``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pagecache_party", CACHE_PARTY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+async def run_cache_channel(sandbox, channel: str, bits: list[int], gap: float) -> tuple[dict, float]:
+    """One transfer through a cache channel: the receiver's report and the seconds both spent."""
+    variant = channel.removesuffix("-in-sequence")
+    in_sequence = channel.endswith("-in-sequence")
+    tag = f"{os.getpid()}-{time.time_ns()}"  # fresh dentry names for every run
+    party_module = load_cache_party()
+    if variant != "dentry":  # fresh pages: see the docstring
+        party_module.evict(party_module.choose(variant, len(bits), tag))
+    start = time.monotonic() + 3.0  # both started and past their walk by then
+    reports: dict[str, dict] = {}
+
+    async def party(role: str, begin: float | None) -> None:
+        task = {"role": role, "variant": variant, "tag": tag, "start": begin,
+                "bits": bits if role == "send" else [], "count": len(bits)}
+        spec = BotSpec(f"covert-{role}", (sys.executable, "-I", "-S", str(CACHE_PARTY), "raw", json.dumps(task)),
+                       cwd=CACHE_PARTY.parent, limits=Limits(processes=16))
+        async with open_bot_process(spec, sandbox) as bot:
+            with trio.move_on_after(60):
+                await bot.process.wait()
+        lines = bot.stderr.tail().splitlines()
+        try:
+            reports[role] = json.loads(lines[-1])
+        except (IndexError, ValueError):
+            reports[role] = {"failed": bot.stderr.tail(5)}
+
+    if in_sequence:  # the sender's process has ended before the receiver's starts
+        await party("send", None)
+        await party("receive", None)
+    else:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(party, "send", start)
+            nursery.start_soon(party, "receive", start + gap)
+    send, receive = reports["send"], reports["receive"]
+    for report in (send, receive):
+        if "failed" in report or "refused" in report:
+            return report, 0.0
+    if not in_sequence and send["ended"] > receive["began"]:
+        return {"failed": f"the sender took more than the gap ({send['ended'] - send['began']:.2f} s)"}, 0.0
+    return receive, (send["ended"] - send["began"]) + (receive["ended"] - receive["began"])
+
+
+def print_figures(channel: str, bits: list[int], received: list[int], seconds: float) -> None:
+    errors = sum(a != b for a, b in zip(bits, received)) / len(bits)
+    raw = len(bits) / seconds
+    print(f"{channel:28s} raw {raw:7.0f} bits/s, bit error rate {errors:.3f}, "
+          f"capacity {raw * capacity(errors):7.0f} bits/s")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bits", type=int, default=2000)
+    parser.add_argument("--channel", choices=CHANNELS, action="append",
+                        help="one channel (may be repeated; default: all)")
+    parser.add_argument("--bits", type=int, help="bits per channel (default: 2000, through the caches 512)")
+    parser.add_argument("--gap-ms", type=float, default=1500, help="receiver's start after the sender's (cache channels)")
     parser.add_argument("--slot-ms", type=float, default=1.0)
     parser.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "none"])
     arguments = parser.parse_args()
     sandbox = detect_sandbox(arguments.sandbox)
     slot = arguments.slot_ms / 1000
     rng = random.Random(25)
-    bits = [rng.randrange(2) for _ in range(arguments.bits)]
+    bits = [rng.randrange(2) for _ in range(arguments.bits or 2000)]
+    cache_bits = bits[:arguments.bits or 512]
     print(f"sandbox {arguments.sandbox}: bubblewrap {'yes' if sandbox.bwrap else 'no'}, seccomp "
           f"{'yes' if sandbox.seccomp else 'no'}, own uids {'yes' if sandbox.drop_privileges else 'no'}; "
-          f"{arguments.bits} bits in slots of {arguments.slot_ms:g} ms; load {os.getloadavg()[0]:.1f}")
+          f"{len(bits)} bits in slots of {arguments.slot_ms:g} ms, {len(cache_bits)} through the caches; "
+          f"load {os.getloadavg()[0]:.1f}")
     try:
-        for channel in ("futex", "cpu"):
+        for channel in arguments.channel or CHANNELS:
+            if channel not in ("futex", "cpu"):
+                report, seconds = await run_cache_channel(sandbox, channel, cache_bits, arguments.gap_ms / 1000)
+                if "refused" in report:
+                    print(f"{channel:28s} closed: {report['refused']} refused")
+                elif "failed" in report:
+                    print(f"{channel:28s} no figure: {report['failed']}")
+                else:
+                    print_figures(channel, cache_bits, report["received"], seconds)
+                    files = report["files"]
+                    print(f"{'':28s} {len(files)} files: {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}")
+                continue
             received = await run_channel(sandbox, channel, bits, slot)
             if len(received) != len(bits):
                 print(f"{channel:6s} the receiver said nothing usable ({len(received)} slots)")
