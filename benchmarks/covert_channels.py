@@ -54,7 +54,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 #: both sides of the cache channels (a test's colluding bot; it runs the benchmark's transfers too)
 CACHE_PARTY = HERE.parent / "tests" / "arena" / "bots" / "pagecache.py"
-CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "dentry")
+CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "dentry")
 CHANNELS = ("futex", "cpu", *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))
 
 from arena.players._manifest import BotSpec  # noqa: E402
@@ -207,7 +207,7 @@ async def run_cache_channel(sandbox, channel: str, bits: list[int], gap: float) 
 def print_figures(channel: str, bits: list[int], received: list[int], seconds: float) -> None:
     errors = sum(a != b for a, b in zip(bits, received)) / len(bits)
     raw = len(bits) / seconds
-    print(f"{channel:28s} raw {raw:7.0f} bits/s, bit error rate {errors:.3f}, "
+    print(f"{channel:34s} raw {raw:7.0f} bits/s, bit error rate {errors:.3f}, "
           f"capacity {raw * capacity(errors):7.0f} bits/s")
 
 
@@ -234,13 +234,13 @@ async def main() -> None:
             if channel not in ("futex", "cpu"):
                 report, seconds = await run_cache_channel(sandbox, channel, cache_bits, arguments.gap_ms / 1000)
                 if "refused" in report:
-                    print(f"{channel:28s} closed: {report['refused']} refused")
+                    print(f"{channel:34s} closed: {report['refused']} refused")
                 elif "failed" in report:
-                    print(f"{channel:28s} no figure: {report['failed']}")
+                    print(f"{channel:34s} no figure: {report['failed']}")
                 else:
                     print_figures(channel, cache_bits, report["received"], seconds)
                     files = report["files"]
-                    print(f"{'':28s} {len(files)} files: {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}")
+                    print(f"{'':34s} {len(files)} files: {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}")
                 continue
             received = await run_channel(sandbox, channel, bits, slot)
             if len(received) != len(bits):

@@ -159,15 +159,19 @@ def time_pages(where):
     return times
 
 
-def resident_pages(where):
-    """Whether each page is in the page cache, by mincore, without reading it.
+def resident_pages(where, fault_around=False):
+    """Whether each page is in the page cache, without reading it: by ``mincore`` on a mapping
+    of the page, or (``fault_around``) by the page's entry in ``/proc/self/pagemap``.
 
-    For a file the caller neither owns nor may write, mincore tells only which pages the
-    caller has mapped (Linux 5.0); but a fault maps, besides the faulting page, every page
-    around it that is in the page cache (fault-around). So: map the page's window without
-    read-ahead (``MADV_RANDOM``), touch its first page, and ask mincore about the bit's page."""
+    For a file the caller neither owns nor may write, mincore answers "in memory" for every
+    page (Linux 5.0). But a fault maps, besides the faulting page, the pages around it that
+    are in the page cache (fault-around, within ``WINDOW``), and a process may see which of
+    its own pages are mapped (pagemap's bit 63). So that receiver maps the page's window
+    without read-ahead (``MADV_RANDOM``), touches the window's first page and reads the bit's
+    page's entry."""
     files = Files()
     vector = (ctypes.c_ubyte * (WINDOW // PAGE))()
+    pagemap = os.open("/proc/self/pagemap", os.O_RDONLY) if fault_around else None
     answers = []
     for path, offset in where:
         start = offset - WINDOW // 2
@@ -175,14 +179,19 @@ def resident_pages(where):
         if address in (None, ctypes.c_void_p(-1).value):
             raise refused("mmap", ctypes.get_errno())
         try:
+            if not fault_around:
+                if libc.mincore(ctypes.c_void_p(address), WINDOW, vector) != 0:
+                    raise refused("mincore", ctypes.get_errno())
+                answers.append(vector[WINDOW // 2 // PAGE] & 1)
+                continue
             if libc.madvise(ctypes.c_void_p(address), WINDOW, MADV_RANDOM) != 0:
                 raise refused("madvise", ctypes.get_errno())
             ctypes.c_char.from_address(address).value  # the fault (and fault-around)
-            if libc.mincore(ctypes.c_void_p(address), WINDOW, vector) != 0:
-                raise refused("mincore", ctypes.get_errno())
-            answers.append(vector[WINDOW // 2 // PAGE] & 1)
+            entry = os.pread(pagemap, 8, (address + offset - start) // PAGE * 8)
+            answers.append(int.from_bytes(entry, "little") >> 63)
         finally:
             libc.munmap(ctypes.c_void_p(address), WINDOW)
+    files.close()
     return answers
 
 
@@ -244,8 +253,8 @@ def transfer(role, variant, bits, tag, skip=0, start=None):
         if role == "send":
             (send_dentries if variant == "dentry" else send_pages)(HEADER + bits, where)
             report["sent"] = len(bits)
-        elif variant == "pagecache-mincore":
-            answers = resident_pages(where)
+        elif variant in ("pagecache-mincore", "pagecache-faultaround"):
+            answers = resident_pages(where, fault_around=variant == "pagecache-faultaround")
             report.update(received=answers[len(HEADER):], header=answers[:len(HEADER)])
         else:
             times = (time_dentries if variant == "dentry" else time_pages)(where)
@@ -259,8 +268,11 @@ def transfer(role, variant, bits, tag, skip=0, start=None):
 
 
 def message(seed, count):
-    rng = random.Random(seed)
-    return [rng.randrange(2) for _ in range(count)]
+    """``count`` bits drawn from ``seed``, as many ones as zeros (so that a receiver that
+    learns nothing and answers all ones, or all zeros, agrees with exactly half)."""
+    bits = [index % 2 for index in range(count)]
+    random.Random(seed).shuffle(bits)
+    return bits
 
 
 def raw(task):

@@ -1,0 +1,144 @@
+"""Issue 32: two colluding bots, started as a tournament starts entrants (``--sandbox auto`` as
+root: bubblewrap, the system-call filter, their own uids), pass bits through the page cache:
+one reads pages of a file both can see, the other tells which pages are cached. It needs
+neither two bots running at once nor a live sender, so it carries a deal from one rotation to
+the next.
+
+Both are ``bots/pagecache.py`` (how they choose the pages: its docstring). The sender sends
+256 bits, as many ones as zeros, drawn from a seed; the receiver prints what it got. A closed
+channel leaves the receiver guessing: its agreement with the sender is then binomial (256,
+1/2) (or exactly 128 for a receiver that answers all ones), and the tests assert it lies
+within :data:`AGREEMENT`, which guessing leaves with a probability below 1e-6. An open
+channel agrees on about all 256.
+
+Before each transfer the test puts the pages out of the cache (``POSIX_FADV_DONTNEED``, from
+outside the sandbox), as on a machine where nobody read those files lately: the receiver's
+reads cache them, and the next run must not find them so.
+"""
+
+import importlib.util
+import json
+import math
+import os
+import shutil
+import sys
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import pytest
+
+from arena.match._match import MatchSettings, play_match
+from arena.players._manifest import BotSpec
+from arena.players._player import open_player
+from arena.players._timecontrol import TimeControl
+from arena.sandbox._sandbox import detect_sandbox
+
+from ._toy import TOY
+
+BOTS = Path(__file__).parent / "bots"
+COUNT = 256
+SEED = 32
+#: a move may take a walk of the view and 288 disk reads on a loaded machine
+SETTINGS = MatchSettings(TimeControl(move_ms=20_000, reserve_ms=0, startup_ms=20_000))
+#: the channels: a read timed, mincore on a mapping, a fault's fault-around seen in pagemap
+VARIANTS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround")
+
+
+def chance_bounds(count: int, p: float) -> range:
+    """The agreements ``k`` of ``count`` guessed bits with ``P(|K - count/2| >= |k - count/2|)``
+    at least ``p`` under K ~ Binomial(count, 1/2)."""
+    def tail(k):  # P(K <= k)
+        return sum(math.comb(count, i) for i in range(k + 1)) / 2 ** count
+    low = next(k for k in range(count // 2 + 1) if 2 * tail(k) >= p)
+    return range(low, count - low + 1)
+
+
+#: agreement a receiver that learns nothing stays within, but with probability below 1e-6
+AGREEMENT = chance_bounds(COUNT, 1e-6)
+
+
+def party_module():
+    spec = importlib.util.spec_from_file_location("pagecache_party", BOTS / "pagecache.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    """The sandbox of a tournament that counts: bubblewrap and bots with their own uids."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root: bots get their own uids only when the arena runs as root")
+    if shutil.which("bwrap") is None:
+        pytest.skip("needs bubblewrap (apt-get install bubblewrap)")
+    box = detect_sandbox("auto")
+    if box.bwrap is None or not box.drop_privileges:
+        box.close()
+        pytest.skip("bubblewrap cannot make a bot's view here")
+    yield box
+    box.close()
+
+
+@pytest.fixture
+def cold_pages():
+    """The pages the bots will use, put out of the cache first (see the module's docstring)."""
+    module = party_module()
+    for variant in VARIANTS:
+        module.evict(module.choose(variant, COUNT, SEED))
+    return module.message(SEED, COUNT)
+
+
+def colluder(role: str, variant: str) -> BotSpec:
+    return BotSpec(f"pagecache-{role}", (sys.executable, str(BOTS / "pagecache.py"), role, variant, str(SEED),
+                                         str(COUNT)), cwd=BOTS)
+
+
+FILLER = BotSpec("good", (sys.executable, str(BOTS / "scripted.py"), "good"), cwd=BOTS)
+
+
+async def match(box, specs) -> list[str]:
+    """One game of the toy game with these seats; each seat's stderr."""
+    async with AsyncExitStack() as stack:
+        players = [await stack.enter_async_context(open_player(spec, 30, sandbox=box)) for spec in specs]
+        for player in players:
+            assert player.usable, player.failure
+        result = await play_match(TOY, players, seed=4, options={"target": 10}, settings=SETTINGS)
+    assert result.faults == (), result.faults
+    return [player.process.stderr.tail(5) for player in players]
+
+
+def report(stderr: str) -> dict:
+    lines = [line for line in stderr.splitlines() if line.startswith("{")]
+    assert lines, f"the bot said nothing:\n{stderr}"
+    return json.loads(lines[-1])
+
+
+def assert_nothing_got_through(sent: list[int], got: dict) -> None:
+    if "refused" in got:
+        return  # the system refused a call the channel needs: closed
+    agreement = sum(a == b for a, b in zip(sent, got["received"]))
+    assert agreement in AGREEMENT, (
+        f"{agreement} of {COUNT} bits got through the page cache (guessing stays within "
+        f"{AGREEMENT.start}-{AGREEMENT.stop - 1}, but with probability 1e-6); the pages: {got['files']}")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_an_entrant_learns_nothing_from_another_through_the_page_cache(sandbox, cold_pages, variant):
+    # seat 0 sends at its first move; seat 1 reads at its first move after seat 0 has moved
+    sender, receiver = await match(sandbox, [colluder("send", variant), colluder("receive", variant)])
+    assert report(sender)["sent"] == COUNT
+    assert_nothing_got_through(cold_pages, report(receiver))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_a_rotation_learns_nothing_from_the_last_through_the_page_cache(sandbox, cold_pages, variant):
+    # Two rotations of a deal: the sender's process has ended before the receiver's starts.
+    sender, _ = await match(sandbox, [colluder("send", variant), FILLER])
+    assert report(sender)["sent"] == COUNT
+    _, receiver = await match(sandbox, [FILLER, colluder("receive", variant)])
+    assert_nothing_got_through(cold_pages, report(receiver))
+
+
+def test_the_chance_bounds_are_those_of_a_fair_coin():
+    assert chance_bounds(COUNT, 1e-6) == AGREEMENT == range(89, 168)
+    assert chance_bounds(10, 0.05) == range(2, 9)  # P(K <= 1) = 11/1024: 2 * that < 0.05
