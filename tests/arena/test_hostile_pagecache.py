@@ -2,7 +2,7 @@
 root: bubblewrap, the system-call filter, their own uids), pass bits through the page cache:
 one reads pages of a file both can see, the other tells which pages are cached. It needs
 neither two bots running at once nor a live sender, so it carries a deal from one rotation to
-the next.
+the next. The dentry cache is the same kind of channel, through names looked up.
 
 Both are ``bots/pagecache.py`` (how they choose the pages: its docstring). The sender sends
 256 bits, as many ones as zeros, drawn from a seed; the receiver prints what it got. A closed
@@ -22,6 +22,7 @@ import math
 import os
 import shutil
 import sys
+import uuid
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -40,8 +41,9 @@ COUNT = 256
 SEED = 32
 #: a move may take a walk of the view and 288 disk reads on a loaded machine
 SETTINGS = MatchSettings(TimeControl(move_ms=20_000, reserve_ms=0, startup_ms=20_000))
-#: the channels: a read timed, mincore on a mapping, a fault's fault-around seen in pagemap
-VARIANTS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround")
+#: the channels: a read timed, mincore on a mapping, a fault's fault-around seen in pagemap,
+#: and beside the page cache the dentry cache: ``stat`` of a name nobody looked up, timed
+VARIANTS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "dentry")
 
 
 def chance_bounds(count: int, p: float) -> range:
@@ -81,16 +83,17 @@ def sandbox():
 
 @pytest.fixture
 def cold_pages():
-    """The pages the bots will use, put out of the cache first (see the module's docstring)."""
+    """The bits the sender sends; the pages it will use, put out of the cache first (see the
+    module's docstring)."""
     module = party_module()
-    for variant in VARIANTS:
-        module.evict(module.choose(variant, COUNT, SEED))
+    module.evict(module.choose("pagecache-timing", COUNT, SEED))
     return module.message(SEED, COUNT)
 
 
-def colluder(role: str, variant: str) -> BotSpec:
+def colluder(role: str, variant: str, tag: str) -> BotSpec:
+    """``tag``: the dentry channel's names, new in every test (a name once looked up stays cached)."""
     return BotSpec(f"pagecache-{role}", (sys.executable, str(BOTS / "pagecache.py"), role, variant, str(SEED),
-                                         str(COUNT)), cwd=BOTS)
+                                         str(COUNT), tag), cwd=BOTS)
 
 
 FILLER = BotSpec("good", (sys.executable, str(BOTS / "scripted.py"), "good"), cwd=BOTS)
@@ -113,30 +116,32 @@ def report(stderr: str) -> dict:
     return json.loads(lines[-1])
 
 
-def assert_nothing_got_through(sent: list[int], got: dict) -> None:
+def assert_nothing_got_through(variant: str, sent: list[int], got: dict) -> None:
     if "refused" in got:
         return  # the system refused a call the channel needs: closed
     agreement = sum(a == b for a, b in zip(sent, got["received"]))
     assert agreement in AGREEMENT, (
-        f"{agreement} of {COUNT} bits got through the page cache (guessing stays within "
-        f"{AGREEMENT.start}-{AGREEMENT.stop - 1}, but with probability 1e-6); the pages: {got['files']}")
+        f"{variant}: the receiver got {agreement} of {COUNT} bits right (guessing stays within "
+        f"{AGREEMENT.start}-{AGREEMENT.stop - 1} but with probability 1e-6), through {got['files']}")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 async def test_an_entrant_learns_nothing_from_another_through_the_page_cache(sandbox, cold_pages, variant):
     # seat 0 sends at its first move; seat 1 reads at its first move after seat 0 has moved
-    sender, receiver = await match(sandbox, [colluder("send", variant), colluder("receive", variant)])
+    tag = uuid.uuid4().hex
+    sender, receiver = await match(sandbox, [colluder("send", variant, tag), colluder("receive", variant, tag)])
     assert report(sender)["sent"] == COUNT
-    assert_nothing_got_through(cold_pages, report(receiver))
+    assert_nothing_got_through(variant, cold_pages, report(receiver))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 async def test_a_rotation_learns_nothing_from_the_last_through_the_page_cache(sandbox, cold_pages, variant):
     # Two rotations of a deal: the sender's process has ended before the receiver's starts.
-    sender, _ = await match(sandbox, [colluder("send", variant), FILLER])
+    tag = uuid.uuid4().hex
+    sender, _ = await match(sandbox, [colluder("send", variant, tag), FILLER])
     assert report(sender)["sent"] == COUNT
-    _, receiver = await match(sandbox, [FILLER, colluder("receive", variant)])
-    assert_nothing_got_through(cold_pages, report(receiver))
+    _, receiver = await match(sandbox, [FILLER, colluder("receive", variant, tag)])
+    assert_nothing_got_through(variant, cold_pages, report(receiver))
 
 
 def test_the_chance_bounds_are_those_of_a_fair_coin():

@@ -23,8 +23,8 @@ uncached read lies; whether ``mincore`` answers at all).
 prints a JSON line on stderr: ``{"sent": N}`` or ``{"received": [...], ...}``, or
 ``{"refused": "call ERRNO"}`` when the system refuses a call the channel needs.
 
-``python pagecache.py ROLE VARIANT SEED COUNT``: a bot (ROLE ``send`` or ``receive``). The
-sender sends COUNT bits drawn from SEED at its first request of a game; the receiver reads
+``python pagecache.py ROLE VARIANT SEED COUNT TAG``: a bot (ROLE ``send`` or ``receive``; TAG
+names the dentry channel's names). The sender sends COUNT bits drawn from SEED at its first request of a game; the receiver reads
 them at its first request after another seat has moved (in the test's toy game the total
 tells), and prints the same JSON line on stderr. Otherwise both play the first legal action.
 """
@@ -281,7 +281,7 @@ def raw(task):
     print(json.dumps(report), file=sys.stderr, flush=True)
 
 
-def bot(role, variant, seed, count):
+def bot(role, variant, seed, count, tag):
     from _frames import receive, send  # beside this script
 
     receive()
@@ -296,7 +296,7 @@ def bot(role, variant, seed, count):
         other_moved = request.get("observation", {}).get("total", 0) > mine
         if not done and (role == "send" or other_moved):
             bits = message(seed, count) if role == "send" else [0] * count
-            print(json.dumps(transfer(role, variant, bits, seed)), file=sys.stderr, flush=True)
+            print(json.dumps(transfer(role, variant, bits, tag)), file=sys.stderr, flush=True)
             done = True
         action = request["legal"][0] if request["legal"] else None
         if action in ("one", "two"):
@@ -308,4 +308,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "raw":
         raw(json.loads(sys.argv[2]))
     else:
-        bot(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        bot(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
