@@ -10,11 +10,19 @@ are), and one sends a random message to the other through a channel the sandbox 
   (the arena's Python interpreter, visible to every Python bot) in the slots of its 1 bits; the
   receiver waits on it with a timeout of one slot (woken: 1, timed out: 0);
 - ``cpu``: the sender burns CPU in the slots of its 1 bits and sleeps in the others; the
-  receiver counts the iterations of a busy loop per slot (fewer than the median: 1).
+  receiver counts the iterations of a busy loop per slot (fewer than the median: 1);
+- ``memory``: the sender holds 64 MiB in the slots (50 ms) of its 1 bits; the receiver reads
+  the machine's free memory (``sysinfo``, as ``/proc/meminfo`` shows it) at the start of each
+  slot and later in it (32 MiB less: 1);
+- ``tasks``: the sender runs 8 more threads in the slots (10 ms) of its 1 bits; the receiver
+  reads the machine's count of processes and threads alike (``sysinfo``, as ``/proc/loadavg``
+  shows it; 4 more: 1).
 
-Slots are aligned on the monotonic clock, which both share. The figure printed is the raw
-rate, the bit error rate and the capacity of a binary symmetric channel with that error rate
-(bits/s that could get through with ideal coding). Two bots can only use such a channel while
+Slots are aligned on the monotonic clock, which both share. The figures printed are the raw
+rate, the bit error rate and the capacity: the raw rate times the mutual information of the
+bits sent and received (measured; with errors alike for 0 and 1 it is the capacity of a binary
+symmetric channel, 1 - H(error rate): the bits/s that could get through with ideal coding; a
+receiver that answers the same whatever was sent gets none, whatever its error rate). Two bots can only use such a channel while
 both run: the arena freezes a bot that is not on move (issue 25), so that is during
 simultaneous decisions of one game and across games played at once (``concurrency`` > 1).
 
@@ -55,7 +63,9 @@ sys.path.insert(0, str(HERE.parent))
 #: both sides of the cache channels (a test's colluding bot; it runs the benchmark's transfers too)
 CACHE_PARTY = HERE.parent / "tests" / "arena" / "bots" / "pagecache.py"
 CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "dentry")
-CHANNELS = ("futex", "cpu", *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))
+#: channels while both run, with slots of their own (the others: ``--slot-ms``)
+SLOTTED = {"futex": None, "cpu": None, "memory": 0.050, "tasks": 0.010}
+CHANNELS = (*SLOTTED, *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))
 
 from arena.players._manifest import BotSpec  # noqa: E402
 from arena.players._process import open_bot_process  # noqa: E402
@@ -102,6 +112,45 @@ if task["channel"] == "futex":
                 result = libc.syscall(SYS_futex, ctypes.c_void_p(address), FUTEX_WAIT, word,
                                       ctypes.byref(timeout), None, 0)
                 received.append(1 if result == 0 else 0)
+elif task["channel"] in ("memory", "tasks"):
+    import struct, threading
+    info = ctypes.create_string_buffer(128)
+
+    def sysinfo():
+        """(free memory in bytes, processes and threads) of the whole machine (sysinfo(2))"""
+        if libc.sysinfo(info) != 0:
+            raise SystemExit(f'{{"refused": "sysinfo {ctypes.get_errno()}"}}')
+        freeram, = struct.unpack_from("L", info, 40)
+        procs, = struct.unpack_from("H", info, 80)
+        unit, = struct.unpack_from("I", info, 104)
+        return freeram * unit, procs
+
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    size = 64 << 20
+    for index in range(len(bits)):
+        begin = start + index * slot
+        wait_until(begin)
+        if task["role"] == "send":
+            if not bits[index]:
+                continue
+            if task["channel"] == "memory":  # 64 MiB touched, held to 80% of the slot
+                address = libc.mmap(None, size, mmap.PROT_READ | mmap.PROT_WRITE,
+                                    mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+                ctypes.memset(ctypes.c_void_p(address), 1, size)
+                wait_until(begin + slot * 0.8)
+                libc.munmap(ctypes.c_void_p(address), ctypes.c_size_t(size))
+            else:  # 8 threads alive to 80% of the slot
+                threads = [threading.Thread(target=wait_until, args=(begin + slot * 0.8,)) for _ in range(8)]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+        else:  # the change within the slot: the machine's own drift is slow beside it
+            which = 0 if task["channel"] == "memory" else 1
+            before = sysinfo()[which]
+            wait_until(begin + slot * 0.7)
+            received.append(sysinfo()[which] - before)
 else:
     for index in range(len(bits)):
         begin = start + index * slot
@@ -120,15 +169,20 @@ print(json.dumps(received), file=sys.stderr, flush=True)
 '''
 
 
-def capacity(error_rate: float) -> float:
-    """Bits per channel use of a binary symmetric channel with that error rate."""
-    if error_rate in (0.0, 1.0):
-        return 1.0
-    entropy = -error_rate * math.log2(error_rate) - (1 - error_rate) * math.log2(1 - error_rate)
-    return 1.0 - entropy
+def information(sent: list[int], received: list[int]) -> float:
+    """The mutual information of ``sent`` and ``received`` in bits per bit, from their joint
+    frequencies."""
+    pairs = list(zip(sent, received))
+    total = 0.0
+    for a in (0, 1):
+        for b in (0, 1):
+            joint = pairs.count((a, b)) / len(pairs)
+            if joint:
+                total += joint * math.log2(joint / (sent.count(a) / len(sent) * received.count(b) / len(received)))
+    return max(total, 0.0)
 
 
-async def run_channel(sandbox, channel: str, bits: list[int], slot: float) -> list[int]:
+async def run_channel(sandbox, channel: str, bits: list[int], slot: float) -> list[int] | dict:
     start = time.monotonic() + 1.5  # both started and past their imports by then
     results: dict[str, str] = {}
     shared = os.path.realpath(sys.executable)
@@ -136,7 +190,7 @@ async def run_channel(sandbox, channel: str, bits: list[int], slot: float) -> li
     async def party(role: str) -> None:
         task = {"role": role, "channel": channel, "start": start, "slot": slot, "bits": bits, "file": shared}
         spec = BotSpec(f"covert-{role}", (sys.executable, "-I", "-S", "-c", PARTY, json.dumps(task)),
-                       cwd=Path("/"), limits=Limits(processes=16))
+                       cwd=HERE, limits=Limits(processes=16))
         async with open_bot_process(spec, sandbox) as bot:
             with trio.move_on_after(len(bits) * slot + 30):
                 await bot.process.wait()
@@ -147,9 +201,15 @@ async def run_channel(sandbox, channel: str, bits: list[int], slot: float) -> li
         nursery.start_soon(party, "receive")
     lines = results["receive"].splitlines()
     values = json.loads(lines[-1]) if lines else []
-    if channel == "cpu" and values:
+    if isinstance(values, dict):  # {"refused": "CALL ERRNO"}
+        return values
+    if channel == "cpu" and values:  # less done: a 1
         median = sorted(values)[len(values) // 2]
         values = [1 if count < median else 0 for count in values]
+    if channel == "memory" and values:  # less free, by half the sender's 64 MiB: a 1
+        values = [1 if change < -(32 << 20) else 0 for change in values]
+    if channel == "tasks" and values:  # more processes and threads, by half the sender's 8: a 1
+        values = [1 if change >= 4 else 0 for change in values]
     return values
 
 
@@ -208,7 +268,7 @@ def print_figures(channel: str, bits: list[int], received: list[int], seconds: f
     errors = sum(a != b for a, b in zip(bits, received)) / len(bits)
     raw = len(bits) / seconds
     print(f"{channel:34s} raw {raw:7.0f} bits/s, bit error rate {errors:.3f}, "
-          f"capacity {raw * capacity(errors):7.0f} bits/s")
+          f"capacity {raw * information(bits, received):7.0f} bits/s")
 
 
 async def main() -> None:
@@ -231,7 +291,7 @@ async def main() -> None:
           f"load {os.getloadavg()[0]:.1f}")
     try:
         for channel in arguments.channel or CHANNELS:
-            if channel not in ("futex", "cpu"):
+            if channel not in SLOTTED:
                 report, seconds = await run_cache_channel(sandbox, channel, cache_bits, arguments.gap_ms / 1000)
                 if "refused" in report:
                     print(f"{channel:34s} closed: {report['refused']} refused")
@@ -240,16 +300,18 @@ async def main() -> None:
                 else:
                     print_figures(channel, cache_bits, report["received"], seconds)
                     files = report["files"]
-                    print(f"{'':34s} {len(files)} files: {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}")
+                    print(f"{'':34s} through {', '.join(files[:3])}{f' and {len(files) - 3} more' if len(files) > 3 else ''}")
                 continue
-            received = await run_channel(sandbox, channel, bits, slot)
-            if len(received) != len(bits):
-                print(f"{channel:6s} the receiver said nothing usable ({len(received)} slots)")
+            own_slot = SLOTTED[channel] or slot
+            sent = bits[:arguments.bits or int(2 / own_slot)]  # about 2 s
+            received = await run_channel(sandbox, channel, sent, own_slot)
+            if isinstance(received, dict):
+                print(f"{channel:34s} closed: {received['refused']} refused")
                 continue
-            errors = sum(a != b for a, b in zip(bits, received)) / len(bits)
-            raw = 1 / slot
-            print(f"{channel:6s} raw {raw:7.0f} bits/s, bit error rate {errors:.3f}, "
-                  f"capacity {raw * capacity(errors):7.0f} bits/s")
+            if len(received) != len(sent):
+                print(f"{channel:34s} the receiver said nothing usable ({len(received)} slots)")
+                continue
+            print_figures(channel, sent, received, len(sent) * own_slot)
     finally:
         sandbox.close()
 
