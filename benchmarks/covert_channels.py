@@ -22,7 +22,8 @@ Slots are aligned on the monotonic clock, which both share. The figures printed 
 rate, the bit error rate and the capacity: the raw rate times the mutual information of the
 bits sent and received (measured; with errors alike for 0 and 1 it is the capacity of a binary
 symmetric channel, 1 - H(error rate): the bits/s that could get through with ideal coding; a
-receiver that answers the same whatever was sent gets none, whatever its error rate). Two bots can only use such a channel while
+receiver that answers the same whatever was sent gets none, whatever its error rate); 0 when
+the bits received show no dependence on those sent (G-test, p = 0.001). Two bots can only use such a channel while
 both run: the arena freezes a bot that is not on move (issue 25), so that is during
 simultaneous decisions of one game and across games played at once (``concurrency`` > 1).
 
@@ -35,6 +36,9 @@ and calibrate), started the same way with that folder as their own:
   each (before each run the benchmark, outside the sandbox, puts the pages out of the cache:
   ``POSIX_FADV_DONTNEED``, as on a machine where nobody read those files lately);
 - ``pagecache-mincore``: the receiver asks ``mincore`` of a mapping instead (reads nothing);
+- ``cpucache``: both read whole pages and the receiver decodes any difference: with
+  ``--resident`` (every page read first, as a fix keeping the view in memory would), what the
+  sender's read leaves in the CPU's caches;
 - ``dentry``: the sender ``stat``s names that do not exist, the receiver times the same;
 - ``…-in-sequence``: the same, but the sender has exited before the receiver starts, as the
   processes of two rotations of a deal: this carries a deal from one rotation to the next.
@@ -62,7 +66,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 #: both sides of the cache channels (a test's colluding bot; it runs the benchmark's transfers too)
 CACHE_PARTY = HERE.parent / "tests" / "arena" / "bots" / "pagecache.py"
-CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "dentry")
+CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "cpucache", "dentry")
 #: channels while both run, with slots of their own (the others: ``--slot-ms``)
 SLOTTED = {"futex": None, "cpu": None, "memory": 0.050, "tasks": 0.010}
 CHANNELS = (*SLOTTED, *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))
@@ -223,15 +227,21 @@ def load_cache_party():
     return module
 
 
-async def run_cache_channel(sandbox, channel: str, bits: list[int], gap: float) -> tuple[dict, float]:
-    """One transfer through a cache channel: the receiver's report and the seconds both spent."""
+async def run_cache_channel(sandbox, channel: str, bits: list[int], gap: float,
+                            resident: bool = False) -> tuple[dict, float]:
+    """One transfer through a cache channel: the receiver's report and the seconds both spent.
+    ``resident``: every page read (every name looked up) first, as by a fix that keeps the view
+    in memory."""
     variant = channel.removesuffix("-in-sequence")
     in_sequence = channel.endswith("-in-sequence")
     tag = f"{os.getpid()}-{time.time_ns()}"  # fresh dentry names for every run
     party_module = load_cache_party()
+    where = party_module.choose(variant, len(bits), tag)
     if variant != "dentry":  # fresh pages: see the docstring
-        party_module.evict(party_module.choose(variant, len(bits), tag))
-    start = time.monotonic() + 3.0  # both started and past their walk by then
+        party_module.evict(where)
+    if resident:
+        party_module.make_resident(where)
+    start = time.monotonic() + 5.0  # both started and past their walk by then (the receiver waits ``gap`` more)
     reports: dict[str, dict] = {}
 
     async def party(role: str, begin: float | None) -> None:
@@ -260,15 +270,27 @@ async def run_cache_channel(sandbox, channel: str, bits: list[int], gap: float) 
         if "failed" in report or "refused" in report:
             return report, 0.0
     if not in_sequence and send["ended"] > receive["began"]:
-        return {"failed": f"the sender took more than the gap ({send['ended'] - send['began']:.2f} s)"}, 0.0
+        return {"failed": f"the sender ended after the receiver began (its walk took {send['choose_s']} s, "
+                          f"sending {send['ended'] - send['began']:.2f} s): a larger --gap-ms"}, 0.0
     return receive, (send["ended"] - send["began"]) + (receive["ended"] - receive["began"])
+
+
+#: the G statistic (chi-squared, one degree of freedom) that independent bits exceed with
+#: probability 0.001: below it the measured information is taken for noise
+G_NOISE = 10.83
 
 
 def print_figures(channel: str, bits: list[int], received: list[int], seconds: float) -> None:
     errors = sum(a != b for a, b in zip(bits, received)) / len(bits)
     raw = len(bits) / seconds
-    print(f"{channel:34s} raw {raw:7.0f} bits/s, bit error rate {errors:.3f}, "
-          f"capacity {raw * information(bits, received):7.0f} bits/s")
+    shared = information(bits, received)
+    # Independent bits show some information by chance (G = 2 N ln 2 I is chi-squared):
+    # times a raw rate of 100,000 bits/s, that noise would read as a channel.
+    if 2 * len(bits) * math.log(2) * shared < G_NOISE:
+        verdict = "capacity       0 bits/s (no dependence at p = 0.001)"
+    else:
+        verdict = f"capacity {raw * shared:7.0f} bits/s"
+    print(f"{channel:34s} raw {raw:7.0f} bits/s, bit error rate {errors:.3f}, {verdict}")
 
 
 async def main() -> None:
@@ -278,6 +300,9 @@ async def main() -> None:
     parser.add_argument("--bits", type=int, help="bits per channel (default: 2000, through the caches 512)")
     parser.add_argument("--gap-ms", type=float, default=1500, help="receiver's start after the sender's (cache channels)")
     parser.add_argument("--slot-ms", type=float, default=1.0)
+    parser.add_argument("--resident", action="store_true",
+                        help="cache channels: read every page (look every name up) first, as a fix keeping the view "
+                             "in memory would: what is left")
     parser.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "none"])
     arguments = parser.parse_args()
     sandbox = detect_sandbox(arguments.sandbox)
@@ -292,7 +317,8 @@ async def main() -> None:
     try:
         for channel in arguments.channel or CHANNELS:
             if channel not in SLOTTED:
-                report, seconds = await run_cache_channel(sandbox, channel, cache_bits, arguments.gap_ms / 1000)
+                report, seconds = await run_cache_channel(sandbox, channel, cache_bits, arguments.gap_ms / 1000,
+                                                          arguments.resident)
                 if "refused" in report:
                     print(f"{channel:34s} closed: {report['refused']} refused")
                 elif "failed" in report:

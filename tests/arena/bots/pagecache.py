@@ -9,6 +9,9 @@ exited. Channels (``VARIANT``):
   read caches the page: each bit uses a page of its own, never read again;
 - ``pagecache-mincore``: the same sender; the receiver asks ``mincore`` about the page in a
   mapping of the file (reading nothing);
+- ``cpucache``: as ``pagecache-timing``, but both read the whole page, and the receiver decodes
+  any difference: when the page cache holds every page (as a fix may keep it), what the
+  sender's read leaves in the CPU's caches (the page's cache lines, the kernel's structures);
 - ``dentry``: the sender ``stat``s a name that does not exist (derived from the bit's index)
   in a folder both see, leaving a negative dentry; the receiver times ``stat`` of the name.
 
@@ -47,6 +50,10 @@ PAGE = 4096
 WINDOW = 64 * 1024
 #: files smaller than this are left out (too few pages; more likely read by everyone)
 MINIMUM = 1024 * 1024
+#: how much slower than a cached answer an uncached one is, at least, by the mechanism listened
+#: to: a disk read (tens of microseconds and more) beside a read from memory (about one); a name
+#: looked up in the folder beside a name in the dentry cache; for ``cpucache`` any difference
+GAPS = {"pagecache-timing": 4.0, "dentry": 1.5, "cpucache": 1.0}
 #: the known bits that come first: 16 ones and 16 zeros, interleaved
 HEADER = [1, 0, 0, 1] * 8
 FOLDER = os.path.dirname(os.path.abspath(__file__))
@@ -130,6 +137,21 @@ class Files:
             os.close(fd)
 
 
+def make_resident(where):
+    """Read every page (and look every name up): what a fix keeping the view in memory does;
+    the benchmark's ``--resident``."""
+    files = Files()
+    for path, *offset in ((item,) if isinstance(item, str) else item for item in where):
+        if offset:
+            os.pread(files(path), PAGE, offset[0])
+        else:
+            try:
+                os.stat(path)
+            except OSError:
+                pass
+    files.close()
+
+
 def evict(where):
     """Put the pages out of the cache (``POSIX_FADV_DONTNEED``): what the test and the
     benchmark do, outside the sandbox, so that every run starts from pages nobody read lately.
@@ -140,22 +162,25 @@ def evict(where):
     files.close()
 
 
-def send_pages(bits, where):
+def send_pages(bits, where, size=1):
+    """Read ``size`` bytes of the page of each 1 bit."""
     files = Files()
     for bit, (path, offset) in zip(bits, where):
         if bit:
-            os.pread(files(path), 1, offset)
+            os.pread(files(path), size, offset)
+    files.close()
 
 
-def time_pages(where):
-    """The time in ns of a one-byte read of each page (destructive: it caches the page)."""
+def time_pages(where, size=1):
+    """The time in ns of a read of ``size`` bytes of each page (destructive: it caches the page)."""
     files = Files()
     times = []
     for path, offset in where:
         fd = files(path)
         begin = time.perf_counter_ns()
-        os.pread(fd, 1, offset)
+        os.pread(fd, size, offset)
         times.append(time.perf_counter_ns() - begin)
+    files.close()
     return times
 
 
@@ -222,12 +247,17 @@ def time_dentries(names):
     return times
 
 
-def decode(times):
+def decode(times, gap):
     """Bits from read times, the threshold set on the header: the geometric mean of the
-    header's medians for 1 (fast) and 0 (slow). Returns (bits after the header, threshold)."""
+    header's medians for 1 (fast) and 0 (slow). Where the medians differ by less than ``gap``
+    times, the header shows no sign of the mechanism listened to (another one: the CPU's caches,
+    ``cpucache``): all bits are 1. Returns (bits after the header, threshold or None)."""
     ones = sorted(t for t, bit in zip(times, HEADER) if bit)
     zeros = sorted(t for t, bit in zip(times, HEADER) if not bit)
-    threshold = (ones[len(ones) // 2] * zeros[len(zeros) // 2]) ** 0.5
+    fast, slow = ones[len(ones) // 2], zeros[len(zeros) // 2]
+    if slow < gap * fast:
+        return [1] * (len(times) - len(HEADER)), None
+    threshold = (fast * slow) ** 0.5
     return [1 if t < threshold else 0 for t in times[len(HEADER):]], threshold
 
 
@@ -251,15 +281,21 @@ def transfer(role, variant, bits, tag, skip=0, start=None):
     began = time.monotonic()
     try:
         if role == "send":
-            (send_dentries if variant == "dentry" else send_pages)(HEADER + bits, where)
+            if variant == "dentry":
+                send_dentries(HEADER + bits, where)
+            else:
+                send_pages(HEADER + bits, where, 1)
             report["sent"] = len(bits)
         elif variant in ("pagecache-mincore", "pagecache-faultaround"):
             answers = resident_pages(where, fault_around=variant == "pagecache-faultaround")
             report.update(received=answers[len(HEADER):], header=answers[:len(HEADER)])
         else:
-            times = (time_dentries if variant == "dentry" else time_pages)(where)
-            received, threshold = decode(times)
-            report.update(received=received, threshold_ns=round(threshold), header_ns=times[:len(HEADER)])
+            if variant == "dentry":
+                times = time_dentries(where)
+            else:
+                times = time_pages(where, 1)
+            received, threshold = decode(times, GAPS[variant])
+            report.update(received=received, threshold_ns=threshold and round(threshold), header_ns=times[:len(HEADER)])
     except Refused as error:
         report["refused"] = str(error)
     used = [os.path.dirname(where[0])] if variant == "dentry" else sorted({path for path, _ in where})
