@@ -298,7 +298,8 @@ async def main() -> None:
     parser.add_argument("--channel", choices=CHANNELS, action="append",
                         help="one channel (may be repeated; default: all)")
     parser.add_argument("--bits", type=int, help="bits per channel (default: 2000, through the caches 512)")
-    parser.add_argument("--gap-ms", type=float, default=1500, help="receiver's start after the sender's (cache channels)")
+    parser.add_argument("--gap-ms", type=float, default=1500,
+                        help="receiver's start after the sender's (cache channels)")
     parser.add_argument("--slot-ms", type=float, default=1.0)
     parser.add_argument("--resident", action="store_true",
                         help="cache channels: read every page (look every name up) first, as a fix keeping the view "
@@ -326,7 +327,8 @@ async def main() -> None:
                 else:
                     print_figures(channel, cache_bits, report["received"], seconds)
                     files = report["files"]
-                    print(f"{'':34s} through {', '.join(files[:3])}{f' and {len(files) - 3} more' if len(files) > 3 else ''}")
+                    more = f" and {len(files) - 3} more" if len(files) > 3 else ""
+                    print(f"{'':34s} through {', '.join(files[:3])}{more}")
                 continue
             own_slot = SLOTTED[channel] or slot
             sent = bits[:arguments.bits or int(2 / own_slot)]  # about 2 s

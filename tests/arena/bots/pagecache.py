@@ -26,10 +26,12 @@ uncached read lies; whether ``mincore`` answers at all).
 prints a JSON line on stderr: ``{"sent": N}`` or ``{"received": [...], ...}``, or
 ``{"refused": "call ERRNO"}`` when the system refuses a call the channel needs.
 
-``python pagecache.py ROLE VARIANT SEED COUNT TAG``: a bot (ROLE ``send`` or ``receive``; TAG
-names the dentry channel's names). The sender sends COUNT bits drawn from SEED at its first request of a game; the receiver reads
-them at its first request after another seat has moved (in the test's toy game the total
-tells), and prints the same JSON line on stderr. Otherwise both play the first legal action.
+``python pagecache.py VARIANT SEED COUNT TAG``: a bot, the same in every seat (TAG names the
+dentry channel's names): in seat 0 it sends, in another it receives, as one entrant's
+processes would in two rotations of a deal. The sender sends COUNT bits drawn from SEED at
+its first request of a game; the receiver reads them at its first request after another seat
+has moved (in the test's toy game the total tells), and prints the same JSON line on stderr.
+Otherwise both play the first legal action.
 """
 
 import ctypes
@@ -317,16 +319,19 @@ def raw(task):
     print(json.dumps(report), file=sys.stderr, flush=True)
 
 
-def bot(role, variant, seed, count, tag):
+def bot(variant, seed, count, tag):
+    """A bot of the toy game that sends in seat 0 and receives in any other (see the docstring)."""
     from _frames import receive, send  # beside this script
 
     receive()
-    send({"type": "hello", "protocol": "1.0", "name": f"pagecache-{role}", "version": "1", "games": []})
-    done, mine = False, 0
+    send({"type": "hello", "protocol": "1.0", "name": "pagecache", "version": "1", "games": []})
+    role, done, mine = None, False, 0
     while True:
         request = receive()
         if request["type"] == "bye":
             sys.exit(0)
+        if request["type"] == "start":
+            role, done, mine = "send" if request["seat"] == 0 else "receive", False, 0
         if request["type"] != "request":
             continue
         other_moved = request.get("observation", {}).get("total", 0) > mine
@@ -344,4 +349,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "raw":
         raw(json.loads(sys.argv[2]))
     else:
-        bot(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+        bot(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
