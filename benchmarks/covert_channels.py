@@ -16,16 +16,19 @@ are), and one sends a random message to the other through a channel the sandbox 
   slot and later in it (32 MiB less: 1);
 - ``tasks``: the sender runs 8 more threads in the slots (10 ms) of its 1 bits; the receiver
   reads the machine's count of processes and threads alike (``sysinfo``, as ``/proc/loadavg``
-  shows it; 4 more: 1).
+  shows it; 4 more: 1);
+- ``files``: the sender holds 64 more descriptors open in the slots (10 ms) of its 1 bits; the
+  receiver reads the machine's count of open files alike (``/proc/sys/fs/file-nr``; 32 more: 1).
 
 Slots are aligned on the monotonic clock, which both share. The figures printed are the raw
 rate, the bit error rate and the capacity: the raw rate times the mutual information of the
 bits sent and received (measured; with errors alike for 0 and 1 it is the capacity of a binary
 symmetric channel, 1 - H(error rate): the bits/s that could get through with ideal coding; a
 receiver that answers the same whatever was sent gets none, whatever its error rate); 0 when
-the bits received show no dependence on those sent (G-test, p = 0.001). Two bots can only use such a channel while
-both run: the arena freezes a bot that is not on move (issue 25), so that is during
-simultaneous decisions of one game and across games played at once (``concurrency`` > 1).
+the bits received show no dependence on those sent (G-test, p = 0.001). Two bots can only use
+such a channel while both run: the arena freezes a bot that is not on move (issue 25), so that
+is during simultaneous decisions of one game and across games played at once (``concurrency``
+> 1).
 
 The kernel's caches of files (issue 32) need no two bots running at once: what one leaves in
 the page cache or the dentry cache stays there for the next reader, also after it has exited.
@@ -35,8 +38,12 @@ and calibrate), started the same way with that folder as their own:
 - ``pagecache-timing``: the sender reads the pages of its 1 bits, the receiver times a read of
   each (before each run the benchmark, outside the sandbox, puts the pages out of the cache:
   ``POSIX_FADV_DONTNEED``, as on a machine where nobody read those files lately);
-- ``pagecache-mincore``: the receiver asks ``mincore`` of a mapping instead (reads nothing);
-- ``cpucache``: both read whole pages and the receiver decodes any difference: with
+- ``pagecache-mincore``: the receiver asks ``mincore`` of a mapping instead (reads nothing;
+  Linux answers "in memory" for every page of a file the caller may not write);
+- ``pagecache-faultaround``: the receiver touches another page of a mapping of the page's
+  64 KiB window; the kernel maps with it the window's cached pages, which the receiver's own
+  ``/proc/self/pagemap`` shows (reads nothing of the bit's page);
+- ``cpucache``: as ``pagecache-timing``, but the receiver decodes any difference: with
   ``--resident`` (every page read first, as a fix keeping the view in memory would), what the
   sender's read leaves in the CPU's caches;
 - ``dentry``: the sender ``stat``s names that do not exist, the receiver times the same;
@@ -68,7 +75,7 @@ sys.path.insert(0, str(HERE.parent))
 CACHE_PARTY = HERE.parent / "tests" / "arena" / "bots" / "pagecache.py"
 CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "cpucache", "dentry")
 #: channels while both run, with slots of their own (the others: ``--slot-ms``)
-SLOTTED = {"futex": None, "cpu": None, "memory": 0.050, "tasks": 0.010}
+SLOTTED = {"futex": None, "cpu": None, "memory": 0.050, "tasks": 0.010, "files": 0.010}
 CHANNELS = (*SLOTTED, *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))
 
 from arena.players._manifest import BotSpec  # noqa: E402
@@ -116,6 +123,24 @@ if task["channel"] == "futex":
                 result = libc.syscall(SYS_futex, ctypes.c_void_p(address), FUTEX_WAIT, word,
                                       ctypes.byref(timeout), None, 0)
                 received.append(1 if result == 0 else 0)
+elif task["channel"] == "files":
+    def open_files():
+        with open("/proc/sys/fs/file-nr") as counts:
+            return int(counts.read().split()[0])
+
+    for index in range(len(bits)):
+        begin = start + index * slot
+        wait_until(begin)
+        if task["role"] == "send":
+            if bits[index]:  # 64 descriptors open to 80% of the slot
+                held = [os.open("/dev/null", os.O_RDONLY) for _ in range(64)]
+                wait_until(begin + slot * 0.8)
+                for fd in held:
+                    os.close(fd)
+        else:
+            before = open_files()
+            wait_until(begin + slot * 0.7)
+            received.append(open_files() - before)
 elif task["channel"] in ("memory", "tasks"):
     import struct, threading
     info = ctypes.create_string_buffer(128)
@@ -214,6 +239,8 @@ async def run_channel(sandbox, channel: str, bits: list[int], slot: float) -> li
         values = [1 if change < -(32 << 20) else 0 for change in values]
     if channel == "tasks" and values:  # more processes and threads, by half the sender's 8: a 1
         values = [1 if change >= 4 else 0 for change in values]
+    if channel == "files" and values:  # more open files on the machine, by half the sender's 64: a 1
+        values = [1 if change >= 32 else 0 for change in values]
     return values
 
 

@@ -5,22 +5,25 @@ page one bot reads is cached for every other reader of that file, also after the
 exited. Channels (``VARIANT``):
 
 - ``pagecache-timing``: the sender writes a 1 by reading one page of a file nobody read lately
-  (a 0 by not reading it); the receiver times a one-byte read of the page (cached: microseconds; not: a disk read). The
-  read caches the page: each bit uses a page of its own, never read again;
+  (a 0 by not reading it); the receiver times a one-byte read of the page (cached: a few
+  microseconds; not: a disk read). The read caches the page: each bit uses a page of its own;
 - ``pagecache-mincore``: the same sender; the receiver asks ``mincore`` about the page in a
-  mapping of the file (reading nothing);
-- ``cpucache``: as ``pagecache-timing``, but both read the whole page, and the receiver decodes
-  any difference: when the page cache holds every page (as a fix may keep it), what the
-  sender's read leaves in the CPU's caches (the page's cache lines, the kernel's structures);
+  mapping of the file (reading nothing). Linux (5.0) answers "in memory" for every page of a
+  file the caller neither owns nor may write: this one learns nothing;
+- ``pagecache-faultaround``: the same sender; the receiver learns what mincore would have
+  told from the kernel's fault-around (see :func:`resident_pages`), reading nothing of the page;
+- ``cpucache``: as ``pagecache-timing``, but the receiver decodes any difference: when the
+  page cache holds every page (as a fix may keep it), what the sender's read leaves in the
+  CPU's caches (the page's cache lines, the kernel's structures);
 - ``dentry``: the sender ``stat``s a name that does not exist (derived from the bit's index)
   in a folder both see, leaving a negative dentry; the receiver times ``stat`` of the name.
 
 Both sides pick the same pages without talking: they walk what their view shows (their own
 folder, the Python installation, ``/usr``) in sorted order, keep regular files of at least
 1 MiB that no process is likely to map (no libraries, no programs), the largest first, and
-take one page every 256 KiB (``posix_fadvise(POSIX_FADV_RANDOM)``: no read-ahead). A header of
-known bits comes first; the receiver calibrates on it (where the time between a cached and an
-uncached read lies; whether ``mincore`` answers at all).
+take the middle page of every 64 KiB (``POSIX_FADV_RANDOM``, ``MADV_RANDOM``: no read-ahead).
+A header of known bits comes first; the receiver calibrates on it (where the time between a
+cached and an uncached read lies, and whether there is such a gap at all: see :func:`decode`).
 
 ``python pagecache.py raw TASK_JSON``: one side of a transfer (the benchmark's parties); it
 prints a JSON line on stderr: ``{"sent": N}`` or ``{"received": [...], ...}``, or
