@@ -43,6 +43,8 @@ and calibrate), started the same way with that folder as their own:
 - ``pagecache-faultaround``: the receiver touches another page of a mapping of the page's
   64 KiB window; the kernel maps with it the window's cached pages, which the receiver's own
   ``/proc/self/pagemap`` shows (reads nothing of the bit's page);
+- ``pagecache-cachestat``, ``pagecache-nowait``: the receiver asks ``cachestat`` (2), or reads
+  with ``preadv2(RWF_NOWAIT)`` (refused where the page is not cached);
 - ``cpucache``: as ``pagecache-timing``, but the receiver decodes any difference: with
   ``--resident`` (every page read first, as a fix keeping the view in memory would), what the
   sender's read leaves in the CPU's caches;
@@ -73,7 +75,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 #: both sides of the cache channels (a test's colluding bot; it runs the benchmark's transfers too)
 CACHE_PARTY = HERE.parent / "tests" / "arena" / "bots" / "pagecache.py"
-CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "cpucache", "dentry")
+CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "pagecache-cachestat",
+                  "pagecache-nowait", "cpucache", "dentry")
 #: channels while both run, with slots of their own (the others: ``--slot-ms``)
 SLOTTED = {"futex": None, "cpu": None, "memory": 0.050, "tasks": 0.010, "files": 0.010}
 CHANNELS = (*SLOTTED, *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))

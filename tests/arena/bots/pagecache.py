@@ -12,6 +12,8 @@ exited. Channels (``VARIANT``):
   file the caller neither owns nor may write: this one learns nothing;
 - ``pagecache-faultaround``: the same sender; the receiver learns what mincore would have
   told from the kernel's fault-around (see :func:`resident_pages`), reading nothing of the page;
+- ``pagecache-cachestat``, ``pagecache-nowait``: the same sender; the receiver asks
+  ``cachestat`` (2), or reads with ``preadv2(RWF_NOWAIT)`` (refused where the page is not cached);
 - ``cpucache``: as ``pagecache-timing``, but the receiver decodes any difference: when the
   page cache holds every page (as a fix may keep it), what the sender's read leaves in the
   CPU's caches (the page's cache lines, the kernel's structures);
@@ -225,6 +227,44 @@ def resident_pages(where, fault_around=False):
     return answers
 
 
+class CachestatRange(ctypes.Structure):
+    _fields_ = [("off", ctypes.c_uint64), ("len", ctypes.c_uint64)]
+
+
+class Cachestat(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint64) for name in
+                ("nr_cache", "nr_dirty", "nr_writeback", "nr_evicted", "nr_recently_evicted")]
+
+
+#: cachestat(2), Linux 6.5 (one number on x86_64 and aarch64)
+SYS_cachestat = 451
+
+
+def asked_pages(where, how):
+    """Whether each page is cached, asked of the kernel without reading it: ``cachestat``
+    (2) of the page's range, or a read with ``RWF_NOWAIT`` (refused with EAGAIN where the page
+    is not cached; it may start read-ahead, which this receiver never reads again)."""
+    files = Files()
+    answers = []
+    for path, offset in where:
+        fd = files(path)
+        if how == "cachestat":
+            stat_ = Cachestat()
+            if libc.syscall(SYS_cachestat, fd, ctypes.byref(CachestatRange(offset, PAGE)), ctypes.byref(stat_), 0):
+                raise refused("cachestat", ctypes.get_errno())
+            answers.append(1 if stat_.nr_cache else 0)
+        else:
+            try:
+                os.preadv(fd, [bytearray(1)], offset, os.RWF_NOWAIT)
+                answers.append(1)
+            except BlockingIOError:
+                answers.append(0)
+            except OSError as error:
+                raise refused("preadv2", error.errno) from None
+    files.close()
+    return answers
+
+
 def dentry_names(count, tag):
     """Names that exist nowhere, in the largest folder of the view's programs."""
     folder = "/usr/bin" if os.path.isdir("/usr/bin") else FOLDER
@@ -291,8 +331,11 @@ def transfer(role, variant, bits, tag, skip=0, start=None):
             else:
                 send_pages(HEADER + bits, where, 1)
             report["sent"] = len(bits)
-        elif variant in ("pagecache-mincore", "pagecache-faultaround"):
-            answers = resident_pages(where, fault_around=variant == "pagecache-faultaround")
+        elif variant in ("pagecache-mincore", "pagecache-faultaround", "pagecache-cachestat", "pagecache-nowait"):
+            if variant in ("pagecache-cachestat", "pagecache-nowait"):
+                answers = asked_pages(where, variant.removeprefix("pagecache-"))
+            else:
+                answers = resident_pages(where, fault_around=variant == "pagecache-faultaround")
             report.update(received=answers[len(HEADER):], header=answers[:len(HEADER)])
         else:
             if variant == "dentry":
