@@ -47,8 +47,9 @@ COUNT = 256
 SEED = 32
 #: a move may take a walk of the view and 288 disk reads on a loaded machine
 SETTINGS = MatchSettings(TimeControl(move_ms=20_000, reserve_ms=0, startup_ms=20_000))
-#: the channels: a read timed, mincore on a mapping, a fault's fault-around seen in pagemap,
-#: and beside the page cache the dentry cache: ``stat`` of a name nobody looked up, timed
+#: the channels: a read timed, mincore on a mapping (refused by the filter; before that Linux
+#: answered "cached" for every page of a file a bot may not write), a fault's fault-around seen
+#: in pagemap, and beside the page cache the dentry cache: ``stat`` of a name nobody looked up
 VARIANTS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "dentry")
 
 

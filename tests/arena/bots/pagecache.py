@@ -9,7 +9,8 @@ exited. Channels (``VARIANT``):
   microseconds; not: a disk read). The read caches the page: each bit uses a page of its own;
 - ``pagecache-mincore``: the same sender; the receiver asks ``mincore`` about the page in a
   mapping of the file (reading nothing). Linux (5.0) answers "in memory" for every page of a
-  file the caller neither owns nor may write: this one learns nothing;
+  file the caller neither owns nor may write, so this one learned nothing even before the
+  filter refused mincore;
 - ``pagecache-faultaround``: the same sender; the receiver learns what mincore would have
   told from the kernel's fault-around (see :func:`resident_pages`), reading nothing of the page;
 - ``pagecache-cachestat``, ``pagecache-nowait``: the same sender; the receiver asks
