@@ -12,7 +12,8 @@ within :data:`AGREEMENT`, which guessing leaves with a probability below 1e-6. A
 channel agrees on about all 256.
 
 Before each transfer the test puts the pages out of the cache (``POSIX_FADV_DONTNEED``, from
-outside the sandbox), as on a machine where nobody read those files lately: the receiver's
+outside the sandbox), as on a machine where nobody read those files lately (nor the arena, whose
+stamps of what it made resident go with them): the receiver's
 reads cache them, and the next run must not find them so. (A bot may not: the filter refuses
 it ``posix_fadvise``.)
 
@@ -38,6 +39,7 @@ from arena.match._match import MatchSettings, play_match
 from arena.players._manifest import BotSpec
 from arena.players._player import open_player
 from arena.players._timecontrol import TimeControl
+from arena.sandbox._resident import state_folder
 from arena.sandbox._sandbox import detect_sandbox
 
 from ._toy import TOY
@@ -94,6 +96,9 @@ def cold_pages():
     module's docstring)."""
     module = party_module()
     module.evict(module.choose("pagecache-timing", COUNT, SEED))
+    # ... and the arena has not read them since: its stamps (arena/sandbox/_resident.py) say
+    # when it last made each path of a view resident, and are forgotten with the pages.
+    shutil.rmtree(state_folder() / "resident", ignore_errors=True)
     return module.message(SEED, COUNT)
 
 
