@@ -65,6 +65,7 @@ import json
 import math
 import os
 import random
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -76,13 +77,14 @@ sys.path.insert(0, str(HERE.parent))
 #: both sides of the cache channels (a test's colluding bot; it runs the benchmark's transfers too)
 CACHE_PARTY = HERE.parent / "tests" / "arena" / "bots" / "pagecache.py"
 CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "pagecache-cachestat",
-                  "pagecache-nowait", "cpucache", "dentry")
+                  "pagecache-nowait", "cpucache", "dentry", "dentry-own", "dentry-runtime")
 #: channels while both run, with slots of their own (the others: ``--slot-ms``)
 SLOTTED = {"futex": None, "cpu": None, "memory": 0.050, "tasks": 0.010, "files": 0.010}
 CHANNELS = (*SLOTTED, *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))
 
 from arena.players._manifest import BotSpec  # noqa: E402
 from arena.players._process import open_bot_process  # noqa: E402
+from arena.sandbox._resident import state_folder  # noqa: E402
 from arena.sandbox._sandbox import Limits, detect_sandbox  # noqa: E402
 
 #: one side of a channel; argv: a JSON task (role, channel, start, slot, bits, file)
@@ -267,8 +269,10 @@ async def run_cache_channel(sandbox, channel: str, bits: list[int], gap: float,
     tag = f"{os.getpid()}-{time.time_ns()}"  # fresh dentry names for every run
     party_module = load_cache_party()
     where = party_module.choose(variant, len(bits), tag)
-    if variant != "dentry":  # fresh pages: see the docstring
+    if not variant.startswith("dentry"):  # fresh pages: see the docstring
         party_module.evict(where)
+        # ... that the arena has not read since either (its residency stamps go with them)
+        shutil.rmtree(state_folder() / "resident", ignore_errors=True)
     if resident:
         party_module.make_resident(where)
     start = time.monotonic() + 5.0  # both started and past their walk by then (the receiver waits ``gap`` more)

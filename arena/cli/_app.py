@@ -387,7 +387,7 @@ def doctor_command(
     from tabulate import tabulate
 
     from ..players._manifest import resolve_bot
-    from ..players._probe import judge, run_probe
+    from ..players._probe import channels_left, judge, run_probe
     from ..sandbox._open import open_sandbox
 
     specs = [resolve_bot(bot) for bot in bots or []]
@@ -400,14 +400,18 @@ def doctor_command(
         failed = []
         for spec, heading in probes:
             try:
-                checks = judge(trio.run(functools.partial(run_probe, box, manifest=spec)))
+                found = trio.run(functools.partial(run_probe, box, manifest=spec))
             except (RuntimeError, BotFault) as error:
                 raise UsageError(f"the sandbox probe could not run here: {error}") from None
+            checks = judge(found)
             failed += [check.protection for check in checks if not check.held and check.protection not in failed]
             typer.echo(heading)
             typer.echo(tabulate([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
                                 headers=["held", "protection", "what the probe found"]))
-            typer.echo("")
+            typer.echo("Channels between bots it leaves open (README, 'What the sandbox cannot do'), what each needs, "
+               "and their measured rates:")
+    typer.echo(tabulate(channels_left(found), headers=["channel", "needs", "measured"]))
+    typer.echo("")
     rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
     typer.echo(tabulate(rows, headers=["active", "layer", "how"]))
     missing = failed + [name for name, active, _ in box.describe() if not active]

@@ -117,6 +117,71 @@ for place in ("/", "/usr"):
     except OSError:
         pass
 
+# the page cache: is every page of its view resident? A fault maps the cached pages around it
+# (fault-around) and /proc/self/pagemap says which are mapped: no timing, nothing asked of the
+# cache. And the calls that ask or drop pages directly.
+import mmap, stat
+PAGE, WINDOW = mmap.PAGESIZE, 64 * 1024
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+large, looked = [], 0
+for root in (os.getcwd(), sys.prefix, "/usr"):
+    for folder, folders, names in os.walk(root):
+        folders.sort()
+        for name in names:
+            looked += 1
+            try:
+                info = os.lstat(os.path.join(folder, name))
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode) and info.st_size >= 1 << 20:
+                large.append((info.st_size, os.path.join(folder, name)))
+        if looked > task["walk"]:
+            break
+pages = resident = 0
+with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
+    for size, path in sorted(large, reverse=True)[:task["files"]]:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        for index in range(task["windows"]):
+            start = (size - WINDOW) * index // max(task["windows"] - 1, 1) // WINDOW * WINDOW
+            address = libc.mmap(None, WINDOW, 1, 1, fd, start)  # PROT_READ, MAP_SHARED
+            if address in (None, ctypes.c_void_p(-1).value):
+                continue
+            libc.madvise(address, WINDOW, 1)  # MADV_RANDOM: no read-ahead
+            ctypes.c_char.from_address(address).value
+            pagemap.seek(address // PAGE * 8)
+            entries = pagemap.read(8 * (WINDOW // PAGE))
+            mapped = [int.from_bytes(entries[i:i + 8], "little") >> 63 for i in range(8, len(entries), 8)]
+            pages += len(mapped)
+            resident += sum(mapped)
+            libc.munmap(address, WINDOW)
+        os.close(fd)
+vector = ctypes.create_string_buffer(1)
+address = libc.mmap(None, PAGE, 1, 2 | 0x20, -1, 0)  # an anonymous page: MAP_PRIVATE | MAP_ANONYMOUS
+found["pagecache"] = {"files": min(len(large), task["files"]), "pages": pages, "resident": resident,
+                      "mincore": call(libc.mincore(address, PAGE, vector)),
+                      "pageout": call(libc.madvise(address, PAGE, 21))}
+# the dentry cache of its own folder: a name nobody looked up, then the same name again
+names = [os.path.join(os.getcwd(), ".pirate-arena-probe-%d-%d" % (os.getpid(), i)) for i in range(200)]
+def lookups():
+    times = []
+    for name in names:
+        began = time.perf_counter_ns()
+        try:
+            os.stat(name)
+        except OSError:
+            pass
+        times.append(time.perf_counter_ns() - began)
+    return sorted(times)[len(times) // 2]
+first = lookups()
+found["dentry_ratio"] = round(first / max(lookups(), 1), 1)
+
 # who it is, whom it can signal, what it sees of processes, its environment and limits
 found["uid"] = os.getuid()
 try:
@@ -267,7 +332,8 @@ class _Targets:
         return {"port": self.tcp.getsockname()[1], "unix": self.unix_path, "locked": self.locked, "shown": shown,
                 "offset": self.offset, "absent": [*ABSENT, *_host_top_level(), str(self.host_tmp)], "arena_pid": os.getpid(),
                 "forks": PROBE_FORKS, "marker": self.marker, "hogs": HOGS, "hog_mb": HOG_MB,
-                "window": WINDOW_S, "freeze": FREEZE_S}
+                "window": WINDOW_S, "freeze": FREEZE_S,
+                "walk": 30_000, "files": 6, "windows": 8}
 
     def reached(self) -> list[str]:
         """What arrived at the listeners: the first bytes of each connection."""
@@ -370,6 +436,27 @@ async def _freeze_in_window(bot) -> None:
         bot.cgroup.thaw()
 
 
+#: the channels between bots the sandbox leaves open (README, "What the sandbox cannot do"):
+#: what each needs, and what ``benchmarks/covert_channels.py`` measured on the 2-core reference
+#: VM (BENCHMARKS.md)
+CHANNELS_LEFT = (
+    ("dentry cache: names looked up in a folder it sees whole (its own, its runtime's)", "nothing",
+     "33,000-125,000 bits/s, also across rotations"),
+    ("futex woken on a shared read-only mapping", "both bots running", "53-80 bits/s"),
+    ("process and thread count (/proc/loadavg, sysinfo)", "both bots running", "18-60 bits/s"),
+    ("open files count (/proc/sys/fs/file-nr)", "both bots running", "0-6 bits/s"),
+    ("CPU and memory contention, free memory", "both bots running", "none measurable"),
+)
+
+
+def channels_left(found: dict) -> list[tuple[str, str, str]]:
+    """``arena doctor``'s table of the channels left open: :data:`CHANNELS_LEFT`, the dentry
+    cache's row with what the probe found of it in its own folder."""
+    rows = [list(row) for row in CHANNELS_LEFT]
+    rows[0][2] += f"; the probe: a name looked up again answered {found['dentry_ratio']}x faster"
+    return [tuple(row) for row in rows]
+
+
 def judge(found: dict) -> list[Check]:
     """The rows of ``arena doctor`` from one probe's findings (:func:`run_probe`)."""
 
@@ -393,6 +480,12 @@ def judge(found: dict) -> list[Check]:
               not found["visible"] and not found.get("wrote"),
               (f"sees {', '.join(found['visible'])}" if found["visible"] else "none of them visible")
               + (f"; wrote to {', '.join(found['wrote'])}" if found.get("wrote") else "; / and /usr read-only")),
+        Check("page cache: every page of its view resident, none asked of or dropped",
+              found["pagecache"]["resident"] == found["pagecache"]["pages"] > 0
+              and found["pagecache"]["mincore"] != "done" and found["pagecache"]["pageout"] != "done",
+              f"{found['pagecache']['resident']} of {found['pagecache']['pages']} pages sampled in its "
+              f"{found['pagecache']['files']} largest files resident; mincore: {found['pagecache']['mincore']}; "
+              f"madvise(MADV_PAGEOUT): {found['pagecache']['pageout']}"),
         Check("own unprivileged uid", found["uid"] not in (0, os.getuid()), f"ran as uid {found['uid']}"),
         Check("cannot signal the arena or other bots", found["signal"] != "reached the arena",
               f"kill(arena): {found['signal']}"),

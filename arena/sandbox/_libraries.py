@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import functools
 import glob
+import hashlib
+import json
 import os
 import shutil
 import struct
@@ -275,15 +277,18 @@ def links_out_of(folder: str) -> tuple[str, ...]:
     return tuple(sorted(set(found)))
 
 
-def system_needs(program: Path | None, env: Mapping[str, str], runtimes: Sequence[Path]) -> list[Path]:
+def system_needs(program: Path | None, env: Mapping[str, str], runtimes: Sequence[Path],
+                 objects: Sequence[str] = ()) -> list[Path]:
     """What a bot running ``program`` needs of the system's folders: the program (and a
-    script's interpreters), the libraries of those and of the ELF objects in ``runtimes`` (the
-    folders of its runtime and its own), the C library's run-time loads, ``/bin/sh``."""
-    return list(_needs(program, env.get("PATH", ""), env.get("LD_LIBRARY_PATH", ""), tuple(runtimes)))
+    script's interpreters), the libraries of those, of the ELF objects in ``runtimes`` (the
+    folders of its runtime and its own) and of ``objects``, the C library's run-time loads,
+    ``/bin/sh``."""
+    return list(_needs(program, env.get("PATH", ""), env.get("LD_LIBRARY_PATH", ""), tuple(runtimes), tuple(objects)))
 
 
 @functools.lru_cache(maxsize=256)
-def _needs(program: Path | None, path: str, ld_library_path: str, runtimes: tuple[Path, ...]) -> tuple[Path, ...]:
+def _needs(program: Path | None, path: str, ld_library_path: str, runtimes: tuple[Path, ...],
+           more: tuple[str, ...]) -> tuple[Path, ...]:
     env = {"PATH": path, "LD_LIBRARY_PATH": ld_library_path}
     starts: list[str] = []
     if program is not None:
@@ -294,9 +299,17 @@ def _needs(program: Path | None, path: str, ld_library_path: str, runtimes: tupl
     shell = shutil.which("sh", path="/usr/bin:/bin")
     if shell:
         starts.append(shell)
-    objects = list(starts)
+    objects = [*starts, *more]
     for folder in runtimes:
         if os.path.isdir(folder):
             objects += _objects_in(str(folder))
     library_path = [entry for entry in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if os.path.isabs(entry)]
-    return tuple(Path(path) for path in sorted(closure(objects, library_path) | set(starts)))
+    # Kept on this machine while the loader's cache and the library folders stay as they are
+    # (a package installed changes both): reading a thousand ELF headers takes most of a second.
+    folders = [folder for folder in (*_configured_dirs(), *DEFAULT_DIRS[64], *DEFAULT_DIRS[32], *library_path)
+               if os.path.isdir(folder)]
+    signature = [[path, os.stat(path).st_mtime_ns] for path in ("/etc/ld.so.cache", *folders) if os.path.exists(path)]
+    key = json.dumps(sorted(set(objects))) + json.dumps(library_path)
+    found = cached(f"closure:{hashlib.sha256(key.encode()).hexdigest()}", [signature, sorted(set(objects))],
+                   lambda: sorted(closure(objects, library_path)))
+    return tuple(Path(path) for path in sorted(set(found) | set(starts)))

@@ -33,7 +33,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ._libraries import links_out_of, system_needs
+from ._farm import farm
 from ._mounts import MountPlan
+from ._python import python_objects, python_view
 
 #: the system's programs and libraries (``/bin`` and the like are links into ``/usr`` on
 #: merged-/usr systems, folders elsewhere: shown as they are)
@@ -103,6 +105,10 @@ def program_path(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Path
     return Path(found) if found else None
 
 
+def _arenas_python(program: Path) -> bool:
+    return Path(os.path.realpath(program)) == Path(os.path.realpath(sys.executable))
+
+
 def installation(program: Path) -> list[Path]:
     """The folders a program needs beside itself: the arena's Python prefixes when it is the
     arena's interpreter; otherwise the folder above its ``bin/`` (``/opt/node`` for
@@ -140,12 +146,15 @@ def system_runtime(program: Path) -> list[Path]:
     return [folder, *map(Path, links_out_of(str(folder)))]
 
 
-def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> list[Path]:
-    """Every path a bot needs beyond the system (see the module's docstring), as given."""
+def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], whole_system: bool = False) -> list[Path]:
+    """Every path a bot needs beyond the system (see the module's docstring), as given; of the
+    arena's Python, what :func:`arena.sandbox._python.python_view` names (its prefixes whole
+    with ``whole_system``, as a build step gets them)."""
     paths = [cwd]
     program = program_path(argv, cwd, env)
     if program is not None:
-        paths += [program, *installation(program)]
+        python = _arenas_python(program) and not whole_system
+        paths += [program, *(python_view() if python else installation(program))]
     # Files named on the command line, with their folder (a script imports the modules
     # beside it); a folder named there is not shown (a manifest naming /home or /var must not
     # open them).
@@ -308,27 +317,49 @@ def _branches(folder: Path, path: Path) -> list[Path]:
     return branches
 
 
+@functools.cache
+def _farm_roots() -> tuple[Path, ...]:
+    """The folders a farm stands for in a view: the system's (``/usr``, and ``/lib`` and the
+    like where they are folders, not links into it) and the arena's Python's prefixes."""
+    roots = [Path(path) for path in SYSTEM if os.path.isdir(path) and not os.path.islink(path)]
+    roots += [prefix for prefix in dict.fromkeys(map(Path, (sys.prefix, sys.base_prefix, sys.exec_prefix)))
+              if not _system(prefix) and not too_wide(prefix)]
+    return tuple(roots)
+
+
 def view_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,
                plan: MountPlan = MountPlan(), also: Sequence[Path] = (), whole_system: bool = False) -> list[Path]:
+    """See :func:`_view_paths`; the same bot started again (a tournament starts each entrant
+    many times) costs nothing."""
+    return list(_view_paths(tuple(argv), Path(cwd), tuple(sorted(env.items())), uid, plan, tuple(also), whole_system))
+
+
+@functools.lru_cache(maxsize=128)
+def _view_paths(argv: tuple[str, ...], cwd: Path, env_items: tuple[tuple[str, str], ...], uid: int | None,
+                plan: MountPlan, also: tuple[Path, ...], whole_system: bool) -> tuple[Path, ...]:
     """The paths a bot's view binds (beside the system's links, ``/etc``'s files and its own
     mounts), outermost first: what :func:`needed_paths` names (and ``also``), and unless the
     system's folders are shown whole, the files it needs of them
     (:func:`arena.sandbox._libraries.system_needs`: its program and the libraries it and its
     runtime load) and its system runtime's folder (:func:`system_runtime`)."""
-    paths = [*needed_paths(argv, cwd, env), *also]
+    env = dict(env_items)
+    paths = [*needed_paths(argv, cwd, env, whole_system), *also]
     if not whole_system:
         program = program_path(argv, cwd, env)
         runtime = system_runtime(program) if program is not None else []
         # The folders whose ELF objects are looked at: its runtime's and its own (never one of
         # the system's or a shared one, which would take a walk of thousands of files).
-        own = [path for path in [*(installation(program) if program is not None else []), Path(os.path.abspath(cwd))]
+        python = program is not None and _arenas_python(program)
+        own = [path for path in [*(installation(program) if program is not None and not python else []),
+                                 Path(os.path.abspath(cwd))]
                if path.is_dir() and not _system(path) and not too_wide(path)]
-        paths += [*runtime, *system_needs(program, env, [*own, *runtime[:1]]),
+        objects = python_objects() if python else ()
+        paths += [*runtime, *system_needs(program, env, [*own, *runtime[:1]], objects),
                   *(Path(path) for path in SYSTEM_FILES if os.path.exists(path))]
         # what the command line names of the system (a Java class path's jars)
         paths += [Path(part) for arg in argv[1:] for part in arg.split(os.pathsep)
                   if os.path.isabs(part) and _system(Path(part)) and os.path.exists(part)]
-    return _shown(paths, uid, plan, whole_system)
+    return tuple(_shown(paths, uid, plan, whole_system))
 
 
 def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,
@@ -352,7 +383,22 @@ def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None
         own = _branches(folder, inside)
         shown = [path for path in shown if path == folder or not _within(path, folder)
                  or any(_within(path, branch) for branch in own)]
-    for path in shown:
+    if whole_system:
+        binds = shown
+    else:
+        # The system's files and the arena's Python come from a farm of them (``_farm``: a
+        # mount a top folder, not one a file); links stay links there, so a program run
+        # through one finds its libraries from where it really is ($ORIGIN: java's
+        # ../lib/libjli.so), as on the host.
+        roots = _farm_roots()
+        farmed = [path for path in shown if any(_within(path, root) for root in roots)]
+        binds = [path for path in shown if path not in set(farmed)]
+        if farmed:
+            where = farm(farmed, ())
+            for root in roots:
+                if (where / str(root).lstrip("/")).exists():
+                    arguments += ["--ro-bind", str(where / str(root).lstrip("/")), str(root)]
+    for path in binds:
         arguments += ["--ro-bind", str(path), str(path)]
     for path in hidden:
         if not any(_within(path, outer) for outer in shown) or not plan.visible(path):

@@ -53,6 +53,12 @@ SETTINGS = MatchSettings(TimeControl(move_ms=20_000, reserve_ms=0, startup_ms=20
 #: answered "cached" for every page of a file a bot may not write), a fault's fault-around seen
 #: in pagemap, and beside the page cache the dentry cache: ``stat`` of a name nobody looked up
 VARIANTS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "dentry")
+#: still open, and said so in the README ("What the sandbox cannot do"): names looked up in a
+#: folder the view shows whole (the bot's own, its runtime's) reach the host's dentry cache;
+#: strict, so that closing them fails here until the README says so
+STILL_OPEN = pytest.mark.xfail(strict=True, reason="the dentry cache of a folder shown whole (README: what the "
+                                                   "sandbox cannot do)")
+OPEN_VARIANTS = [pytest.param(variant, marks=STILL_OPEN) for variant in ("dentry-own", "dentry-runtime")]
 
 
 def chance_bounds(count: int, p: float) -> range:
@@ -137,7 +143,7 @@ def assert_nothing_got_through(variant: str, sent: list[int], got: dict) -> None
         f"{AGREEMENT.start}-{AGREEMENT.stop - 1} but with probability 1e-6), through {got['files']}")
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", [*VARIANTS, *OPEN_VARIANTS])
 async def test_an_entrant_learns_nothing_from_another_through_the_page_cache(sandbox, cold_pages, variant):
     # Two entrants: seat 0 sends at its first move; seat 1 reads at its first move after seat 0's.
     tag = uuid.uuid4().hex
@@ -147,7 +153,7 @@ async def test_an_entrant_learns_nothing_from_another_through_the_page_cache(san
     assert_nothing_got_through(variant, cold_pages, report(receiver))
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", [*VARIANTS, *OPEN_VARIANTS])
 async def test_a_rotation_learns_nothing_from_the_last_through_the_page_cache(sandbox, cold_pages, variant):
     # Two rotations of a deal: one entrant, in seat 0 then in seat 1; its first process has
     # ended before its second starts.

@@ -266,9 +266,11 @@ def asked_pages(where, how):
     return answers
 
 
-def dentry_names(count, tag):
-    """Names that exist nowhere, in the largest folder of the view's programs."""
-    folder = "/usr/bin" if os.path.isdir("/usr/bin") else FOLDER
+def dentry_names(count, tag, variant="dentry"):
+    """Names that exist nowhere: in the largest folder of the view's programs (``dentry``), in
+    the bot's own folder (``dentry-own``) or in its Python's (``dentry-runtime``)."""
+    folder = {"dentry-own": FOLDER, "dentry-runtime": os.path.dirname(os.__file__)}.get(
+        variant, "/usr/bin" if os.path.isdir("/usr/bin") else FOLDER)
     return [os.path.join(folder, f".pagecache-{tag}-{index}") for index in range(count)]
 
 
@@ -310,8 +312,8 @@ def decode(times, gap):
 def choose(variant, count, tag, skip=0):
     """Where the header and ``count`` bits go: pages, or (``dentry``) names."""
     total = len(HEADER) + count
-    if variant == "dentry":
-        return dentry_names(total, tag)
+    if variant.startswith("dentry"):
+        return dentry_names(total, tag, variant)
     return pages(total, candidate_files(roots(), total + skip), skip)
 
 
@@ -327,7 +329,7 @@ def transfer(role, variant, bits, tag, skip=0, start=None):
     began = time.monotonic()
     try:
         if role == "send":
-            if variant == "dentry":
+            if variant.startswith("dentry"):
                 send_dentries(HEADER + bits, where)
             else:
                 send_pages(HEADER + bits, where, 1)
@@ -339,15 +341,15 @@ def transfer(role, variant, bits, tag, skip=0, start=None):
                 answers = resident_pages(where, fault_around=variant == "pagecache-faultaround")
             report.update(received=answers[len(HEADER):], header=answers[:len(HEADER)])
         else:
-            if variant == "dentry":
+            if variant.startswith("dentry"):
                 times = time_dentries(where)
             else:
                 times = time_pages(where, 1)
-            received, threshold = decode(times, GAPS[variant])
+            received, threshold = decode(times, GAPS["dentry" if variant.startswith("dentry") else variant])
             report.update(received=received, threshold_ns=threshold and round(threshold), header_ns=times[:len(HEADER)])
     except Refused as error:
         report["refused"] = str(error)
-    used = [os.path.dirname(where[0])] if variant == "dentry" else sorted({path for path, _ in where})
+    used = [os.path.dirname(where[0])] if variant.startswith("dentry") else sorted({path for path, _ in where})
     report.update(began=began, ended=time.monotonic(), files=used)
     return report
 
