@@ -32,12 +32,17 @@ def farm(files: Sequence[Path], folders: Sequence[Path], mount_points: Sequence[
     (bound whole on top) and ``mount_points`` (other binds falling inside); made if missing."""
     listing = sorted({str(path) for path in files})
     empty = sorted({str(path) for path in (*folders, *mount_points)})
-    key = hashlib.sha256(json.dumps([listing, empty]).encode()).hexdigest()[:24]
+    # Named by what it holds as it is now: a package upgraded puts new files (new inodes) in a
+    # folder made anew, and a farm of the old ones must not serve it.
+    versions = [[os.lstat(path).st_ino, os.lstat(path).st_mtime_ns] if os.path.lexists(path) else None
+                for path in listing]
+    key = hashlib.sha256(json.dumps([listing, empty, versions]).encode()).hexdigest()[:24]
     root = state_folder() / "farms" / key
     if (root / ".complete").exists():
         os.utime(root / ".complete")
         return root
     root.parent.mkdir(mode=0o755, exist_ok=True)
+    root.parent.chmod(0o755)
     building = root.parent / f".{key}.{os.getpid()}"
     shutil.rmtree(building, ignore_errors=True)
     building.mkdir(mode=0o755)

@@ -30,11 +30,13 @@ from ._resident import cached
 #: parts of the standard library no bot runs: tests, IDLE, Tk and turtle, pip's wheels, 2to3,
 #: and the static library and headers for embedding Python
 LEFT_OUT = re.compile(r"^(test|idlelib|tkinter|turtledemo|ensurepip|lib2to3|site-packages|dist-packages|"
-                      r"config-.*|__pycache__)$")
+                      r"config-.*)$")
 DISTRIBUTION = "pirate-arena"
 #: pirate-arena's extras a bot may use (the OpenSpiel bot, the environments); not the ladder's
 #: server, the cluster's or the tests'
 BOT_EXTRAS = ("openspiel", "pettingzoo")
+#: changes whenever what is shown changes, so that what this machine keeps is made anew
+VERSION = 2
 
 
 def _requirement_names(distribution: importlib.metadata.Distribution, extras: bool) -> list[str]:
@@ -103,7 +105,8 @@ def python_view() -> tuple[Path, ...]:
     docstring), as paths on the host; kept on this machine while its folders stay as they are
     (reading every package's file list takes seconds)."""
     folders = sorted({str(Path(sysconfig.get_paths()["stdlib"]))} | set(_sites()))
-    signature = [sys.executable, *((folder, os.stat(folder).st_mtime_ns) for folder in folders if os.path.isdir(folder))]
+    signature = [VERSION, sys.executable, *((folder, os.stat(folder).st_mtime_ns) for folder in folders
+                                           if os.path.isdir(folder))]
     return tuple(Path(path) for path in cached(f"python:{sys.executable}", signature, lambda: list(map(str, _view()))))
 
 
@@ -112,7 +115,8 @@ def python_objects() -> tuple[str, ...]:
     """The ELF objects (compiled modules, bundled libraries) among :func:`python_view`'s files,
     whose libraries a bot loads too; kept like it."""
     folders = sorted({str(Path(sysconfig.get_paths()["stdlib"]))} | set(_sites()))
-    signature = [sys.executable, *((folder, os.stat(folder).st_mtime_ns) for folder in folders if os.path.isdir(folder))]
+    signature = [VERSION, sys.executable, *((folder, os.stat(folder).st_mtime_ns) for folder in folders
+                                           if os.path.isdir(folder))]
     return tuple(cached(f"python-objects:{sys.executable}", signature, _objects))
 
 

@@ -40,6 +40,8 @@ def state_folder() -> Path:
     base = Path("/run/pirate-arena") if os.geteuid() == 0 and os.access("/run", os.W_OK) else Path(
         tempfile.gettempdir()) / f"pirate-arena-{os.geteuid()}"
     base.mkdir(mode=0o755, exist_ok=True)
+    if base.stat().st_mode & 0o777 != 0o755:
+        base.chmod(0o755)  # made under another umask: bots' bubblewrap reaches the farms through it
     return base
 
 

@@ -1,0 +1,83 @@
+"""The minimal view's parts (issue 32): the libraries a program loads, what a Python bot sees of
+the arena's Python, the farm that shows them in a few mounts, and keeping a view resident."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import _resident
+from arena.sandbox._farm import farm
+from arena.sandbox._libraries import closure, read_elf, system_needs
+from arena.sandbox._python import LEFT_OUT, python_view
+from arena.sandbox._resident import keep_resident, state_folder
+
+
+def test_the_elf_reader_finds_the_loader_and_the_c_library_of_the_arenas_python():
+    elf = read_elf(os.path.realpath(sys.executable))
+    assert elf is not None and elf.bits == 64 and elf.interpreter.endswith((".so.2", ".so.1"))
+    needs = {Path(path).name for path in closure([os.path.realpath(sys.executable)])}
+    assert "libc.so.6" in needs and Path(elf.interpreter).name in needs
+    assert read_elf(__file__) is None  # not an ELF file
+
+
+def test_a_script_brings_its_interpreter_and_every_program_brings_the_shell(tmp_path):
+    script = tmp_path / "bot"
+    script.write_text("#!/usr/bin/env python3\nprint(1)\n")
+    needs = {str(path) for path in system_needs(script, {"PATH": "/usr/bin:/bin"}, [])}
+    assert {"/usr/bin/env", str(script)} <= needs
+    assert any(Path(path).name in ("sh", "dash", "bash") for path in needs)
+
+
+def test_a_python_bot_sees_the_standard_library_and_the_arenas_dependencies_not_the_rest():
+    shown = {path.name for path in python_view()}
+    assert {"json", "msgpack", "numpy", "trio"} <= shown
+    assert not {name for name in shown if LEFT_OUT.match(name)}  # no test suite, IDLE, Tk, static library
+    assert "__pycache__" in shown  # the standard library's compiled modules: no compiling at every start
+
+
+def test_a_farm_holds_its_files_as_links_to_the_same_inodes_and_links_as_links(tmp_path):
+    folder = tmp_path / "runtime"
+    (folder / "lib").mkdir(parents=True)
+    (folder / "lib" / "libx.so.1.2").write_bytes(b"x" * 100)
+    (folder / "lib" / "libx.so.1").symlink_to("libx.so.1.2")
+    root = farm([folder], ())
+    placed = root / str(folder).lstrip("/")
+    assert os.readlink(placed / "lib" / "libx.so.1") == "libx.so.1.2"
+    assert (placed / "lib" / "libx.so.1.2").stat().st_ino == (folder / "lib" / "libx.so.1.2").stat().st_ino
+    assert farm([folder], ()) == root  # made once
+    # a file replaced (a package upgraded) makes another farm, never serves the old one
+    (folder / "lib").rename(tmp_path / "old")
+    (folder / "lib").mkdir()
+    (folder / "lib" / "libx.so.1.2").write_bytes(b"y" * 100)
+    assert farm([folder], ()) != root
+
+
+def test_the_state_folder_stays_open_to_bots_whatever_the_umask():
+    if os.geteuid() != 0:
+        pytest.skip("as root the state folder is /run/pirate-arena")
+    code = ("import os; os.umask(0o077); import shutil; from arena.sandbox._resident import state_folder; "
+            "print(oct(state_folder().stat().st_mode & 0o777))")
+    before = state_folder().stat().st_mode & 0o777
+    state_folder().chmod(0o700)  # as another umask left it
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "0o755" and before == 0o755
+
+
+def test_residency_reads_once_then_advises_when_stale_and_skips_when_fresh(tmp_path, monkeypatch):
+    monkeypatch.setattr(_resident, "state_folder", lambda: tmp_path / "state")
+    (tmp_path / "state").mkdir()
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a").write_bytes(b"a" * 5000)
+    (data / "b").write_bytes(b"b" * 3000)
+    clock = [1000.0]
+    first = keep_resident([data], now=lambda: clock[0])
+    assert (first.read, first.fresh, first.bytes) == (1, 0, 8000)
+    clock[0] += _resident.FRESH_S - 1
+    assert keep_resident([data], now=lambda: clock[0]).fresh == 1
+    clock[0] += 2
+    stale = keep_resident([data], now=lambda: clock[0])
+    assert (stale.read, stale.bytes) == (1, 0)  # asked again, nothing copied
