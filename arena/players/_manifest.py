@@ -126,8 +126,12 @@ def load_manifest(path: str | os.PathLike[str]) -> BotSpec:
     return manifest_from_dict(read_toml(path, "manifest", ManifestError), path.parent, str(path))
 
 
-def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
-    """Build a :class:`BotSpec` from a manifest table; ``base`` resolves a relative ``cwd``."""
+def manifest_from_dict(data: Mapping, base: Path, where: str, inline: bool = False) -> BotSpec:
+    """Build a :class:`BotSpec` from a manifest table; ``base`` resolves a relative ``cwd``.
+
+    The bot's own folder, beyond which nothing may widen its view, is the manifest's (``base``);
+    for a bot written inline in an organiser's tournament file (``inline``), its ``cwd``: the
+    organiser put it there."""
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ManifestError(f"{where}: unknown key {unknown[0]!r}; known keys: {sorted(_KEYS)}")
@@ -158,7 +162,7 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
         limits=limits,
         build=tuple(build) if build is not None else None,
     )
-    _check_view(spec, base, where, cwd)
+    _check_view(spec, spec.cwd if inline else base, where, cwd)
     return spec
 
 

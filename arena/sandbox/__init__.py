@@ -5,6 +5,10 @@ about games or the protocol.
   :func:`detect_sandbox`, the ``preexec`` that confines a process before ``exec``;
 - :mod:`._open`: :func:`open_sandbox` for ``--sandbox MODE``, the missing-protection warning;
 - :mod:`._view`, :mod:`._mounts`: what a bot sees of the filesystem (bubblewrap's arguments);
+- :mod:`._libraries`: the system's files a program needs (its ELF objects' libraries);
+- :mod:`._python`: what a Python bot sees of the arena's Python;
+- :mod:`._farm`: those files laid out once per machine, shown in a few mounts;
+- :mod:`._resident`: every file of a view kept in the page cache (and what this machine keeps);
 - :mod:`._uids`: leased unprivileged uids, one per live bot process;
 - :mod:`._seccomp`: the system-call filter (classic BPF built in Python);
 - :mod:`._loopback`: the empty network namespace the stdout sockets are made in;

@@ -32,6 +32,9 @@ from pathlib import Path
 FRESH_S = 60.0
 #: read in pieces of this size
 CHUNK = 1 << 20
+#: asked again in pieces of this size (``POSIX_FADV_WILLNEED`` reads at most the read-ahead
+#: window, 128 KiB by default, a call)
+ADVICE = 128 << 10
 
 
 def state_folder() -> Path:
@@ -116,7 +119,9 @@ def _read_file(fd: int, buffer: bytearray) -> int:
 
 
 def _advise_file(fd: int, buffer: bytearray) -> int:
-    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+    # A piece at a time: the kernel reads at most its read-ahead window for one call.
+    for offset in range(0, os.fstat(fd).st_size, ADVICE):
+        os.posix_fadvise(fd, offset, ADVICE, os.POSIX_FADV_WILLNEED)
     return 0
 
 

@@ -260,7 +260,7 @@ def entrant_from_item(item: object, base: Path, where: str) -> BotSpec:
             if "name" in item:
                 spec = dataclasses.replace(spec, name=check_name(item["name"], where))
         else:
-            spec = manifest_from_dict(item, base, where)
+            spec = manifest_from_dict(item, base, where, inline=True)
     except ManifestError as error:
         raise ConfigError(str(error)) from None
     return spec

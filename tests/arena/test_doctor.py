@@ -53,7 +53,7 @@ def held_by(checks) -> dict[str, bool]:
 async def test_a_protection_that_is_configured_but_broken_is_reported_missing(monkeypatch):
     # Break two layers behind the configuration's back: the view shows the whole root, and
     # neither the filter nor the private network is there. The sandbox still says bubblewrap.
-    monkeypatch.setattr(_view, "_system_arguments", lambda: ("--ro-bind", "/", "/"))
+    monkeypatch.setattr(_view, "_system_arguments", lambda whole=True: ("--ro-bind", "/", "/"))
     sandbox = detect_sandbox("auto")
     try:
         sandbox.seccomp = None

@@ -85,7 +85,15 @@ def refused(call, number):
 def candidate_files(roots, needed):
     """Regular files of at least MINIMUM bytes under ``roots`` that are readable and unlikely
     to be mapped by a running process (no libraries, nothing executable), taken in a walk
-    both sides make alike until they hold ``needed`` pages at WINDOW; largest first."""
+    both sides make alike until they hold ``needed`` pages at WINDOW; largest first. Where a
+    view holds too few of those (a minimal one), libraries and programs too: most of a large
+    library's pages are never read by the programs that load it."""
+    found = _candidates(roots, needed, libraries=False)
+    room = sum(len(range(WINDOW // 2, os.path.getsize(path) - WINDOW, WINDOW)) for path in found)
+    return found if room >= needed else _candidates(roots, needed, libraries=True)
+
+
+def _candidates(roots, needed, libraries):
     found, seen, room = [], set(), 0
     for root in roots:
         for folder, folders, names in os.walk(root):
@@ -96,8 +104,9 @@ def candidate_files(roots, needed):
                     info = os.lstat(path)
                 except OSError:
                     continue
-                if (not stat.S_ISREG(info.st_mode) or info.st_size < MINIMUM or info.st_mode & 0o111
-                        or ".so" in name or (info.st_dev, info.st_ino) in seen or not os.access(path, os.R_OK)):
+                if (not stat.S_ISREG(info.st_mode) or info.st_size < MINIMUM
+                        or (not libraries and (info.st_mode & 0o111 or ".so" in name))
+                        or (info.st_dev, info.st_ino) in seen or not os.access(path, os.R_OK)):
                     continue
                 seen.add((info.st_dev, info.st_ino))
                 found.append((info.st_size, path))
