@@ -98,7 +98,8 @@ def check_messages(messages: list[dict], replay: Replay, seat: int) -> None:
             assert number == len(messages) - 1  # the whole game only once it is over
             assert _plain(message["observation"]) == observations[-1]
             assert set(message) == STATE_KEYS - {"decision", "thinking", "notice"} | {
-                "seed", "bots", "ranks", "scores", "reason", "saved", "replay"}
+                "seed", "bots", "ranks", "scores", "reason", "saved", "replay", "history"}
+            assert _plain(message["history"]) == _plain(states[-1].events_for(seat, 0))
             return
         assert message["type"] == "state" and set(message) == STATE_KEYS, message.keys()
         seen, events = _plain(message["observation"]), _plain(message["events"])
