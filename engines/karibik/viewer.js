@@ -190,6 +190,9 @@
 
   /* What a choice leads to (the play page shows it beside the choice). */
   function explain(kind, a, ctx, view, seat) {
+    if (kind === "bribe") return "On each ship the highest card wins control of it: its owner moves the ship up to that many steps, " +
+      "one step less for each thief (−1) on the ship, and may loot, rob, swap or deliver chests on the way. Equal highest cards: " +
+      "those players may reveal their tie-breakers, the highest wins.";
     if (kind === "tiebreak") return a === "reveal" ? "everyone sees your tie-breaker card; the highest revealed card wins the ship" :
       "your tie-breaker stays secret and you give up this ship";
     if (kind !== "move" || !Array.isArray(a)) return "";

@@ -157,7 +157,9 @@ def test_karibik_says_why_the_game_ended_and_where_the_doubloons_came_from(brows
         try:
             first_decision(page)
             assert page.js(TEXT % "turn").startswith("Your decision: you ")
-            assert "Give each ship one rum card" in page.js(TEXT % "controls")
+            controls = page.js(TEXT % "controls")
+            assert "Give each ship one rum card" in controls
+            assert "On each ship the highest card wins control of it: its owner moves the ship up to that many steps" in controls
             shot(page, tmp_path / "karibik-first.png")
             no_third_person(page)
             to_the_end(page)
@@ -216,3 +218,33 @@ def test_every_character_and_decision_says_what_it_does(browser, tmp_path):  # n
     plain = re.sub(r"<[^>]+>", "", opito)
     assert plain.startswith("b passed the target of 50000 in deal 3: the game ended with that deal.")
     assert "you: total 30000 = 0 + 0 + 30000 (one per deal)" in plain
+
+
+#: sentences as the describers write them about seat 0, and as the play page says them to seat 0
+YOU = '<b class="who you" style="color:red">you</b>'
+SPOKEN = [
+    (f'<span class="sentence">{YOU} plays 8♦ as a treasure, then draws a card</span> <button', "you play 8♦ as a treasure, then draw a card"),
+    (f'<span class="sentence">{YOU} draws ✺6 and busts: loses ↩7; keeps ⚓3 (protected)</span> <button',
+     "you draw ✺6 and bust: lose ↩7; keep ⚓3 (protected)"),
+    (f"<span class=\"sentence\">{YOU}'s Hook takes ↩5 from their bank</span> <button", "your Hook takes ↩5 from your bank"),
+    (f'<span class="sentence"><b class="who">anna</b> puts Q♥ in front of {YOU} (−2000 for them)</span> <button',
+     "anna puts Q♥ in front of you (−2000 for them)"),
+    (f'{YOU} <span class="muted">(chooses a card to play)</span>: plays 8♦', "you (choose a card to play): play 8♦"),
+    (f"{YOU} passes; {YOU} carries; {YOU} is; {YOU} has; {YOU} as", "you pass; you carry; you are; you have; you as"),
+    (f'<b class="who">boris</b> draws; <b class="who">you</b> draws', "boris draws; you draws"),  # a bot named "you" is not the person
+]
+
+
+def test_the_person_is_you_in_every_form_of_sentence(browser, tmp_path):  # noqa: F811
+    from arena.report._page import viewer_scripts
+
+    page_file = tmp_path / "you.html"
+    scripts = "".join(f"<script>{script}</script>" for script in viewer_scripts("opito-bay"))
+    page_file.write_text(f"<!doctype html><meta charset=utf-8><body>{scripts}</body>", encoding="utf-8")
+    page = browser.open(page_file.as_uri())
+    try:
+        page.wait("typeof ArenaText === 'object'")
+        said = page.js(f"{json.dumps([given for given, _ in SPOKEN])}.map((h) => ArenaText.toYouEvents(h).replace(/<[^>]+>/g, ''))")
+    finally:
+        page.close()
+    assert said == [expected + (" <button" if "<button" in given else "") for given, expected in SPOKEN]

@@ -161,7 +161,7 @@
     box.classList.remove("sent");
     box.dataset.decision = String(decision.id);
     box.dataset.kind = decision.kind;
-    if (gameId === "karibik" && decision.kind === "bribe") box.innerHTML = bribeForm(observation);
+    if (gameId === "karibik" && decision.kind === "bribe") box.innerHTML = bribeForm(observation, yours(ArenaText.explain("bribe", null, ctx, observation, welcome.seat), true));
     else if (gameId === "opito-bay" && decision.kind === "spyglass") box.innerHTML = spyglassForm(observation);
     else box.innerHTML = choiceButtons(decision, observation, ctx);
     wire(decision, observation);
@@ -193,11 +193,12 @@
     return `${hint}<div class="choices">${rows.join("")}${off.join("")}</div>`;
   }
 
-  function bribeForm(observation) {
+  function bribeForm(observation, what) {
     const start = observation.my_bids || [5, 4, 3, 2, 1, 0];
     const fields = SHIPS.map((ship, n) => `<label class="bid"><span>${ship}</span>` +
       `<input type="number" class="bribe" data-ship="${n}" min="-1" max="5" step="1" value="${start[n]}" required></label>`).join("");
     return `<div class="hint">Give each ship one rum card, each card once: −1 (the thief) to 5. The card you leave out is your tie-breaker.</div>` +
+      (what ? `<div class="hint does">${what}</div>` : "") +
       `<form class="bribes">${fields}<span class="tb"></span><button type="submit" class="choice send-bribe">Bribe the ships</button></form>`;
   }
 

@@ -204,22 +204,34 @@ const ArenaText = {
      the third person ("anna draws A5"); the person's seat is named "you" (context's `you`),
      and here the verb after it agrees ("you draw A5") and "you's" is "your"; `aboutYou`: the
      whole text is about the person (their decision), so "their" is "your" too. */
-  toYou(htmlText, aboutYou) {
+  /* A verb of the third person singular in the second ("draws": "draw"; other words as they are). */
+  youVerb(word) {
     const irregular = {is: "are", has: "have", was: "were"};
     const notVerbs = new Set(["as", "this", "plus", "thus", "always", "its", "less", "across", "yes"]);
-    const base = (word) => (irregular[word] || (notVerbs.has(word) || word.length < 3 ? word :
+    return irregular[word] || (notVerbs.has(word) || word.length < 3 ? word :
       /[^aeiou]ies$/.test(word) ? word.slice(0, -3) + "y" : /(ss|sh|ch|x|z|o)es$/.test(word) ? word.slice(0, -2) :
-        /[^su]s$/.test(word) ? word.slice(0, -1) : word));
-    let text = String(htmlText).replace(/(<b class="who you"[^>]*>)you(<\/b>)('s\b|(\s+\(?)([a-z]+)\b)?/g, (all, open, close, tail, gap, word) =>
+        /[^su]s$/.test(word) ? word.slice(0, -1) : word);
+  },
+  toYou(htmlText, aboutYou) {
+    const base = ArenaText.youVerb;
+    let text = String(htmlText).replace(/(<b class="who you"[^>]*>)you(<\/b>)('s\b|(\s+(?:<span class="muted">)?\(?)([a-z]+)\b)?/g, (all, open, close, tail, gap, word) =>
       tail === "'s" ? `${open}your${close}` : word ? `${open}you${close}${gap}${base(word)}` : all);
+    // the replay viewer's "you (decides whether...): draws another card"
+    text = text.replace(/(<b class="who you"[^>]*>you<\/b> <span class="muted">\([\s\S]*?\)<\/span>:\s*)([a-z]+)\b/g,
+      (all, lead, word) => lead + base(word));
     if (aboutYou) text = text.replace(/\btheir\b/g, "your").replace(/\bthemselves\b/g, "yourself");
     return text;
   },
-  /* An event list (eventList's HTML) for the person: each sentence whose subject is the
-     person speaks of "your" things. */
+  /* An event list (eventList's HTML) for the person: in each sentence whose subject is the
+     person, "their" is "your" and the verbs of its later clauses agree too ("you draw X and
+     bust: lose ..."). */
   toYouEvents(htmlText) {
-    return ArenaText.toYou(htmlText).replace(/(<span class="sentence">)(<b class="who you"[\s\S]*?)(<\/span> <button)/g,
-      (all, open, sentence, close) => open + sentence.replace(/\btheir\b/g, "your") + close);
+    return ArenaText.toYou(htmlText).replace(/(<span class="sentence">)(<b class="who you"[^>]*>(you|your)<\/b>[\s\S]*?)(<\/span> <button)/g,
+      (all, open, sentence, subject, close) => {
+        let text = sentence.replace(/\btheir\b/g, "your");
+        if (subject === "you") text = text.replace(/(\b(?:then|and)\s+|[:;]\s+)([a-z]+s)\b/g, (m, lead, word) => lead + ArenaText.youVerb(word));
+        return open + text + close;
+      });
   },
 
   /* Milliseconds for people: "< 1 ms" (0: the clock keeps no less), "3.4 ms", "37 ms", "1.25 s". */
