@@ -248,3 +248,33 @@ def test_the_person_is_you_in_every_form_of_sentence(browser, tmp_path):  # noqa
     finally:
         page.close()
     assert said == [expected + (" <button" if "<button" in given else "") for given, expected in SPOKEN]
+
+
+@pytest.mark.parametrize("game", ["dead-mans-draw", "opito-bay", "karibik"])
+def test_every_choice_of_every_decision_kind_says_what_it_leads_to(browser, tmp_path, game):  # noqa: F811
+    # each decision kind from a real engine state (test_play_browser's samples); the spyglass's
+    # order is a form whose hint says what it does, the bribe (no list) is explained once
+    from arena.report._page import viewer_scripts
+
+    from .test_play_browser import EVERY_KIND, _one_of_each_decision
+
+    players, options = EVERY_KIND[game]
+    samples = _one_of_each_decision(game, players, options)
+    page_file = tmp_path / "explain.html"
+    scripts = "".join(f"<script>{script}</script>" for script in viewer_scripts(game))
+    page_file.write_text(f"<!doctype html><meta charset=utf-8><body>{scripts}</body>", encoding="utf-8")
+    page = browser.open(page_file.as_uri())
+    try:
+        page.wait("typeof ArenaText === 'object'")
+        words = page.js(f"""{json.dumps(samples)}.map((s) => {{
+          const ctx = ArenaText.context({{game: {json.dumps(game)}, seat: s.seat, you: s.seat, players: {players},
+                                          bots: Array.from({{length: {players}}}, (_, n) => "seat" + n), options: s.observation.options || {{}},
+                                          view: s.observation, before: s.observation}});
+          return [s.kind, (s.legal || [null]).map((a) => ArenaText.explain(s.kind, a, ctx, s.observation, s.seat))];
+        }})""")
+    finally:
+        page.close()
+    for kind, texts in words:
+        if kind == "spyglass":
+            continue
+        assert texts and all(len(text) > 15 and "undefined" not in text for text in texts), (kind, texts)
