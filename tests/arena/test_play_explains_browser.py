@@ -278,3 +278,18 @@ def test_every_choice_of_every_decision_kind_says_what_it_leads_to(browser, tmp_
         if kind == "spyglass":
             continue
         assert texts and all(len(text) > 15 and "undefined" not in text for text in texts), (kind, texts)
+
+
+def test_a_forfeited_game_says_so_before_its_breakdown(browser, tmp_path):  # noqa: F811
+    # the person never answers: their clock runs out, the fallback plays their seat to the end
+    with serving(tmp_path, "dead-mans-draw", PY_RANDOM, "--seat", "0", "--human-move-ms", "300") as (process, [url]):
+        page = browser.open(url)
+        try:
+            page.wait("document.body && document.body.dataset.state === 'over'", timeout=120)
+            outcome = page.js("document.querySelector('#over .outcome').innerText")
+            assert outcome.startswith("A seat forfeited (see the faults below): the arena's fallback played it to the end.\n"
+                                      "\nThe draw pile ran out: the game ended with that turn."), outcome
+            assert "you: timed out at step 0" in page.js(TEXT % "over")
+            assert page.js(TEXT % "js-errors") == ""
+        finally:
+            page.close()

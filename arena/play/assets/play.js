@@ -347,12 +347,18 @@
       $("#board").innerHTML = render(message.observation, ctxFor(message.observation));
       boardKey = JSON.stringify(message.observation);
       $("#events").innerHTML = yourEvents(ArenaText.eventList(message.events, ctxFor(message.observation))) || "";
-      try {
-        outcome = yours(ArenaText.outcome(message.observation, message.history || [], ctx));
-      } catch (error) {
-        recordError("play: the game's outcome: " + (error && error.stack || error));
+      // why it ended and the scores broken down, in the game's words (not for a game stopped
+      // at a fault: its end is not the game's)
+      if (message.reason === "normal" || message.reason === "forfeit") {
+        try {
+          outcome = yours(ArenaText.outcome(message.observation, message.history || [], ctx));
+        } catch (error) {
+          recordError("play: the game's outcome: " + (error && error.stack || error));
+        }
       }
     }
+    if (message.reason === "forfeit") outcome = "<p>A seat forfeited (see the faults below): the arena's fallback played it to the end.</p>" + outcome;
+    else if (message.reason !== "normal") outcome = "<p>The game stopped at a fault, before its end (see below): the scores are as they stood then.</p>";
     $("#turn").innerHTML = "<b>Game over.</b>";
     const order = message.ranks.map((rank, s) => [rank, s]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const rows = order.map(([rank, s]) => `<tr class="${s === welcome.seat ? "you" : ""}"><td>${rank}</td><td>${ctx.who(s)}</td>` +
