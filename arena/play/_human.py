@@ -111,10 +111,14 @@ class HumanSeat:
 
     def finished(self, message: dict[str, Any]) -> None:
         """The game is over: ``message`` (result, ranks, the whole game) is what pages show,
-        with the seat's last view and its events since the person's last decision."""
+        with the seat's last view, its events since the person's last decision and, as
+        ``history``, every event the seat saw (what the page's score breakdown and the reason
+        the game ended are told from; the whole game is in ``message`` already)."""
         last = self.message if self.message.get("type") == "state" else {}
+        history = self._state.events_for(self.seat, 0) if self._state is not None else []
         self._state = None
-        self._set({**message, "observation": last.get("observation"), "events": last.get("events", [])})
+        self._set({**message, "observation": last.get("observation"), "events": last.get("events", []),
+                   "history": history})
 
     # -- the page's side --------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ def play_html(game_id: str, title: str) -> str:
     scripts = "".join(f"<script>{script}</script>" for script in [*viewer_scripts(game_id), _asset("play.js")])
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{html.escape(title)}: arena play</title>'
+            f'<title>{html.escape(title)}: arena play</title><link rel="icon" href="/favicon.ico" type="image/svg+xml">'
             f'<style>{viewer_css()}{_asset("play.css")}</style></head><body class="play">'
             f'<script type="application/json" id="play-data">{data}</script>'
             f'<header id="top"><h1 id="heading">{html.escape(title)}</h1><div id="table" class="muted"></div>'

@@ -10,6 +10,7 @@ printed.
 from __future__ import annotations
 
 import secrets
+from urllib.parse import urlsplit
 from collections.abc import Callable
 
 import trio
@@ -17,7 +18,7 @@ import trio
 from ..ladder._serving import start_serving
 from ..players._pool import open_bot_pool
 from ..sandbox._sandbox import Sandbox
-from ._app import build_app
+from ._app import build_app, local_hosts
 from ._human import HumanSeat
 from ._session import PlaySession, PlaySetup, open_play_store
 
@@ -50,12 +51,15 @@ async def serve_play(setup: PlaySetup, sandbox: Sandbox | None, host: str = "127
             await pool.preflight(list(specs), what="bot")
             session = PlaySession(setup, pool, seats, store)
             async with trio.open_nursery() as nursery:
+                app = build_app(session)
                 try:
-                    url = await start_serving(nursery, build_app(session), host, port)
+                    url = await start_serving(nursery, app, host, port)
                 except OSError as error:
                     raise PlayError(f"cannot listen on {host}:{port} ({error.strerror or error}); "
                                     f"choose another --port (0: any free one)") from None
                 base = url.rstrip("/")
+                # from now on the pages' requests pass the gate (DNS rebinding: see _app)
+                app.hosts = local_hosts(host, urlsplit(base).port or 80)
                 ready(session)
                 announce([(seat.seat, f"{base}/{seat.token}/") for seat in seats.values()])
                 nursery.start_soon(session.run)

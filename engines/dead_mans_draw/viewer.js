@@ -22,6 +22,30 @@
   const CHARACTER_NAMES = {davy_jones_locker: "Davy Jones' Locker", captain_hook: "Captain Hook", golden_scales: "Golden Scales",
                            master_gunner: "Master Gunner", safe_harbour: "Safe Harbour", beast_master: "Beast Master",
                            living_shield: "Living Shield"};
+  /* What each character does (docs/rules/dead-mans-draw.md, "Characters"): "you" is its owner.
+     sir Lovesword replaces Casanova's ability in the Mermaid-effect variant. */
+  const ABILITIES = {
+    golden_scales: "your score gets +5 if you have a Mermaid stack",
+    casanova: "in your turn a Mermaid that would enter the play area goes straight into your bank (no bust)",
+    plunderer: "your Key and Chest bonus comes from the top cards of one opponent's bank, which you choose, not from the discard pile",
+    greedy: "your Key and Chest bonus is twice as many cards",
+    navigator: "your Map lets you choose from the whole discard pile, not from 3 random cards",
+    master_gunner: "your Cannon discards an opponent's whole stack, not just its top card",
+    vulture: "the card your Cannon hits goes into your bank instead of the discard pile",
+    seer: "your Oracle shows you (only you) the top 3 cards of the draw pile",
+    swordswoman: "your Sword may take from any stack, even of a suit you already have",
+    miser: "a Hook you place, and the cards it brings into play, are protected (banked even on a bust)",
+    captain_hook: "your Hook brings 2 cards from your bank into play, not 1",
+    safe_harbour: "your Anchor and the next 2 cards placed after it are protected too",
+    fisherman: "in your turn a Kraken that would enter the play area goes straight into your bank, without effect",
+    beast_master: "opponents must place 4 cards after a Kraken, not 2",
+    misfire: "an opponent's Cannon must hit a stack of that opponent's own instead",
+    living_shield: "an opponent's Sword must take a Kraken (or does nothing)",
+    davy_jones_locker: "at the start you choose an opponent: every card they lose to a bust goes into your bank",
+    siren: "when an opponent's Mermaid moves a card, you take that card into your bank",
+  };
+  const LOVESWORD = "when you place a Mermaid you may take a card placed before it into your bank instead";
+  const ability = (id, options) => (id === "casanova" && options && options.mermaid_effect ? LOVESWORD : ABILITIES[id]);
   const esc = ArenaText.esc;
   const suitName = (letter) => (SUITS[letter] ? SUITS[letter][0] : letter);
   const character = (id) => esc(CHARACTER_NAMES[id] || String(id).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
@@ -35,6 +59,16 @@
   const top = (view, seat, letter) => {
     const stack = view && view.banks && view.banks[seat] && view.banks[seat][letter];
     return stack && stack.length ? stack[0] : null;
+  };
+
+  /* A seat's score as its parts: each stack's top card value (and Golden Scales' +5). */
+  const scoreSum = (view, s) => {
+    const bank = (view.banks && view.banks[s]) || {};
+    const parts = Object.keys(bank).filter((suit) => bank[suit].length).map((suit) => Number(bank[suit][0].slice(1)));
+    let total = parts.reduce((a, b) => a + b, 0);
+    const strs = parts.map(String);
+    if (view.characters && view.characters[s] === "golden_scales" && bank.N && bank.N.length) { strs.push("5 (Golden Scales)"); total += 5; }
+    return {parts: strs, total, cards: Object.keys(bank).reduce((n, suit) => n + bank[suit].length, 0)};
   };
 
   ArenaRenderers["dead-mans-draw"] = function (view, ctx) {
@@ -57,8 +91,11 @@
       if (!who && dealt) who = "choosing: " + dealt.map(character).join(" / ");
       const locker = view.locker[s] !== null && view.locker[s] !== undefined ? ` · Locker on ${ctx.who(view.locker[s])}` : "";
       const acting = (p && p.seat === s) || view.turn === s;
+      const sum = scoreSum(view, s);
       out.push(`<div class="seatbox ${acting ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
-        `${ctx.who(s)} (seat ${s}${s === ctx.seat ? ", you" : ""}) · score <b>${view.scores[s]}</b>` +
+        `${ctx.who(s)} (seat ${s}${s === ctx.seat && ctx.name(s) !== "you" ? ", you" : ""}) · score <b>${view.scores[s]}</b>` +
+        ` <span class="muted sum" title="a score is the sum of each stack's top card">${sum.parts.length ? "= " + sum.parts.join(" + ") + " " : ""}` +
+          `<span class="why">(the sum of each stack's top card)</span></span>` +
         `<div class="kv">${who || "no character"}${locker}</div>${stacks}</div>`);
     }
     return out.join("");
@@ -145,7 +182,59 @@
     }
   }
 
+  /* What a choice leads to (the play page shows it beside the choice). */
+  function explain(kind, a, ctx, view, seat) {
+    const row = (view && view.row) || [];
+    const busts = (name) => name && row.some((c) => (ctx.options && ctx.options.strange_waters ? c.slice(1) === name.slice(1) : c[0] === name[0]));
+    const enters = (name) => (busts(name) ? `${card(name)} busts: its ${ctx.options && ctx.options.strange_waters ? "value" : "suit"} is in the play area already` :
+      name ? `${card(name)} enters the play area and its ability acts: ${esc(SUITS[name[0]] ? SUITS[name[0]][4] : "")}` : "");
+    switch (kind) {
+      case "character": return ability(a, ctx.options) ? esc(ability(a, ctx.options)) : "";
+      case "locker": return `every card ${ctx.who(a)} loses to a bust goes into your bank`;
+      case "draw": {
+        if (a !== "draw") return `the ${row.length} card${row.length === 1 ? "" : "s"} of the play area go into your bank` +
+          (row.some((c) => c[0] === "K") && row.some((c) => c[0] === "T") ? ", with a Key and Chest bonus" : "") + "; your turn ends";
+        const suits = [...new Set(row.map((c) => c[0]))].map((l) => esc(suitName(l)));
+        return `a card of a suit already in the play area (${ArenaText.list(suits, "none")}) busts: the unprotected cards go to the discard pile and your turn ends`;
+      }
+      case "oracle": {
+        const shown = view && view.draw_known && view.draw_known[0];
+        return a === "place" ? (shown ? enters(shown) : "the revealed card enters the play area") :
+          "the revealed card stays on the draw pile; the play area's cards go into your bank";
+      }
+      case "hook": return enters(top(view, seat, a));
+      case "sword": return enters(top(view, a[0], a[1]));
+      case "map": return enters(a);
+      case "cannon": return `it goes to the discard pile${view && view.characters && view.characters[seat] === "vulture" ? " (your Vulture: into your bank)" : ""}`;
+      case "plunder": return "it goes into your bank";
+      case "mermaid": return a[0] === "bank" ? "it goes into your bank; its ability does not act" : "it moves to the end of the row and its ability acts again";
+      default: return "";
+    }
+  }
+
+  /* The end: why the game ended, and each seat's score as its stacks' top cards. */
+  function outcome(view, events, ctx) {
+    const end = events.find((e) => e.type === "end");
+    const why = end ? "The draw pile ran out: the game ended with that turn." : "The game ended before the draw pile ran out.";
+    const sums = Array.from({length: ctx.players}, (_, s) => scoreSum(view, s));
+    const best = Math.max(...view.scores);
+    const tied = view.scores.filter((x) => x === best).length > 1;
+    const rows = sums.map((sum, s) => {
+      const bank = view.banks[s] || {};
+      const stacks = Object.keys(bank).filter((suit) => bank[suit].length).map((suit) =>
+        `<span class="stack">${esc(suitName(suit))}: ${card(bank[suit][0])}${bank[suit].length > 1 ? `<span class="muted"> over ${cards(bank[suit].slice(1), "dim")}</span>` : ""}</span>`);
+      const golden = sum.parts.length > stacks.length ? " + 5 (Golden Scales: a Mermaid stack)" : "";
+      return `<li>${ctx.who(s)}: <b>${view.scores[s]}</b> = ${sum.parts.length ? sum.parts.slice(0, stacks.length).join(" + ") + golden : "0 (an empty bank)"}` +
+        (tied && view.scores[s] === best ? ` · ${sum.cards} cards in the bank` : "") +
+        `<div class="stacks">${stacks.join(" ") || '<span class="muted">no stacks</span>'}</div></li>`;
+    });
+    return `<p>${why} A score is the sum of each stack's top card.` +
+      (tied ? " Equal highest scores: more cards in the bank ranks higher." : "") + `</p><ul class="breakdown">${rows.join("")}</ul>`;
+  }
+
   ArenaDescribers["dead-mans-draw"] = {
+    explain,
+    outcome,
     secret: ["character"],
     event,
     group(events) {
@@ -170,7 +259,7 @@
     legend() {
       const rows = Object.entries(SUITS).map(([letter, [name, , , , ability]]) =>
         `<span class="lg">${card(letter + "5")} <b>${name}</b> <span class="muted">${ability}</span></span>`).join("");
-      return `<div class="legend-cards">${rows}</div><div class="muted">A card shows its suit's symbol and its value (hover: its code, e.g. A5). ` +
+      return `<div class="legend-cards">${rows}</div><div>A score is the sum of each stack's top card (Golden Scales: +5 with a Mermaid stack).</div><div class="muted">A card shows its suit's symbol and its value (hover: its code, e.g. A5). ` +
         `${card("A3", "prot")} green outline: protected (banked even on a bust) · ${card("X4", "dim")} faded: discard pile, or the draw pile in the omniscient view.</div>`;
     },
   };

@@ -133,7 +133,7 @@
       }).join("");
       const mine = ctx.seat === null ? view.private[s].my_tiebreaker : s === ctx.seat ? view.my_tiebreaker : null;
       const tb = view.tiebreakers[s] !== null ? `<b>${rum(view.tiebreakers[s])}</b>` : mine !== null && mine !== undefined ? `<span class="hidden">${rum(mine)}</span>` : "·";
-      rows.push(`<tr><td>${ctx.who(s)} (${SEAT_COLOUR[s]}${s === ctx.seat ? ", you" : ""})</td><td><b>${view.scores[s]}</b></td>${cells}<td>${tb}</td></tr>`);
+      rows.push(`<tr><td>${ctx.who(s)} (${SEAT_COLOUR[s]}${s === ctx.seat && ctx.name(s) !== "you" ? ", you" : ""})</td><td><b>${view.scores[s]}</b></td>${cells}<td>${tb}</td></tr>`);
     }
     out.push(`<table class="bids"><thead><tr><th>seat</th><th>score</th>${SHIPS.map((n) => `<th>${n}</th>`).join("")}<th>tie-breaker</th></tr></thead><tbody>${rows.join("")}</tbody></table>` +
       `<div class="kv">bold: revealed; grey: still secret (shown only to its owner and in the omniscient view)</div>`);
@@ -188,7 +188,52 @@
     }
   }
 
+  /* What a choice leads to (the play page shows it beside the choice). */
+  function explain(kind, a, ctx, view, seat) {
+    if (kind === "bribe") return "On each ship the highest card wins control of it: its owner moves the ship up to that many steps, " +
+      "one step less for each thief (−1) on the ship, and may loot, rob, swap or deliver chests on the way. Equal highest cards: " +
+      "those players may reveal their tie-breakers, the highest wins.";
+    if (kind === "tiebreak") return a === "reveal" ? "everyone sees your tie-breaker card; the highest revealed card wins the ship" :
+      "your tie-breaker stays secret and you give up this ship";
+    if (kind !== "move" || !Array.isArray(a)) return "";
+    switch (a[0]) {
+      case "move": return "the ship sails there (one step of its move)";
+      case "loot": return "the chest goes onto the ship and you gain 2000";
+      case "rob": return `the ship takes ${ship(a[1])}'s chest`;
+      case "exchange": return `the ship and ${ship(a[1])} swap chests`;
+      case "hand": return `${ship(a[1])} gets the ship's chest`;
+      case "deliver": return "the chest is unloaded into this hideout: the hideout's owner gains its value";
+      case "end": return "the ship stops; the next ship's move follows";
+      default: return "";
+    }
+  }
+
+  /* The end: why the game ended, and each seat's score as its loots and deliveries. */
+  function outcome(view, events, ctx) {
+    const end = events.find((e) => e.type === "game_end");
+    const round = end ? end.round : view.round;
+    const reached = view.scores.map((x, s) => [x, s]).filter(([x]) => x >= view.target);
+    const why = reached.length ? `${ArenaText.list(reached.map(([, s]) => ctx.who(s)))} reached the target of ${view.target} doubloons in round ${round}: the game ended after that round.` :
+      round >= view.max_rounds ? `Nobody reached the target of ${view.target} doubloons; the game ended after round ${round}, the last (max_rounds ${view.max_rounds}).` :
+      `The game ended in round ${round} before anyone reached the target of ${view.target} doubloons.`;
+    const rows = Array.from({length: ctx.players}, (_, s) => {
+      const loots = events.filter((e) => e.type === "loot" && e.player === s);
+      const delivered = events.filter((e) => e.type === "deliver" && e.owner === s);
+      const parts = [];
+      if (loots.length) parts.push(`${loots.length} loot${loots.length === 1 ? "" : "s"} × 2000`);
+      if (delivered.length) parts.push(`delivered chests ${delivered.map((e) => e.gain).join(" + ")}`);
+      const counted = loots.reduce((n, e) => n + e.gain, 0) + delivered.reduce((n, e) => n + e.gain, 0);
+      const rest = view.scores[s] - counted;
+      if (rest) parts.push(`${rest} otherwise`);
+      return `<li>${ctx.who(s)}: <b>${view.scores[s]}</b> = ${parts.join(" + ") || "0 (nothing looted or delivered)"}</li>`;
+    });
+    return `<p>${why} Doubloons come from looting a port (2000 to whoever moves the ship) and from a chest delivered into a hideout (its value, to the hideout's owner).</p>` +
+      `<ul class="breakdown">${rows.join("")}</ul>`;
+  }
+
   ArenaDescribers["karibik"] = {
+    explain,
+    outcome,
     colours: SEAT_COLOUR.map((c) => COLOUR[c][1]),
     secret: ["bribe", "tiebreak"],
     event,

@@ -66,7 +66,7 @@
       const roots = view.table.filter((n) => n.on === null && n.owner === s);
       const ace = SUITS[view.aces[s][1]];
       out.push(`<div class="seatbox ${view.turn === s ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
-        `${ctx.who(s)} (seat ${s}${s === ctx.seat ? ", you" : ""}) ${card(view.aces[s])} <span class="muted">${ace ? ace[3] : ""}</span>` +
+        `${ctx.who(s)} (seat ${s}${s === ctx.seat && ctx.name(s) !== "you" ? ", you" : ""}) ${card(view.aces[s])} <span class="muted">${ace ? ace[3] : ""}</span>` +
         `<div class="kv">deal score <b>${view.deal_points[s]}</b> · total <b>${view.totals[s]}</b></div>` +
         `<div>hand: ${shown || '<span class="muted">empty</span>'}</div><div>table: ${roots.map(stack).join("") || '<span class="muted">nothing</span>'}</div></div>`);
     }
@@ -82,7 +82,7 @@
     if (TREASURES.has(as)) return `${who} plays ${what} as a treasure${tail}`;
     if (as === "3" || as === "7") return `${who} plays ${what} on ${tableCard(e.on, ctx)}, ${as === "3" ? "doubling" : "halving"} it${tail}`;
     if (as === "K") return `${who} plays ${what} on ${tableCard(e.on, ctx)}, cancelling it${tail}`;
-    if (as === "Q") return `${who} puts ${what} in front of ${ctx.who(e.owner)} (−2000, −4000 in their Ace's suit)${tail}`;
+    if (as === "Q") return `${who} puts ${what} in front of ${ctx.who(e.owner)} (−2000 for them, −4000 if it is of the suit of ${ctx.who(e.owner)}'s Ace)${tail}`;
     if (as === "9") return `${who} plays ${what}: swaps their ${tableCard(e.swap[0], ctx)} with ${ctx.who(e.other)}'s ${tableCard(e.swap[1], ctx)}${tail}`;
     if (as === "J") return e.target === null || e.target === undefined ? `${who} plays ${what}: no effect (the library holds fewer than 5 cards)${tail}` :
       `${who} plays ${what}: ${ctx.who(e.target)} puts ${e.returned} card${e.returned === 1 ? "" : "s"} under the library and draws 5${tail}`;
@@ -139,7 +139,89 @@
     }
   }
 
+  /* What a card does when played as `as` (the rules' table, docs/rules/opito-bay.md). */
+  const EFFECT = {
+    "2": "a treasure in front of you: 200, doubled in your Ace's suit", "4": "a treasure in front of you: 400, doubled in your Ace's suit",
+    "6": "a treasure in front of you: 600, doubled in your Ace's suit", "8": "a treasure in front of you: 800, doubled in your Ace's suit",
+    T: "a treasure in front of you: 1000, doubled in your Ace's suit", "3": "goes on a treasure (yours or another's) and doubles it",
+    "7": "goes on a treasure (yours or another's) and halves it", "5": "you look at the top 5 cards of the library and put them back in the order you choose",
+    "9": "swaps one of your treasures with another player's (with what lies on them)",
+    J: "the player you choose (you too) gets 5 new cards from the library, the old hand going under it (no effect with fewer than 5 cards in the library)",
+    Q: "goes in front of a player you choose: −2000 for them at scoring (−4000 if it is of the suit of that player's Ace)",
+    K: "goes on a card on the table and cancels it for the rest of the deal",
+  };
+  const isTreasure = (node) => node.on === null && "2468T".includes(node.as);
+
+  function explain(kind, a, ctx, view, seat) {
+    const own = {before: view, view};
+    switch (kind) {
+      case "play": return EFFECT[a[0] === "X" ? a[1] : a[0]] || "";
+      case "discard": return "it goes to the graveyard (you must discard: no card in your hand can be played)";
+      case "target": {
+        const pending = view && view.pending;
+        return pending && pending.as === "K" ? `${tableCard(a, own)} stops counting for the rest of the deal` :
+          `${tableCard(a, own)} is worth ${pending && pending.as === "7" ? "half" : "double"}`;
+      }
+      case "player": return view && view.pending && view.pending.as === "Q" ? `${ctx.who(a)} loses 2000 at scoring (4000 if it is of the suit of ${ctx.who(a)}'s Ace)` :
+        `${ctx.who(a)}'s hand goes under the library and 5 new cards are drawn for it`;
+      case "swap": return "it goes to the other player, with what lies on it";
+      case "swap_with": return "it comes to you, with what lies on it";
+      default: return "";
+    }
+  }
+
+  /* Cards in hand that are not among the legal plays, each with the reason (rule [R]4). */
+  function unplayable(kind, view, legal, ctx) {
+    if (kind !== "play" || !view || !view.hand) return [];
+    const table = view.table || [];
+    const treasures = table.filter(isTreasure);
+    const mine = treasures.some((n) => n.owner === view.seat), theirs = treasures.some((n) => n.owner !== view.seat);
+    const why = {
+      "3": "no treasure on the table for it to lie on", "7": "no treasure on the table for it to lie on",
+      K: "no card on the table for it to cover",
+      "9": !mine && !theirs ? "no treasures on the table to swap" : !mine ? "you have no treasure to swap" : "no other player has a treasure to swap with",
+    };
+    return view.hand.filter((c) => !legal.some((a) => a === c || (c === "X" && a[0] === "X"))).map((c) => [card(c), why[c[0]] || "not playable now"]);
+  }
+
+  /* The end: why the game ended, each seat's deals and the last deal's table as values. */
+  function outcome(view, events, ctx) {
+    const deals = view.deal_history.length;
+    const over = view.totals.map((t, s) => [t, s]).filter(([t]) => t > view.target);
+    let why;
+    if (view.deals) why = `The game was ${view.deals} deal${view.deals === 1 ? "" : "s"} long (the deals option).`;
+    else if (over.length) why = `${ArenaText.list(over.map(([, s]) => ctx.who(s)))} passed the target of ${num(view.target)} in deal ${deals}: the game ended with that deal.`;
+    else why = `The game stopped after ${deals} deals, the most it may last.`;
+    const rows = Array.from({length: ctx.players}, (_, s) => {
+      const ace = view.aces[s][1];
+      const items = [];
+      for (const node of table(view).filter((n) => n.on === null && n.owner === s)) {
+        const on = view.table.filter((n) => n.on === node.id && n.live);
+        if (!node.live) { items.push(` + ${card(node.card)} 0 (under a King)`); continue; }
+        const same = node.card[1] === ace;
+        if (node.as === "Q") { items.push(` − ${card(node.card)} ${same ? "4000 (a Queen of the Ace's suit)" : "2000 (a Queen)"}`); continue; }
+        if (!isTreasure(node)) continue;
+        const base = ({T: 10}[node.as] || Number(node.as)) * 100;
+        const ups = on.filter((n) => n.as === "3").length, downs = on.filter((n) => n.as === "7").length;
+        const power = ups - downs + (same ? 1 : 0);
+        const times = (n, what) => (n === 1 ? `(${what})` : `(${n} ${what}s)`);
+        const steps = [same ? "×2 (Ace's suit)" : "", ups ? `×${2 ** ups} ${times(ups, "3")}` : "", downs ? `÷${2 ** downs} ${times(downs, "7")}` : ""].filter(Boolean).join(" ");
+        items.push(` + ${card(node.card)}${node.card === "X" ? " as " + esc(rank(node.as)) : ""} ${base}${steps ? " " + steps + " = " + num(base * Math.pow(2, power)) : ""}`);
+      }
+      const history = view.deal_history.map((points) => points[s]);
+      return `<li>${ctx.who(s)}: total <b>${num(view.totals[s])}</b>` + (history.length > 1 ? ` = ${history.map(num).join(" + ")} (one per deal)` : "") +
+        `<div class="stacks">last deal: ${num(view.deal_history.length ? view.deal_history[deals - 1][s] : 0)} = ` +
+        `${items.join("").replace(/^ \+ /, "").replace(/^ − /, "−") || "nothing on the table"}</div></li>`;
+    });
+    return `<p>${why} A deal scores each treasure as its rank × 100, doubled in its owner's Ace's suit and by each 3 on it, halved by each 7, ` +
+      `less 2000 for each Queen (4000 in the Ace's suit); a card under a King counts nothing.</p><ul class="breakdown">${rows.join("")}</ul>`;
+  }
+  const table = (view) => view.table || [];
+
   ArenaDescribers["opito-bay"] = {
+    explain,
+    unplayable,
+    outcome,
     secret: ["spyglass"],
     event,
     decision,

@@ -98,7 +98,8 @@ def check_messages(messages: list[dict], replay: Replay, seat: int) -> None:
             assert number == len(messages) - 1  # the whole game only once it is over
             assert _plain(message["observation"]) == observations[-1]
             assert set(message) == STATE_KEYS - {"decision", "thinking", "notice"} | {
-                "seed", "bots", "ranks", "scores", "reason", "saved", "replay"}
+                "seed", "bots", "ranks", "scores", "reason", "saved", "replay", "history"}
+            assert _plain(message["history"]) == _plain(states[-1].events_for(seat, 0))
             return
         assert message["type"] == "state" and set(message) == STATE_KEYS, message.keys()
         seen, events = _plain(message["observation"]), _plain(message["events"])
@@ -241,10 +242,11 @@ async def test_every_request_without_the_token_gets_403(tmp_path):
         [(seat, url)] = announced
         port = int(url.split(":")[2].split("/")[0])
         token = url.split("/")[3]
-        get = "GET {} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-        upgrade = ("GET {} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        for path in ("/", "/favicon.ico", "/ws", "/" + "x" * len(token) + "/", f"/{token[:-1]}/", f"/{token}x/ws"):
+        host = f"127.0.0.1:{port}"  # a foreign Host or Origin: tests/arena/test_play_gate.py
+        get = "GET {} HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % host
+        upgrade = ("GET {} HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n") % (host, host)
+        for path in ("/", "/favicon.ico/", "/ws", "/" + "x" * len(token) + "/", f"/{token[:-1]}/", f"/{token}x/ws"):
             assert await _http(port, get.format(path)) == "HTTP/1.1 403 ", path
         for path in ("/ws", f"/{token[:-1]}/ws", "/x/ws"):
             assert (await _http(port, upgrade.format(path))).startswith("HTTP/1.1 403"), path

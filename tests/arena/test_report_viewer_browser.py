@@ -161,7 +161,7 @@ OPITO_EVENTS = [
     ({"type": "play", "seat": 1, "card": "3C", "as": "3", "drew": False, "id": 2, "on": 0}, "bob plays 3♣ on 8♦, doubling it"),
     ({"type": "play", "seat": 1, "card": "X", "as": "K", "drew": True, "id": 1, "on": 0}, "bob plays ★ as K on 8♦, cancelling it, then draws a card"),
     ({"type": "play", "seat": 0, "card": "QH", "as": "Q", "drew": False, "id": 3, "owner": 1},
-     "anna puts Q♥ in front of bob (−2000, −4000 in their Ace's suit)"),
+     "anna puts Q♥ in front of bob (−2000 for them, −4000 if it is of the suit of bob's Ace)"),
     ({"type": "play", "seat": 0, "card": "9S", "as": "9", "drew": False, "swap": [0, 4], "other": 1}, "anna plays 9♠: swaps their 8♦ with bob's 10♥"),
     ({"type": "play", "seat": 0, "card": "JD", "as": "J", "drew": False, "target": 1, "returned": 3},
      "anna plays J♦: bob puts 3 cards under the library and draws 5"),

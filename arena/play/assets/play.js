@@ -29,8 +29,11 @@
   let viewer = null;
 
   const ctxFor = (observation) => ArenaText.context({
-    game: gameId, seat: welcome.seat, players: welcome.players, bots: welcome.names,
+    game: gameId, seat: welcome.seat, you: welcome.seat, players: welcome.players, bots: welcome.names,
     options: welcome.options, view: observation, before: atDecision || observation});
+
+  const yours = ArenaText.toYou;
+  const yourEvents = ArenaText.toYouEvents;
   const plain = (htmlText) => { const box = document.createElement("div"); box.innerHTML = htmlText; return box.textContent.replace(/\s+/g, " ").trim(); };
 
   function connect() {
@@ -66,16 +69,17 @@
 
   function showWelcome(message) {
     welcome = message;
-    const ctx = ArenaText.context({game: gameId, players: message.players, bots: message.names});
+    const ctx = ArenaText.context({game: gameId, players: message.players, bots: message.names, you: message.seat});
     const others = message.names.map((_, s) => s).filter((s) => s !== message.seat).map((s) => ctx.who(s));
-    $("#heading").innerHTML = `${esc(message.title)}: you are ${ctx.who(message.seat)}, <b>seat ${message.seat}</b>` +
-      `${message.random_seat ? ' <span class="muted">(drawn at random)</span>' : ""}`;
+    $("#heading").innerHTML = `${esc(message.title)}: ${ctx.who(message.seat)} play <b>seat ${message.seat}</b>` +
+      `${message.random_seat ? ' <span class="muted">(drawn at random)</span>' : ""}` +
+      ` <span class="muted">(your games are recorded as ${esc(message.names[message.seat])})</span>`;
     const options = Object.entries(message.options).map(([k, v]) => `${esc(k)}=${esc(JSON.stringify(v))}`).join(", ");
     $("#table").innerHTML = `${message.players} players: you against ${ArenaText.list(others)} · options ${options || "none"} · ` +
       `bots: ${message.bot_limits[0]} ms a move, ${message.bot_limits[1]} ms reserve · ` +
       (message.human_move_ms ? `you: ${ArenaText.ms(message.human_move_ms)} a decision` : "you: no clock");
     $("#where").textContent = "Games: " + message.where + ".";
-    const legend = ArenaText.legend(ctx);
+    const legend = yours(ArenaText.legend(ctx));
     $("#legend-body").innerHTML = legend;
     $("#legend").hidden = !legend;
     document.title = `${message.title}: seat ${message.seat} · arena play`;
@@ -92,11 +96,11 @@
       boardKey = key;
       $("#board").innerHTML = render(observation, ctx);
     }
-    $("#events").innerHTML = ArenaText.eventList(message.events, ctx) || '<span class="muted">nothing yet</span>';
+    $("#events").innerHTML = yourEvents(ArenaText.eventList(message.events, ctx)) || '<span class="muted">nothing yet</span>';
     const decision = message.decision;
     const waiting = message.thinking.filter((s) => !(decision && s === welcome.seat));
     const turn = [];
-    if (decision) turn.push(`<b class="yours">Your decision:</b> ${ctx.who(welcome.seat)} ${ArenaText.decision(decision.kind, welcome.seat, ctx, observation)}.`);
+    if (decision) turn.push(`<b class="yours">Your decision:</b> ${yours(`${ctx.who(welcome.seat)} ${ArenaText.decision(decision.kind, welcome.seat, ctx, observation)}`, true)}.`);
     if (waiting.length) turn.push(`<span class="thinking">${ArenaText.list(waiting.map((s) => s === welcome.seat ? "you" : ctx.who(s)))} ` +
       `${waiting.length === 1 && waiting[0] !== welcome.seat ? "is" : "are"} thinking…</span>`);
     if (!decision && !waiting.length) turn.push('<span class="muted">…</span>');
@@ -157,7 +161,7 @@
     box.classList.remove("sent");
     box.dataset.decision = String(decision.id);
     box.dataset.kind = decision.kind;
-    if (gameId === "karibik" && decision.kind === "bribe") box.innerHTML = bribeForm(observation);
+    if (gameId === "karibik" && decision.kind === "bribe") box.innerHTML = bribeForm(observation, yours(ArenaText.explain("bribe", null, ctx, observation, welcome.seat), true));
     else if (gameId === "opito-bay" && decision.kind === "spyglass") box.innerHTML = spyglassForm(observation);
     else box.innerHTML = choiceButtons(decision, observation, ctx);
     wire(decision, observation);
@@ -174,20 +178,27 @@
       hint = `<div class="hint">${sails.length ? `To sail, click <b>${SHIPS[observation.ship]}</b> (red outline) on the map, then one of the highlighted areas. ` : ""}` +
         `${indices.some((i) => ["rob", "exchange", "hand"].includes(decision.legal[i][0])) ? "With the ship selected you may also click a highlighted ship to rob, swap or hand over. " : ""}</div>`;
     }
-    const buttons = indices.map((i) => {
+    // each choice with what it does: the action in words, and where the game tells more, what follows
+    const rows = indices.map((i) => {
       const action = decision.legal[i];
       const brief = ArenaText.action(decision.kind, action, ctx, observation, seat, true);
-      const full = plain(ArenaText.action(decision.kind, action, ctx, observation, seat, false));
-      return `<button type="button" class="choice" data-choice="${i}" title="${esc(full)}">${brief}</button>`;
+      const full = ArenaText.action(decision.kind, action, ctx, observation, seat, false);
+      const more = ArenaText.explain(decision.kind, action, ctx, observation, seat);
+      const does = yours(`${ctx.who(seat)} ${full}`, true) + (more ? ": " + yours(more, true) : "");
+      return `<div class="option"><button type="button" class="choice" data-choice="${i}" title="${esc(plain(does))}">${brief}</button>` +
+        `<span class="does">${does}</span></div>`;
     });
-    return `${hint}<div class="choices">${buttons.join("")}</div>`;
+    const off = ArenaText.unplayable(decision.kind, observation, decision.legal, ctx).map(([what, why]) =>
+      `<div class="option off"><button type="button" class="choice" disabled>${what}</button><span class="does">cannot be played: ${yours(why, true)}</span></div>`);
+    return `${hint}<div class="choices">${rows.join("")}${off.join("")}</div>`;
   }
 
-  function bribeForm(observation) {
+  function bribeForm(observation, what) {
     const start = observation.my_bids || [5, 4, 3, 2, 1, 0];
     const fields = SHIPS.map((ship, n) => `<label class="bid"><span>${ship}</span>` +
       `<input type="number" class="bribe" data-ship="${n}" min="-1" max="5" step="1" value="${start[n]}" required></label>`).join("");
     return `<div class="hint">Give each ship one rum card, each card once: −1 (the thief) to 5. The card you leave out is your tie-breaker.</div>` +
+      (what ? `<div class="hint does">${what}</div>` : "") +
       `<form class="bribes">${fields}<span class="tb"></span><button type="submit" class="choice send-bribe">Bribe the ships</button></form>`;
   }
 
@@ -329,15 +340,28 @@
     if (clockTimer) clearInterval(clockTimer);
     $("#clock").hidden = true;
     $("#controls").innerHTML = "";
-    const ctx = ArenaText.context({game: gameId, players: welcome.players, bots: message.bots});
+    const ctx = ArenaText.context({game: gameId, players: welcome.players, bots: message.bots, you: welcome.seat,
+                                   options: welcome.options});
+    let outcome = "";
     if (message.observation) {
       $("#board").innerHTML = render(message.observation, ctxFor(message.observation));
       boardKey = JSON.stringify(message.observation);
-      $("#events").innerHTML = ArenaText.eventList(message.events, ctxFor(message.observation)) || "";
+      $("#events").innerHTML = yourEvents(ArenaText.eventList(message.events, ctxFor(message.observation))) || "";
+      // why it ended and the scores broken down, in the game's words (not for a game stopped
+      // at a fault: its end is not the game's)
+      if (message.reason === "normal" || message.reason === "forfeit") {
+        try {
+          outcome = yours(ArenaText.outcome(message.observation, message.history || [], ctx));
+        } catch (error) {
+          recordError("play: the game's outcome: " + (error && error.stack || error));
+        }
+      }
     }
+    if (message.reason === "forfeit") outcome = "<p>A seat forfeited (see the faults below): the arena's fallback played it to the end.</p>" + outcome;
+    else if (message.reason !== "normal") outcome = "<p>The game stopped at a fault, before its end (see below): the scores are as they stood then.</p>";
     $("#turn").innerHTML = "<b>Game over.</b>";
     const order = message.ranks.map((rank, s) => [rank, s]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const rows = order.map(([rank, s]) => `<tr class="${s === welcome.seat ? "you" : ""}"><td>${rank}</td><td>${ctx.who(s)}${s === welcome.seat ? " (you)" : ""}</td>` +
+    const rows = order.map(([rank, s]) => `<tr class="${s === welcome.seat ? "you" : ""}"><td>${rank}</td><td>${ctx.who(s)}</td>` +
       `<td>seat ${s}</td><td>${esc(message.scores[s])}</td></tr>`).join("");
     const mine = message.ranks[welcome.seat];
     const best = Math.min(...message.ranks);
@@ -346,7 +370,8 @@
     const faults = message.faults.map((f) => `<li>${f.seat === null || f.seat === undefined ? "the arena" : ctx.who(f.seat)}: ` +
       `${esc(FAULT_NAMES[f.kind] || f.kind)} at step ${esc(f.step)}: <code>${esc(f.detail || "")}</code></li>`).join("");
     $("#over").innerHTML = `<h2>${headline}</h2><table class="result"><thead><tr><th>rank</th><th>player</th><th>seat</th><th>score</th></tr></thead>` +
-      `<tbody>${rows}</tbody></table><div class="muted">${esc(message.reason)} · deal ${esc(message.seed)} · ${esc(message.saved)}</div>` +
+      `<tbody>${rows}</tbody></table><div class="outcome">${outcome}</div>` +
+      `<div class="muted">${esc(message.reason)} · deal ${esc(message.seed)} · ${esc(message.saved)}</div>` +
       (faults ? `<div class="fault">Faults:<ul>${faults}</ul></div>` : "") +
       `<div class="again"><button type="button" class="again-new">Play again: a new deal</button> ` +
       `<button type="button" class="again-same">Play again: the same deal</button> <span class="muted">(the same seats and bots)</span></div>` +
@@ -383,7 +408,7 @@
     const game = await ArenaView.load(id, 0);
     if (overNumber !== message.number) return;
     try {
-      viewer = new Viewer(root, game, {});
+      viewer = new Viewer(root, game, {you: welcome.seat});
       viewer.key("last");
       window.arenaViewer = viewer;
     } catch (error) {

@@ -14,6 +14,13 @@
      brief(kind, action, ctx, before, seat) -> HTML: the action in a few words (move list, chips),
      legal(kind, seat, before) -> the legal actions when the replay has none (optional),
      legend(ctx) -> HTML legend of the game's symbols and colours,
+     explain(kind, action, ctx, view, seat) -> HTML: what choosing the action leads to, beyond
+       the action's own words (a character's ability, a card's effect; the play page shows it
+       beside each choice),
+     unplayable(kind, view, legal, ctx) -> [[HTML of a thing shown but not among the legal
+       actions (a card in hand), why it cannot be chosen], ...],
+     outcome(view, events, ctx) -> HTML: why the game ended and each seat's score broken down,
+       from a seat's last view and every event that seat saw (the play page's end),
    }.
    Every member is optional: a missing one falls back to the raw JSON. */
 "use strict";
@@ -29,7 +36,8 @@ const ArenaText = {
   /* The context every drawing and describing function takes: `seat` (null: the omniscient
      view), `players`, `bots` (names per seat), `options`, `game` (its id), plus `view` (the
      state shown) and `before` (the state before the step shown; null at the first) where a
-     page has them. Adds esc, colour(seat), name(seat) (text), who(seat) (coloured HTML). */
+     page has them, and `you` (a seat the page speaks to: named "you"). Adds esc, colour(seat),
+     name(seat) (text), who(seat) (coloured HTML; "you" in class "who you"). */
   context(info) {
     const describer = ArenaDescribers[info.game] || {};
     const bots = info.bots || [];
@@ -45,9 +53,10 @@ const ArenaText = {
     const ctx = Object.assign({seat: null, options: {}, view: null, before: null, step: null}, info, {bots});
     ctx.esc = ArenaText.esc;
     ctx.colour = (s) => palette[s % palette.length];
-    ctx.name = (s) => (s === null || s === undefined ? "nobody" : twice.has(plain(s)) ? `${plain(s)} (seat ${s})` : plain(s));
+    const you = (s) => info.you !== undefined && info.you !== null && s === info.you;
+    ctx.name = (s) => (s === null || s === undefined ? "nobody" : you(s) ? "you" : twice.has(plain(s)) ? `${plain(s)} (seat ${s})` : plain(s));
     ctx.who = (s) => (s === null || s === undefined ? "nobody" :
-      `<b class="who" style="color:${ctx.colour(s)}">${ArenaText.esc(ctx.name(s))}</b>`);
+      `<b class="who${you(s) ? " you" : ""}" style="color:${ctx.colour(s)}">${ArenaText.esc(ctx.name(s))}</b>`);
     return ctx;
   },
 
@@ -163,10 +172,66 @@ const ArenaText = {
     return `<span class="legal"><span class="muted">${legal.length === 1 ? "its only choice:" : `chose among ${legal.length}:`}</span> ${chips.join("")}${more}</span>`;
   },
 
+  /* The game's optional words of the play page (see the top): "" or [] where it has none. */
+  explain(kind, action, ctx, view, seat) {
+    const describer = ArenaDescribers[ctx.game] || {};
+    try {
+      return (describer.explain && describer.explain(kind, action, ctx, view, seat)) || "";
+    } catch (error) {
+      return "";
+    }
+  },
+  unplayable(kind, view, legal, ctx) {
+    const describer = ArenaDescribers[ctx.game] || {};
+    try {
+      return (describer.unplayable && describer.unplayable(kind, view, legal, ctx)) || [];
+    } catch (error) {
+      return [];
+    }
+  },
+  outcome(view, events, ctx) {
+    const describer = ArenaDescribers[ctx.game] || {};
+    return describer.outcome ? describer.outcome(view, events, ctx) || "" : "";
+  },
+
   /* The game's legend (HTML), or "". */
   legend(ctx) {
     const describer = ArenaDescribers[ctx.game] || {};
     return describer.legend ? describer.legend(ctx) : "";
+  },
+
+  /* A page that speaks to a person (arena play): the describers' sentences name seats in
+     the third person ("anna draws A5"); the person's seat is named "you" (context's `you`),
+     and here the verb after it agrees ("you draw A5") and "you's" is "your"; `aboutYou`: the
+     whole text is about the person (their decision), so "their" is "your" too. */
+  /* A verb of the third person singular in the second ("draws": "draw"; other words as they are). */
+  youVerb(word) {
+    const irregular = {is: "are", has: "have", was: "were"};
+    const notVerbs = new Set(["as", "this", "plus", "thus", "always", "its", "less", "across", "yes"]);
+    return irregular[word] || (notVerbs.has(word) || word.length < 3 ? word :
+      /[^aeiou]ies$/.test(word) ? word.slice(0, -3) + "y" : /(ss|sh|ch|x|z|o)es$/.test(word) ? word.slice(0, -2) :
+        /[^su]s$/.test(word) ? word.slice(0, -1) : word);
+  },
+  toYou(htmlText, aboutYou) {
+    const base = ArenaText.youVerb;
+    let text = String(htmlText).replace(/(<b class="who you"[^>]*>)you(<\/b>)('s\b|(\s+(?:<span class="muted">)?\(?)([a-z]+)\b)?/g, (all, open, close, tail, gap, word) =>
+      tail === "'s" ? `${open}your${close}` : word ? `${open}you${close}${gap}${base(word)}` : all);
+    // the replay viewer's "you (decides whether...): draws another card"
+    text = text.replace(/(<b class="who you"[^>]*>you<\/b> <span class="muted">\([\s\S]*?\)<\/span>:\s*)([a-z]+)\b/g,
+      (all, lead, word) => lead + base(word));
+    if (aboutYou) text = text.replace(/\btheir\b/g, "your").replace(/\bthemselves\b/g, "yourself");
+    return text;
+  },
+  /* An event list (eventList's HTML) for the person: in each sentence whose subject is the
+     person, "their" is "your" and the verbs of its later clauses agree too ("you draw X and
+     bust: lose ..."). */
+  toYouEvents(htmlText) {
+    return ArenaText.toYou(htmlText).replace(/(<span class="sentence">)(<b class="who you"[^>]*>(you|your)<\/b>[\s\S]*?)(<\/span> <button)/g,
+      (all, open, sentence, subject, close) => {
+        let text = sentence.replace(/\btheir\b/g, "your");
+        if (subject === "you") text = text.replace(/(\b(?:then|and)\s+|[:;]\s+)([a-z]+s)\b/g, (m, lead, word) => lead + ArenaText.youVerb(word));
+        return open + text + close;
+      });
   },
 
   /* Milliseconds for people: "< 1 ms" (0: the clock keeps no less), "3.4 ms", "37 ms", "1.25 s". */

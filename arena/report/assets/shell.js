@@ -24,7 +24,8 @@ const SPEEDS = [0.5, 1, 2, 4, 8, 16];
 
 /* One game on screen. `seat` null: the omniscient view (public + hidden + every seat's
    private part, under `private`); a number: exactly that seat's observation. Options:
-   onClose(), onChange(step, seat) (e.g. to put them in the URL). */
+   onClose(), onChange(step, seat) (e.g. to put them in the URL), you (a seat: the page
+   speaks to that seat's person, "you", as arena play's page does; ArenaText.toYou). */
 class Viewer {
   constructor(root, game, options) {
     this.root = root;
@@ -36,6 +37,8 @@ class Viewer {
     this.timer = null;
     this.onClose = options && options.onClose;
     this.onChange = options && options.onChange;
+    this.you = options && options.you !== undefined ? options.you : null;
+    this.speak = this.you === null ? (text) => text : (text) => ArenaText.toYouEvents(text);
     this.render = ArenaRenderers[game.game];
     if (!this.render) throw new Error("no renderer for game " + game.game);
     this.index();
@@ -43,7 +46,7 @@ class Viewer {
     this.go(0);
   }
 
-  bot(seat) { return (this.meta.bots || [])[seat] || "seat " + seat; }
+  bot(seat) { return seat === this.you ? "you" : (this.meta.bots || [])[seat] || "seat " + seat; }
   get last() { return this.states.length - 1; }
 
   /* Where each state's actions start in the game's clock (meta.clock, one entry per action),
@@ -78,21 +81,21 @@ class Viewer {
 
   ctx(index) {
     return ArenaText.context({game: this.game.game, seat: this.seat, players: this.game.players, bots: this.meta.bots || [],
-                              options: this.game.options, step: index, view: this.view(index),
+                              you: this.you, options: this.game.options, step: index, view: this.view(index),
                               before: index > 0 ? this.view(index - 1) : null});
   }
 
   build() {
     const esc = ArenaText.esc;
     const meta = this.meta;
-    const base = ArenaText.context({game: this.game.game, players: this.game.players, bots: meta.bots || []});
+    const base = ArenaText.context({game: this.game.game, players: this.game.players, bots: meta.bots || [], you: this.you});
     const seats = Array.from({length: this.game.players}, (_, s) =>
       `<option value="${s}">seat ${s}: ${esc(this.bot(s))}</option>`).join("");
     const result = meta.ranks ? (meta.bots || []).map((b, s) => `${base.who(s)}: rank ${meta.ranks[s]}, score ${esc(meta.scores[s])}`).join("; ") : "";
     const marks = [...this.faultsAt.entries()].map(([at, faults]) =>
       `<span class="mark" data-step="${at}" style="left:calc(8px + (100% - 16px) * ${this.last ? at / this.last : 0})" ` +
       `title="step ${at}: ${esc(faults.map((f) => (f.bot || "the arena") + " " + (FAULT_NAMES[f.kind] || f.kind)).join("; "))}"></span>`).join("");
-    const legend = ArenaText.legend(base);
+    const legend = this.speak(ArenaText.legend(base));
     this.root.innerHTML = `
       <div class="vbar"><b>${esc(this.game.game)}</b> seed ${esc(this.game.seed)} ${meta.key ? "· game " + esc(meta.key) : ""}
         <span class="result">${result}${meta.reason ? " · " + esc(meta.reason) : ""}</span>
@@ -157,7 +160,7 @@ class Viewer {
       rows.push(`<li data-step="${i}" class="${faults ? "fault" : ""}${fallback ? " byfallback" : ""}"><span class="n">${i}</span> ` +
         `${faults ? '<span class="warn" title="fault">⚠</span> ' : ""}${line}</li>`);
     }
-    this.root.querySelector(".movelist").innerHTML = rows.join("");
+    this.root.querySelector(".movelist").innerHTML = this.speak(rows.join(""));
   }
 
   key(what) {
@@ -306,14 +309,14 @@ class Viewer {
     const seat = this.seat;
     this.root.querySelector(".slider").value = String(index);
     this.root.querySelector(".stepno").textContent = `step ${index} / ${this.last}`;
-    this.root.querySelector(".played").innerHTML = this.playedHtml(index, ctx);
+    this.root.querySelector(".played").innerHTML = this.speak(this.playedHtml(index, ctx));
     const box = this.root.querySelector(".faultbox");
     const faults = this.faultHtml(index, ctx);
     box.hidden = !faults;
-    box.innerHTML = faults;
-    this.root.querySelector(".next").innerHTML = this.nextHtml(index, ctx);
+    box.innerHTML = this.speak(faults);
+    this.root.querySelector(".next").innerHTML = this.speak(this.nextHtml(index, ctx));
     const renderCtx = Object.assign({}, ctx, {bots: this.meta.bots || []});
-    this.root.querySelector(".board").innerHTML = this.render(ctx.view, renderCtx);
+    this.root.querySelector(".board").innerHTML = this.speak(this.render(ctx.view, renderCtx));
     this.root.querySelector(".raw pre").textContent = JSON.stringify(ctx.view, null, 1);
     const list = this.root.querySelector(".movelist");
     const old = list.querySelector("li.cur");
