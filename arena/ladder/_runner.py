@@ -264,7 +264,8 @@ class LadderRunner:
     def _stored(self, scheduled: ScheduledGame, result: MatchResult) -> None:
         """A game ended: store it; once its block is whole, its games count (fits, matchmaking)."""
         stored = self.store.record(scheduled.key, scheduled.block, scheduled.rotation, scheduled.seats, result)
-        rated = [LadderGame(scheduled.seats, result.ranks)] if stored and result.reason is not EndReason.ARENA_ERROR else []
+        rated = [LadderGame(scheduled.seats, result.ranks)] if stored and result.reason is not EndReason.ARENA_ERROR \
+            else []
         pending = self._pending.get(scheduled.block)
         if pending is None:
             self._count(rated, scheduled.block)  # a block not of this stretch (a game handed out again)

@@ -105,7 +105,8 @@ def test_an_author_over_its_disk_quota_is_refused(ladder):
 
 
 @pytest.mark.parametrize("value,problem", [
-    ("219", "must be an integer in 220..10000000, got 219"), ('"lots"', "must be an integer in 220..10000000, got 'lots'")])
+    ("219", "must be an integer in 220..10000000, got 219"),
+    ('"lots"', "must be an integer in 220..10000000, got 'lots'")])
 def test_the_quota_holds_at_least_one_version_and_one_archive(tmp_path, value, problem):
     (tmp_path / "ladder.toml").write_text(f'game = "dead-mans-draw"\nauthor_disk_mb = {value}\n')
     with pytest.raises(ConfigError) as error:
