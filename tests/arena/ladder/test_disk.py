@@ -138,3 +138,51 @@ def test_rerun_of_a_game_of_a_removed_version_says_so(ladder):
                             "--sandbox", "none", "--seat", f"{seat}={ROOT / 'examples' / 'bots' / 'py-random.toml'}"],
                            capture_output=True, text=True, timeout=120)
     assert other.returncode == 0, other.stderr
+
+
+@pytest.mark.slow
+def test_a_real_ladder_removes_a_superseded_version_and_keeps_the_quota():
+    """A real ``arena ladder serve``: alice-v1 plays, alice-v2 (a bot with 900 KB of data)
+    passes and supersedes it, so v1's folder is removed once the next stretch starts; the same
+    upload again would take alice past her 2 MiB quota (v2's folder and archive, and this
+    archive): 429 with the figures."""
+    import io
+    import json
+    import os
+    import zipfile
+
+    from ._server import Server, archive, arena, house_bots, ladder_folder, remove
+
+    folder = ladder_folder("build_max_mb = 1\nauthor_disk_mb = 2\n" + house_bots(random="py-random.toml"))
+    token = arena("ladder", "token", "add", str(folder / "ladder.toml"), "alice").strip()
+    server = Server(folder, "auto")
+    bots = folder / "ladder.db.bots"
+
+    def status(number: int) -> dict | None:
+        found = server.json(f"/api/submissions/{number}")
+        return found if found["status"] != "pending" else None
+
+    try:
+        v1 = server.submit(token, archive("good"))
+        assert server.wait_for(lambda: status(v1["id"]), "alice-v1's verdict")["status"] == "passed"
+        server.wait_for(lambda: server.json("/api/bots/alice-v1")["games"], "a game of alice-v1")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as out:
+            out.writestr("bot.toml", (ROOT / "tests/arena/ladder/bots/good/bot.toml").read_text())
+            out.writestr("bot.py", (ROOT / "tests/arena/ladder/bots/good/bot.py").read_text())
+            out.writestr("data", os.urandom(900_000))  # incompressible: the archive is as large
+        v2 = server.submit(token, buffer.getvalue())
+        assert server.wait_for(lambda: status(v2["id"]), "alice-v2's verdict")["status"] == "passed"
+        removed = server.wait_for(lambda: status(v1["id"])["removed"] and status(v1["id"]), "alice-v1 removed")
+        assert not (bots / str(v1["id"])).exists() and (bots / str(v2["id"]) / "data").is_file()
+        page = server.get("/bots/alice-v1")[1].decode()
+        day = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(removed["removed"]))
+        assert f"its folder was removed on {day}, as it can play no more" in page
+        code, body = server.post("/api/submissions", {"archive": buffer.getvalue()}, token)
+        error = json.loads(body)["error"]
+        assert code == 429 and error.startswith("alice's submissions take 1.") and error.endswith(
+            " MiB of the ladder's disk; with this archive (0.9 MiB) that is over its quota of 2 MiB "
+            "(author_disk_mb); a version superseded by a newer one is removed once it plays no more"), (code, body)
+    finally:
+        server.stop()
+        remove(folder)
