@@ -164,7 +164,7 @@ def standings_command(
     from ..tournament._store import ResultsStore
 
     _checked(bootstrap, anchor)
-    store = ResultsStore.open(database)
+    store = ResultsStore.open(database, read_only=True)
     try:
         print_standings(store, fmt, bootstrap, anchor)
     finally:
@@ -200,7 +200,7 @@ def _stored_records(database: Path, names: tuple[str, ...]) -> list[GameRecord]:
     from ..report._tables import records_of
     from ..tournament._store import ResultsStore
 
-    store = ResultsStore.open(database)
+    store = ResultsStore.open(database, read_only=True)
     try:
         records = records_of(store.games())
     finally:

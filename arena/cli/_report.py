@@ -83,7 +83,7 @@ def view_command(
                            reason=result.get("reason"), faults=result.get("faults", []),
                            moves=result.get("moves"), limits=result.get("limits"))
     else:
-        store = ResultsStore.open(file)
+        store = ResultsStore.open(file, read_only=True)
         try:
             stored = {g.key: g for g in store.games()}.get(game)
             data = store.replay(game)

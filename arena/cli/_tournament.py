@@ -277,7 +277,7 @@ def crosstable_command(database: Annotated[Path, typer.Argument(metavar="DB", he
     from ..report._tables import crosstable, records_of, standings_of
     from ..tournament._store import ResultsStore
 
-    store = ResultsStore.open(database)
+    store = ResultsStore.open(database, read_only=True)
     try:
         games = list(store.games())
         if not games:
@@ -307,7 +307,7 @@ def export_command(
         raise UsageError(f"--replays is for --format jsonl, not {fmt}")
     if output is not None:
         check_writable(output)
-    store = ResultsStore.open(database)
+    store = ResultsStore.open(database, read_only=True)
     try:
         games = list(store.games())
         text = export_records(games, str(fmt), store.replay if replays else None)

@@ -29,9 +29,10 @@ def _rated(row: dict[str, Any], author: str, version: int, active: bool) -> dict
             "games": row["games"], "points_percent": round(row["points_percent"], 1), "provisional": provisional}
 
 
-def leaderboard(store: LadderStore) -> dict[str, Any]:
+def leaderboard(store: LadderStore, hidden: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Every version that played or plays: active ones first, best rating first; a version
-    admitted but not rated yet has ``elo`` None and is provisional."""
+    admitted but not rated yet has ``elo`` None and is provisional. ``games`` counts the
+    stored games but for those of the blocks in ``hidden`` (the fits leave them out too)."""
     entrants = store.entrants()
     fit = store.last_fit()
     rows, seen = [], set()
@@ -45,7 +46,7 @@ def leaderboard(store: LadderStore) -> dict[str, Any]:
             rows.append({"name": name, "author": author, "version": version, "active": True, "elo": None,
                          "minus": None, "plus": None, "games": 0, "points_percent": None, "provisional": True})
     rows.sort(key=lambda r: (not r["active"], r["elo"] is None, -(r["elo"] or 0.0), r["name"]))
-    return {"game": store.meta("game"), "players": int(store.meta("players")), "games": store.game_count(),
+    return {"game": store.meta("game"), "players": int(store.meta("players")), "games": store.game_count(hidden),
             "fitted_games": fit[0] if fit else 0, "fitted_at": fit[1] if fit else None, "rows": rows}
 
 
@@ -58,15 +59,16 @@ def bot(store: LadderStore, name: str, hidden: frozenset[str] = frozenset()) -> 
         versions = store.versions(name)
         if not versions:
             return None
-        board = {row["name"]: row for row in leaderboard(store)["rows"]}
+        board = {row["name"]: row for row in leaderboard(store, hidden)["rows"]}
         return {"kind": "author", "author": name,
                 "versions": [{**v, "rating": board.get(v["entrant"])} for v in versions]}
     fit = store.last_fit()
-    rating = next((row for row in leaderboard(store)["rows"] if row["name"] == name), None)
+    rating = next((row for row in leaderboard(store, hidden)["rows"] if row["name"] == name), None)
     cross = fit[2]["crosstable"].get(name, {}) if fit else {}
     return {
         "kind": "version", "name": name, "author": info["author"], "version": info["version"],
         "status": info["status"], "active": info["active"], "submission": info["id"], "rating": rating,
+        "removed": info["removed"],
         "history": store.history(name),
         "head_to_head": [{"opponent": other, "score": round(cell["score"], 1), "games": cell["games"]}
                          for other, cell in sorted(cross.items())],

@@ -94,8 +94,9 @@ class Ladder:
         self.submitted()
         return number, entrant
 
-    def _limits(self) -> tuple[int, int]:
-        return self.config.submissions_per_hour, self.config.max_pending_submissions
+    def _limits(self) -> tuple[int, int, int]:
+        return (self.config.submissions_per_hour, self.config.max_pending_submissions,
+                self.config.author_disk_bytes)
 
     def _author(self, token: str) -> str:
         """The token's author, if it may submit now; else 401 or 429."""
@@ -115,7 +116,7 @@ class Ladder:
                              "url": f"/submissions/{number}"}, status_code=202)
 
     async def api_leaderboard(self, request: Request) -> Response:
-        return JSONResponse(_api.leaderboard(self.store))
+        return JSONResponse(_api.leaderboard(self.store, self.in_play()))
 
     async def api_bot(self, request: Request) -> Response:
         return JSONResponse(self._bot(request))
@@ -133,7 +134,7 @@ class Ladder:
     # -- HTML -----------------------------------------------------------------------------------
 
     async def leaderboard(self, request: Request) -> Response:
-        return HTMLResponse(_pages.leaderboard_page(_api.leaderboard(self.store)))
+        return HTMLResponse(_pages.leaderboard_page(_api.leaderboard(self.store, self.in_play())))
 
     async def bot(self, request: Request) -> Response:
         return HTMLResponse(_pages.bot_page(self._bot(request)))
@@ -176,11 +177,9 @@ class Ladder:
 
     def _game(self, request: Request) -> tuple[dict, dict]:
         number = self._found(_number(request.path_params["id"]), "no such game")
-        found = self.store.game(number, self.in_play())
-        if found is None and self.store.block_of(number) is not None:
-            raise HTTPException(404, f"game {number} is not shown yet: the other rotations of its deal are still "
-                                     f"being played (a duplicate block is shown once all of it is stored)")
-        return self._found(found, "no such game")
+        # A game of a block in play answers as one that does not exist: anything else (even
+        # "not shown yet") would tell a watcher which deal is being played right now.
+        return self._found(self.store.game(number, self.in_play()), "no such game")
 
     def _submission(self, request: Request) -> dict:
         number = self._found(_number(request.path_params["id"]), "no such submission")

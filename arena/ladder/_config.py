@@ -15,6 +15,7 @@ checked by :func:`arena.tournament._config.config_from_dict`, so the errors read
     build_max_files = 50000      # ...and files and folders (both checked while it runs)
     submissions_per_hour = 10    # per author (token); 0: no limit; more: 429
     max_pending_submissions = 2  # per author, stored and not checked yet; more: 429
+    author_disk_mb = 1000        # per author: its kept versions' folders and stored archives; more: 429
     [[bots]]                     # bots entered when the ladder starts (e.g. the house bots)
     author = "house"
     manifest = "bots/py-random.toml"
@@ -36,7 +37,7 @@ from ..tournament._config import ConfigError, TournamentConfig, config_from_dict
 
 #: Keys that only a ladder file has.
 _OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "build_max_mb",
-        "build_max_files", "submissions_per_hour", "max_pending_submissions", "bots"}
+        "build_max_files", "submissions_per_hour", "max_pending_submissions", "author_disk_mb", "bots"}
 #: Tournament keys a ladder shares (the rest, e.g. ``rounds`` or ``format``, mean nothing here).
 _SHARED = {"game", "players", "options", "time", "faults", "concurrency", "workers", "executor", "scheduler"}
 #: An author's name becomes the prefix of its entrants' names (``AUTHOR-vN``).
@@ -72,6 +73,8 @@ class LadderConfig:
     #: per author: submissions in any hour (0: no limit), and stored but not yet decided
     submissions_per_hour: int = 10
     max_pending_submissions: int = 2
+    #: per author: what its kept versions' folders and its stored archives may take
+    author_disk_bytes: int = 1000 * 2**20
     bots: tuple[HouseBot, ...] = ()
 
     @property
@@ -137,15 +140,20 @@ def load_ladder(path: str | Path) -> LadderConfig:
         except ManifestError as error:
             raise ConfigError(str(error)) from None
         bots.append(HouseBot(author, manifest.resolve()))
+    upload_mb = _integer(path, data, "max_upload_mb", 20, 1, 1024)
+    build_mb = _integer(path, data, "build_max_mb", 200, 1, 100_000)
+    # Below one built version and one archive an author could never submit again.
+    author_mb = _integer(path, data, "author_disk_mb", 1000, build_mb + upload_mb, 10_000_000)
     return LadderConfig(
         path=path, play=play, database=path.parent / database, host=host,
         port=_integer(path, data, "port", 8000, 0, 65535),
         active_versions=_integer(path, data, "active_versions", 1, 1, 100),
-        max_upload_bytes=_integer(path, data, "max_upload_mb", 20, 1, 1024) * 2**20,
+        max_upload_bytes=upload_mb * 2**20,
         build_timeout_s=_integer(path, data, "build_timeout_s", 120, 1, 3600),
-        build_max_bytes=_integer(path, data, "build_max_mb", 200, 1, 100_000) * 2**20,
+        build_max_bytes=build_mb * 2**20,
         build_max_files=_integer(path, data, "build_max_files", 50_000, 10, 10_000_000),
         submissions_per_hour=_integer(path, data, "submissions_per_hour", 10, 0, 100_000),
         max_pending_submissions=_integer(path, data, "max_pending_submissions", 2, 1, 1000),
+        author_disk_bytes=author_mb * 2**20,
         bots=tuple(bots),
     )

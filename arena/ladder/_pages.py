@@ -121,6 +121,9 @@ def bot_page(data: dict[str, Any]) -> str:
     state = "active" if data["active"] else "retired"
     if data.get("withdrawn"):
         state = f'retired: {_e(data["withdrawn"])}'
+    if data.get("removed"):
+        day = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(data["removed"]))
+        state += f"; its folder was removed on {day}, as it can play no more"
     body = [f'<p>Version {data["version"]} of {_bot_link(data["author"])} '
             f'({state}): elo {_elo(rating)}, {games_played} games.</p>',
             "<h2>Rating over time</h2>", _history_svg(data["history"]),

@@ -5,6 +5,7 @@ replay and each entrant's manifest, and its secret key the bots' seeds."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 from engines import Replay
@@ -35,14 +36,17 @@ def ladder_rerun(ladder_file: Path, key: str, unfinished_block: bool = False) ->
                          f"abandoned)")
     seats: list[BotSpec | None] = []
     missing = {}
-    for seat, (name, manifest) in enumerate(zip(stored["seats"], stored["manifests"])):
+    for seat, (name, manifest, removed) in enumerate(zip(stored["seats"], stored["manifests"], stored["removed"])):
         try:
+            if removed is not None:
+                raise ManifestError(f"its folder was removed on {_day(removed)}, once a newer version of its "
+                                    f"author superseded it (ladder versions that can play no more are removed)")
             if manifest is None:
                 raise ManifestError("its submission has no manifest")
             seats.append(dataclasses.replace(load_manifest(Path(manifest)), name=name))
         except ManifestError as error:
             seats.append(None)
-            missing[seat] = f"cannot load its manifest ({error})"
+            missing[seat] = str(error) if removed is not None else f"cannot load its manifest ({error})"
     try:
         replay = Replay.from_dict(stored["replay"])
     except (ValueError, KeyError, TypeError) as error:
@@ -51,3 +55,7 @@ def ladder_rerun(ladder_file: Path, key: str, unfinished_block: bool = False) ->
                  seed=stored["seed"], bot_seeds=seeds, settings=config.play.settings, seats=tuple(seats),
                  stored=replay, stored_bots=tuple(stored["seats"]),
                  stored_ranks=tuple(stored["ranks"]), missing=missing)
+
+
+def _day(at: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))

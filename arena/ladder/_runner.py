@@ -50,6 +50,7 @@ from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, 
 from ._config import LadderConfig
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
 from ._store import Entrant, LadderStore
+from ._tree import remove_tree
 from ._vetting import Vetting
 from ._vetting import hide_submissions as hide_submissions
 
@@ -121,15 +122,15 @@ class LadderRunner:
     #: each vetting also hides the other submissions' folders (:func:`hide_submissions`)
     sandbox: str | Sandbox = "auto"
     fit_every_s: float = FIT_EVERY_S
-    #: every rated game so far, for matchmaking and fits (seats, ranks, block)
+    #: every rated game of a whole block so far (or of a block given up), for matchmaking and
+    #: fits (seats, ranks, block); a block's games join them when its last rotation is stored
     games: list[LadderGame] = field(default_factory=list)
     blocks: list[str] = field(default_factory=list)
     _changed: trio.Event = field(default_factory=trio.Event)
     _generation: int = 0
-    #: matchmaking's fit of the games (refreshed as games finish) and the blocks in flight,
-    #: block -> (table, rotations not stored yet)
+    #: matchmaking's fit of the games (refreshed as games finish) and the blocks in flight
     _fit: LadderFit | None = None
-    _pending: dict[str, list] = field(default_factory=dict)
+    _pending: dict[str, _Block] = field(default_factory=dict)
     #: faults between games per entrant, and the source of the stretch being played
     _between: dict[str, int] = field(default_factory=dict)
     _source: GameSource | None = None
@@ -196,6 +197,9 @@ class LadderRunner:
         while True:
             changed = self._changed
             specs = self._specs(self.store.active())
+            # Between two stretches no game is in flight: every version that will not play in
+            # the next one can play no more.
+            await self._remove_retired({spec.name for spec in specs})
             if len(specs) < self.config.players:
                 await changed.wait()
                 continue
@@ -207,14 +211,26 @@ class LadderRunner:
             self._source = GameSource(self._stretch(names, self._generation), plan)
             await self.executor(config, self._source, self._stored, self._death)
 
+    async def _remove_retired(self, playing: set[str]) -> None:
+        """Remove the folders (and stored archives) of the uploaded versions that can play no
+        more: superseded or withdrawn, and not in ``playing``. Their games, ratings, reports and
+        replays stay; ``arena rerun`` of one of their games asks for a bot in their seat."""
+        for submission, entrant in self.store.removable(playing):
+            try:
+                await trio.to_thread.run_sync(remove_tree, self.workdir / str(submission))
+            except OSError as error:
+                print(f"warning: cannot remove the folder of {entrant} ({error.strerror or error})", file=sys.stderr)
+                continue
+            self.store.mark_removed(submission)
+
     def _stretch(self, names: tuple[str, ...], generation: int) -> Iterator[ScheduledGame]:
         """Games among ``names``, a duplicate block at a time, until the active set changes."""
         players = self.config.players
-        self._pending.clear()  # the last stretch's blocks are finished (or given up)
+        self._give_up_pending()  # the last stretch's blocks are finished (or given up)
         while generation == self._generation:
             if self._fit is None or (len(self.games) < INLINE_FIT_GAMES and self._fit.n_games < len(self.games)):
                 self._fit = _matchmaking_fit(self.games) or self._fit
-            pending = [table for table, _ in self._pending.values()] + self._unfitted(names)
+            pending = [block.table for block in self._pending.values()] + self._unfitted(names)
             try:
                 (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit, pending=pending)
             except _FIT_ERRORS as error:
@@ -225,7 +241,7 @@ class LadderRunner:
             number = self._block
             self._block += 1
             block = f"b{number}"
-            self._pending[block] = [table, players]
+            self._pending[block] = _Block(table, players)
             seed = keyed_seed(self._key, "deal", block, bits=GAME_SEED_BITS)
             for rotation in range(players):
                 seats = tuple(table[rotation:] + table[:rotation])
@@ -246,20 +262,36 @@ class LadderRunner:
         return list(tables.values())
 
     def _stored(self, scheduled: ScheduledGame, result: MatchResult) -> None:
+        """A game ended: store it; once its block is whole, its games count (fits, matchmaking)."""
+        stored = self.store.record(scheduled.key, scheduled.block, scheduled.rotation, scheduled.seats, result)
+        rated = [LadderGame(scheduled.seats, result.ranks)] if stored and result.reason is not EndReason.ARENA_ERROR \
+            else []
         pending = self._pending.get(scheduled.block)
-        if pending is not None:
-            pending[1] -= 1
-            if pending[1] == 0:
+        if pending is None:
+            self._count(rated, scheduled.block)  # a block not of this stretch (a game handed out again)
+        else:
+            pending.held.extend(rated)
+            pending.left -= 1
+            if pending.left == 0:
                 del self._pending[scheduled.block]
-        if not self.store.record(scheduled.key, scheduled.block, scheduled.rotation, scheduled.seats, result):
+                self._count(pending.held, scheduled.block)
+        if not stored:
             return
-        if result.reason is not EndReason.ARENA_ERROR:
-            self.games.append(LadderGame(scheduled.seats, result.ranks))
-            self.blocks.append(scheduled.block)
         for fault in result.faults:
             if fault.between_games:
                 self._between[fault.bot] = self._between.get(fault.bot, 0) + 1
                 self._withdraw_past_limit(fault.bot)
+
+    def _count(self, games: list[LadderGame], block: str) -> None:
+        self.games.extend(games)
+        self.blocks.extend([block] * len(games))
+
+    def _give_up_pending(self) -> None:
+        """The blocks of a stretch that ended before they were whole (the active set changed):
+        their stored games count as they are, as they would after a restart."""
+        for block, pending in self._pending.items():
+            self._count(pending.held, block)
+        self._pending.clear()
 
     def _withdraw_past_limit(self, name: str) -> None:
         """Retire ``name`` for good once its faults between games reach the limit."""
@@ -306,6 +338,16 @@ class LadderRunner:
             if data is not None:
                 self.store.save_fit(count, data)
             fitted, last = count, trio.current_time()
+
+
+@dataclass
+class _Block:
+    """A duplicate block in flight: its table, its rotations not stored yet, and the rated
+    games of it stored so far, held back from the fits until the block is whole."""
+
+    table: tuple[str, ...]
+    left: int
+    held: list[LadderGame] = field(default_factory=list)
 
 
 #: What a numerical corner case of a fit raises; the ladder goes on without that fit.

@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS tokens (author TEXT PRIMARY KEY, hash TEXT NOT NULL U
 CREATE TABLE IF NOT EXISTS submissions (id INTEGER PRIMARY KEY, author TEXT NOT NULL,
     version INTEGER NOT NULL, entrant TEXT NOT NULL UNIQUE, status TEXT NOT NULL,
     report TEXT NOT NULL DEFAULT '', archive BLOB, manifest TEXT, active INTEGER NOT NULL DEFAULT 0,
-    created REAL NOT NULL, decided REAL, attempts INTEGER NOT NULL DEFAULT 0, UNIQUE (author, version));
+    created REAL NOT NULL, decided REAL, attempts INTEGER NOT NULL DEFAULT 0,
+    disk_bytes INTEGER NOT NULL DEFAULT 0, removed REAL, UNIQUE (author, version));
 CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,
     block TEXT NOT NULL, rotation INTEGER NOT NULL, seed INTEGER NOT NULL,
     seats TEXT NOT NULL, ranks TEXT NOT NULL, scores TEXT NOT NULL, faults TEXT NOT NULL,
@@ -65,6 +66,11 @@ CREATE TABLE IF NOT EXISTS fits (id INTEGER PRIMARY KEY, games INTEGER NOT NULL,
 CREATE TABLE IF NOT EXISTS history (entrant TEXT NOT NULL, fit INTEGER NOT NULL, games INTEGER NOT NULL,
     elo REAL NOT NULL, minus REAL NOT NULL, plus REAL NOT NULL, PRIMARY KEY (entrant, fit)) WITHOUT ROWID;
 """
+
+
+#: Columns of ``submissions`` added since the first version: (name, type).
+_ADDED_COLUMNS = (("attempts", "INTEGER NOT NULL DEFAULT 0"), ("disk_bytes", "INTEGER NOT NULL DEFAULT 0"),
+                  ("removed", "REAL"))
 
 
 class Status:
@@ -145,9 +151,11 @@ class LadderStore:
                         ("players", str(players)), ("seed_key", new_key().hex()), ("created_at", str(time.time()))])
             row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() \
                 if tables or game is not None else None
-            if row is not None and row[0] == FORMAT and game is not None and "attempts" not in {
-                    column[1] for column in db.execute("PRAGMA table_info(submissions)")}:
-                db.execute("ALTER TABLE submissions ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0")  # older ladders
+            if row is not None and row[0] == FORMAT and game is not None:
+                columns = {column[1] for column in db.execute("PRAGMA table_info(submissions)")}
+                for column, kind in _ADDED_COLUMNS:  # a ladder made by an older version
+                    if column not in columns:
+                        db.execute(f"ALTER TABLE submissions ADD COLUMN {column} {kind}")
         except sqlite3.Error as error:
             raise StoreError(f"{path}: not a pirate-arena ladder database ({error})") from None
         if row is None or row[0] != FORMAT:
@@ -212,10 +220,12 @@ class LadderStore:
 
     # -- submissions ----------------------------------------------------------------------------
 
-    def submission_limit(self, author: str, per_hour: int, max_pending: int) -> str | None:
+    def submission_limit(self, author: str, per_hour: int, max_pending: int, disk_quota: int = 0,
+                         adding: int = 0) -> str | None:
         """Why ``author`` may not submit now (as the 429 says it), or ``None``: it made
         ``per_hour`` uploads in the last hour (0: no limit), or ``max_pending`` of its uploads
-        wait for their verdict."""
+        wait for their verdict, or its submissions kept on disk (:meth:`disk_used`) and an
+        archive of ``adding`` bytes would take more than ``disk_quota`` bytes (0: no quota)."""
         since = time.time() - 3600
         recent, pending = self._db.execute(
             "SELECT COALESCE(SUM(created > ?), 0), COALESCE(SUM(status = ?), 0) FROM submissions "
@@ -226,19 +236,45 @@ class LadderStore:
         if pending >= max_pending:
             return (f"{author} has {pending} submission{'s' if pending != 1 else ''} waiting to be checked, the "
                     f"ladder's limit (max_pending_submissions); submit again once it has a verdict")
+        used = self.disk_used(author)
+        if disk_quota and (used + adding > disk_quota or used >= disk_quota):
+            return (f"{author}'s submissions take {used / 2**20:.1f} MiB of the ladder's disk; with this archive "
+                    f"({adding / 2**20:.1f} MiB) that is over its quota of {disk_quota / 2**20:.0f} MiB "
+                    f"(author_disk_mb); a version superseded by a newer one is removed once it plays no more")
         return None
+
+    def disk_used(self, author: str) -> int:
+        """Bytes that ``author``'s submissions keep: the folders of its passed versions not
+        removed, and the archives still stored (pending ones; a passed one's until removed)."""
+        return self._db.execute(
+            "SELECT COALESCE(SUM(disk_bytes + COALESCE(LENGTH(archive), 0)), 0) FROM submissions "
+            "WHERE author = ? AND removed IS NULL", (author,)).fetchone()[0]
+
+    def removable(self, playing: set[str]) -> list[tuple[int, str]]:
+        """``(id, entrant)`` of every uploaded version that can play no more: passed, no longer
+        active (superseded or withdrawn), not in ``playing`` (the names of the games in
+        flight), and not removed yet. House bots (no archive) are the organiser's files."""
+        rows = self._db.execute("SELECT id, entrant FROM submissions WHERE status = ? AND active = 0 AND "
+                                "removed IS NULL AND archive IS NOT NULL ORDER BY id", (Status.PASSED,))
+        return [(number, entrant) for number, entrant in rows if entrant not in playing]
+
+    def mark_removed(self, submission: int) -> None:
+        """Record that a version's folder was removed; its archive goes too (an empty one
+        stays, so it still counts as an upload). Its games, ratings and report stay."""
+        self._write("a removal", [("UPDATE submissions SET removed = ?, disk_bytes = 0, archive = x'' WHERE id = ?",
+                                   (time.time(), submission))])
 
     def add_submission(self, author: str, archive: bytes | None, manifest: Path | None = None,
                        limits: tuple[int, int] | None = None) -> tuple[int, str]:
         """Store a new version of ``author``: an uploaded ``archive`` (to vet), or a ``manifest``
         on this machine (a house bot: admitted at once). Returns ``(id, entrant name)``.
-        ``limits``: ``(per_hour, max_pending)`` of :meth:`submission_limit`, checked in the same
+        ``limits``: ``(per_hour, max_pending[, disk_quota])`` of :meth:`submission_limit`, checked in the same
         transaction (uploads racing each other cannot pass them); over one raises
         :class:`SubmissionRefused`."""
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
-                refusal = None if limits is None else self.submission_limit(author, *limits)
+                refusal = None if limits is None else self.submission_limit(author, *limits, adding=len(archive or b""))
                 if refusal is not None:
                     raise SubmissionRefused(refusal)
                 (version,) = self._db.execute("SELECT COALESCE(MAX(version), 0) + 1 FROM submissions WHERE author = ?",
@@ -271,13 +307,17 @@ class LadderStore:
         self._write("a vetting", [("UPDATE submissions SET attempts = attempts + ? WHERE id = ?", (step, submission))])
         return self._db.execute("SELECT attempts FROM submissions WHERE id = ?", (submission,)).fetchone()[0]
 
-    def decide(self, submission: int, passed: bool, report: str, manifest: Path | None) -> None:
-        """Record a vetting verdict (``manifest``: the admitted bot's, when it passed);
-        ``report`` is kept to :data:`REPORT_MAX` bytes."""
+    def decide(self, submission: int, passed: bool, report: str, manifest: Path | None,
+               disk_bytes: int = 0) -> None:
+        """Record a vetting verdict (``manifest``: the admitted bot's, when it passed, and
+        ``disk_bytes`` its folder's size); ``report`` is kept to :data:`REPORT_MAX` bytes. A
+        refused submission's archive is dropped (an empty one stays: it counts as an upload)."""
         self._write("a verdict", [(
-            "UPDATE submissions SET status = ?, report = ?, manifest = ?, decided = ? WHERE id = ?",
+            "UPDATE submissions SET status = ?, report = ?, manifest = ?, decided = ?, disk_bytes = ?, "
+            "archive = CASE WHEN ? THEN archive ELSE x'' END WHERE id = ?",
             (Status.PASSED if passed else Status.FAILED, cap_text(report, REPORT_MAX),
-             None if manifest is None else str(manifest), time.time(), submission))])
+             None if manifest is None else str(manifest), time.time(), disk_bytes if passed else 0, passed,
+             submission))])
 
     def failed(self) -> list[int]:
         """The ids of every refused submission (their folders are not kept)."""
@@ -319,11 +359,11 @@ class LadderStore:
             "SELECT entrant, author, manifest FROM submissions WHERE active = 1 ORDER BY id")]
 
     def submission(self, submission: int) -> dict[str, Any] | None:
-        row = self._db.execute("SELECT id, author, version, entrant, status, report, active, created, decided "
-                               "FROM submissions WHERE id = ?", (submission,)).fetchone()
+        row = self._db.execute("SELECT id, author, version, entrant, status, report, active, created, decided, "
+                               "removed FROM submissions WHERE id = ?", (submission,)).fetchone()
         if row is None:
             return None
-        keys = ("id", "author", "version", "entrant", "status", "report", "active", "created", "decided")
+        keys = ("id", "author", "version", "entrant", "status", "report", "active", "created", "decided", "removed")
         return {**dict(zip(keys, row)), "active": bool(row[6])}
 
     def versions(self, author: str) -> list[dict[str, Any]]:
@@ -379,8 +419,10 @@ class LadderStore:
         self._write("an event", [("INSERT INTO events VALUES (?, ?, ?, ?)",
                                   (entrant, kind, cap_text(detail, DETAIL_MAX), time.time()))])
 
-    def game_count(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    def game_count(self, hidden: frozenset[str] = frozenset()) -> int:
+        """How many games are stored, but for those of the blocks in ``hidden``."""
+        shown, args = _not_in("block", hidden)
+        return self._db.execute(f"SELECT COUNT(*) FROM games WHERE {shown}", args).fetchone()[0]
 
     def results(self, after: int = 0) -> list[tuple[int, tuple[str, ...], tuple[int, ...], str]]:
         """``(id, seats, ranks, block)`` of every rated game with id above ``after`` (games the
@@ -417,8 +459,9 @@ class LadderStore:
         if row is None:
             return None
         seats = json.loads(row[3])
-        manifests = dict(self._db.execute(
-            f"SELECT entrant, manifest FROM submissions WHERE entrant IN ({','.join('?' * len(seats))})", seats))
+        found = {entrant: (manifest, removed) for entrant, manifest, removed in self._db.execute(
+            f"SELECT entrant, manifest, removed FROM submissions WHERE entrant IN ({','.join('?' * len(seats))})",
+            seats)}
         stored = self._db.execute("SELECT COUNT(*) FROM games WHERE block = ?", (row[1],)).fetchone()[0]
         try:
             replay = msgpack.unpackb(row[5], strict_map_key=False)
@@ -426,7 +469,8 @@ class LadderStore:
             raise StoreError(f"{self.path}: the replay of game {row[0]!r} is corrupt ({error})") from None
         return {"key": row[0], "block": row[1], "block_stored": stored, "seed": row[2], "seats": seats,
                 "ranks": json.loads(row[4]), "replay": replay,
-                "manifests": [manifests.get(name) for name in seats]}
+                "manifests": [found.get(name, (None, None))[0] for name in seats],
+                "removed": [found.get(name, (None, None))[1] for name in seats]}
 
     def game(self, game: int, hidden: frozenset[str] = frozenset()) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """One game's row and its replay (as stored), or ``None`` (no such game, or one of a
@@ -440,11 +484,6 @@ class LadderStore:
         meta["seed"] = row[10]
         meta["faults"] = json.loads(row[8])
         return meta, msgpack.unpackb(row[9], strict_map_key=False)
-
-    def block_of(self, game: int) -> str | None:
-        """The duplicate block of a stored game, or ``None``."""
-        row = self._db.execute("SELECT block FROM games WHERE id = ?", (game,)).fetchone()
-        return row[0] if row else None
 
     def faults(self, entrant: str, limit: int = 20, hidden: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
         """``entrant``'s latest faults, newest first, with the last lines of its stderr, but for

@@ -17,6 +17,7 @@ Both block (many system calls): the ladder runs them in a worker thread
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -70,6 +71,17 @@ def measure(folder: Path, *, max_depth: int, max_entries: int, max_bytes: int) -
                 if size > max_bytes:
                     return TreeSize(entries, size, deepest, f"more than {max_bytes} bytes (the limit)")
     return TreeSize(entries, size, deepest)
+
+
+def disk_usage(folder: Path) -> int:
+    """Bytes ``folder`` takes on disk (allocated blocks, links not followed); 0 if missing.
+    For a bot's folder that passed vetting, so its depth and size are capped already."""
+    total = 0
+    for top, folders, files in os.walk(folder):
+        for name in folders + files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(top, name)).st_blocks * 512
+    return total
 
 
 def remove_tree(folder: Path) -> None:

@@ -30,7 +30,7 @@ from ._build import BuildCaps
 from ._config import LadderConfig
 from ._intake import admit
 from ._store import DETAIL_MAX, LadderStore, cap_text
-from ._tree import remove_tree
+from ._tree import disk_usage, remove_tree
 
 #: A vetting that failed on the arena's side (not the submission's) is tried again after this.
 RETRY_VETTING_S = 10.0
@@ -119,7 +119,8 @@ class Vetting:
         manifest = admission.bot_dir / "bot.toml" if passed else None
         if not passed:  # before the verdict: whoever reads it finds the folder gone
             await self._remove(folder)
-        self.store.decide(submission, passed, report, manifest)
+        size = await trio.to_thread.run_sync(disk_usage, folder) if passed else 0
+        self.store.decide(submission, passed, report, manifest, size)
         return passed
 
     async def _refuse(self, submission: int, entrant: str, folder: Path, error: BaseException) -> bool:

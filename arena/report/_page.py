@@ -241,7 +241,7 @@ def viewer_html(replay: Replay, meta: dict[str, Any], frames: bool = False) -> s
 def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGET,
                  n_boot: int | None = None) -> dict[str, int]:
     """Write the report of ``database`` to ``output``; return :func:`report_html`'s figures."""
-    store = ResultsStore.open(database)
+    store = ResultsStore.open(database, read_only=True)
     try:
         page, figures = report_html(store, replay_budget, n_boot)
     finally:

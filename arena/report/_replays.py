@@ -42,7 +42,7 @@ def load_replay(path: Path, key: str | None = None) -> tuple[Replay, dict[str, A
         raise ReplayFileError(f"{path} is a results database: name a game (`arena replay {path}` lists them)")
     from ..tournament._store import ResultsStore
 
-    store = ResultsStore.open(path)
+    store = ResultsStore.open(path, read_only=True)
     try:
         stored = next((game for game in store.games() if game.key == key), None)
         if stored is None:
@@ -64,7 +64,7 @@ def list_stored_games(path: Path) -> Iterator[str]:
     """One line per game of a results database: key, seats, ranks, how it ended, steps."""
     from ..tournament._store import ResultsStore
 
-    store = ResultsStore.open(path)
+    store = ResultsStore.open(path, read_only=True)
     try:
         games = list(store.games())
     finally:

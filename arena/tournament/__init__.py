@@ -4,7 +4,8 @@
 - :mod:`._schedule`: the deterministic schedule of games (duplicate blocks, seeds, keys);
 - :mod:`._extend`: growing a played tournament (rounds, entrants, candidates);
 - :mod:`._store`: the results database (SQLite), :mod:`._database`: a tournament's database
-  made for its configuration and read back;
+  made for its configuration and read back, :mod:`._access`: opened read-only, or why it
+  cannot be written;
 - :mod:`._runner`: :class:`TournamentRunner`, the games missing from the store played
   concurrently; :mod:`._handout`: which game goes to which worker (rotation-major windows);
 - :mod:`._play`: one scheduled game, shared by the runner and the workers;

@@ -17,7 +17,7 @@ from ._store import ResultsStore
 def tournament_rerun(database: Path, key: str, unfinished_block: bool = False) -> Rerun:
     """The game ``key`` of the tournament in ``database``. Raises :class:`RerunError` (or the
     store's :class:`StoreError`, the configuration's :class:`ConfigError`)."""
-    store = ResultsStore.open(database)
+    store = ResultsStore.open(database, read_only=True)
     try:
         config = config_of_store(store)
         games = list(store.games())

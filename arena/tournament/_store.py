@@ -31,6 +31,7 @@ from typing import Any
 import msgpack
 
 from ..match._match import MatchResult
+from ._access import connect, connect_read_only, write_problem
 from ._schedule import SCHEDULE_VERSION, ScheduledGame, new_key
 
 FORMAT = "pirate-arena-results"
@@ -105,17 +106,6 @@ class ResultsStore:
         self._db = connection
 
     @classmethod
-    def _connect(cls, path: Path) -> sqlite3.Connection:
-        try:
-            db = sqlite3.connect(path, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA busy_timeout=5000")
-        except sqlite3.Error as error:
-            raise StoreError(f"{path}: cannot open database ({error})") from None
-        return db
-
-    @classmethod
     def create(cls, path: Path, fingerprint: str, raw_config: dict[str, Any], config_path: Path,
                entrants: Iterable[tuple[str, dict[str, Any]]]) -> ResultsStore:
         """Create a new store, or reopen one of the *same* tournament (same fingerprint).
@@ -143,23 +133,32 @@ class ResultsStore:
         return store
 
     @classmethod
-    def open(cls, path: Path) -> ResultsStore:
-        """Open an existing store. Raises :class:`StoreError` if it is missing, corrupt or foreign."""
+    def open(cls, path: Path, *, read_only: bool = False) -> ResultsStore:
+        """Open an existing store. Raises :class:`StoreError` if it is missing, unreadable,
+        corrupt or foreign, and, unless ``read_only``, when it cannot be written (a read-only
+        file or folder), saying why. A ``read_only`` store works on a database nobody may
+        write (see :mod:`._access`); its writing methods raise :class:`StoreError`."""
         if path.is_dir():
             raise StoreError(f"{path}: is a folder, not a database")
         if not path.is_file():
             raise StoreError(f"{path}: no such database")
+        not_ours = StoreError(f"{path}: not a pirate-arena results database (or corrupt)")
+        probe = "SELECT value FROM meta WHERE key = 'format'"
+        if not read_only:
+            problem = write_problem(path)
+            if problem is not None:
+                raise StoreError(f"{path}: cannot write to it: {problem}; the commands that only read it "
+                                 f"(standings, report, replay, view, export) still work")
         try:
-            db = cls._connect(path)
-        except StoreError:
-            raise StoreError(f"{path}: not a pirate-arena results database (or corrupt)") from None
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        except sqlite3.DatabaseError:
-            row = None
+            db = connect_read_only(path, probe) if read_only else connect(path)
+            row = db.execute(probe).fetchone()
+        except PermissionError as error:
+            raise StoreError(f"{path}: cannot read it ({error.strerror})") from None
+        except sqlite3.Error:
+            raise not_ours from None
         if row is None or row[0] != FORMAT:
             db.close()
-            raise StoreError(f"{path}: not a pirate-arena results database (or corrupt)")
+            raise not_ours
         return cls(path, db)
 
     def close(self) -> None:

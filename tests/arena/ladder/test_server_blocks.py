@@ -5,6 +5,8 @@ the runner's stretch, called in process (ASGI), no bot processes."""
 
 import json
 
+import trio
+
 from arena.ladder._app import build_app
 from arena.match._match import EndReason, MatchResult
 from engines import Replay
@@ -43,10 +45,10 @@ async def test_a_rotation_is_shown_once_its_whole_block_is_stored(runner):  # no
     runner._stored(first, played(first))
     number = runner.store.game_count()  # the id of the game just stored
     app = build_app(runner.store, runner.config, lambda: None, runner.in_play)
-    status, body = await get(app, f"/api/games/{number}")
-    assert status == 404 and "not shown yet" in json.loads(body)["error"]
-    assert str(first.seed).encode() not in body
-    assert (await get(app, f"/games/{number}"))[0] == 404
+    # As for a game that does not exist: the same status and body (issue 33, point 4).
+    assert await get(app, f"/api/games/{number}") == await get(app, "/api/games/999999") == (
+        404, b'{"error":"no such game"}')
+    assert await get(app, f"/games/{number}") == await get(app, "/games/999999")
     listed = json.loads((await get(app, "/api/games?limit=200"))[1])["games"]
     assert len(listed) == 40 and first.key not in {game["key"] for game in listed}
     bot = json.loads((await get(app, f"/api/bots/{first.seats[0]}"))[1])
@@ -68,3 +70,43 @@ async def test_a_block_abandoned_by_a_restart_is_shown(runner):  # noqa: F811
     runner._pending.clear()  # what a new process's runner holds: no block in play
     app = build_app(runner.store, runner.config, lambda: None, runner.in_play)
     assert (await get(app, f"/api/games/{runner.store.game_count()}"))[0] == 200
+
+
+async def test_a_block_in_play_is_neither_counted_nor_fitted(runner, autojump_clock):  # noqa: F811
+    """One rotation stored, the other still to play: the leaderboard's games, the fit and
+    matchmaking's games stay at the 40 games of whole blocks; both rotations count at once when
+    the block is whole (issue 33, point 4)."""
+    names = tuple(entrant.name for entrant in runner.store.active())
+    stretch = runner._stretch(names, runner._generation)
+    first, second = next(stretch), next(stretch)
+    runner._stored(first, played(first))
+    app = build_app(runner.store, runner.config, lambda: None, runner.in_play)
+
+    async def fitted() -> tuple[int, int, int]:
+        """(leaderboard's games, fitted games, the games of the fit's rows) after a fit."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(runner._fit_forever)
+            await trio.sleep(runner.fit_every_s + 2)
+            nursery.cancel_scope.cancel()
+        board = json.loads((await get(app, "/api/leaderboard"))[1])
+        return board["games"], board["fitted_games"], sum(row["games"] for row in board["rows"])
+
+    assert runner.store.game_count() == 41
+    assert (len(runner.games), len(runner.blocks)) == (40, 40)
+    assert await fitted() == (40, 40, 80)
+    runner._stored(second, played(second))
+    assert (len(runner.games), runner.blocks[-2:]) == (42, [first.block, first.block])
+    assert await fitted() == (42, 42, 84)
+
+
+async def test_a_block_given_up_counts_as_after_a_restart(runner):  # noqa: F811
+    """The active set changed before the block was whole: its stored rotation counts, as it
+    would when a restarted runner reads the store."""
+    names = tuple(entrant.name for entrant in runner.store.active())
+    stretch = runner._stretch(names, runner._generation)
+    first = next(stretch)
+    runner._stored(first, played(first))
+    assert len(runner.games) == 40
+    runner._active_changed()
+    next(runner._stretch(names, runner._generation))  # the next stretch starts
+    assert (len(runner.games), runner.blocks[-1]) == (41, first.block)
