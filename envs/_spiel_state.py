@@ -240,9 +240,12 @@ class PirateState(pyspiel.State):
 
     def current_player(self) -> int:
         core = self._core
-        if not core.dealt:
-            return _CHANCE
-        acting = core.engine.acting
+        engine = core._engine  # the attribute, not the property: this runs several times a step
+        if engine is None:
+            if core.seed is None:
+                return _CHANCE
+            engine = core.engine
+        acting = engine.acting
         if not acting:
             return _TERMINAL
         if len(acting) == 1:
@@ -270,6 +273,9 @@ class PirateState(pyspiel.State):
         pybind's round trip through C++ and back into ``_legal_actions`` (four trampoline
         calls, ~15 us of the ~30 us a random-play step takes). C++ callers still take that way.
         """
+        engine = self._core._engine
+        if engine is not None and len(engine.acting) == 1 and (player is None or player == engine.acting[0]):
+            return self._legal_actions(engine.acting[0])  # the common case, without current_player()
         current = self.current_player()
         if player is None:
             player = current
@@ -295,7 +301,7 @@ class PirateState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         core = self._core
-        if not core.dealt:
+        if core._engine is None and core.seed is None:
             core.draw(action)
             return
         acting = core.engine.acting
@@ -319,6 +325,9 @@ class PirateState(pyspiel.State):
     # -- the end ------------------------------------------------------------------------------
 
     def is_terminal(self) -> bool:
+        engine = self._core._engine
+        if engine is not None:
+            return not engine.acting
         return self._core.dealt and not self._core.engine.acting
 
     def returns(self) -> list[float]:
