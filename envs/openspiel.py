@@ -67,5 +67,7 @@ __all__ = ["SHORT_NAMES", "PirateGame", "PirateState", "action_of", "engine_stat
 #: short name -> the registered game class
 GAME_CLASSES: dict[str, type[PirateGame]] = {}
 for _short in SHORT_NAMES:
-    GAME_CLASSES[_short] = type(f"{_short.title().replace('_', '')}Game", (PirateGame,), {"short_name": _short})
+    _name = f"{_short.title().replace('_', '')}Game"
+    GAME_CLASSES[_short] = type(_name, (PirateGame,), {"short_name": _short, "__module__": __name__})
+    globals()[_name] = GAME_CLASSES[_short]  # a module attribute, so that pickle finds the class
     pyspiel.register_game(GAME_TYPES[_short], GAME_CLASSES[_short])

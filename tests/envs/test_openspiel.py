@@ -119,6 +119,16 @@ def test_state_serialization_round_trip(name, params):
     assert max(sizes) < 40_000  # a pickled engine would be larger (Karibik's board alone)
 
 
+def test_games_pickle_and_states_copy_before_the_deal():
+    for name in ("dead_mans_draw", "opito_bay", "karibik"):
+        game = pyspiel.load_game(name, {"players": 3})
+        again = pickle.loads(pickle.dumps(game))
+        assert str(again) == str(game) and type(again) is type(game)
+        state = game.new_initial_state()
+        for copy in (state.clone(), pickle.loads(pickle.dumps(state))):
+            assert copy.is_chance_node() and copy.observation_tensor(0) == [0.0] * game.observation_tensor_size()
+
+
 def test_a_determinized_state_serializes_as_its_engine():
     """A state holding an engine set from outside (a resampled one) is not its history's
     replay: it serializes the engine itself."""
