@@ -310,7 +310,7 @@ class PirateState(pyspiel.State):
             return
         if not core.spec.turn_based:
             raise pyspiel.SpielError(f"{core.spec.short_name}: seats {list(acting)} decide at once here: use "
-                                     "apply_actions, or load the game with turn_based=true")
+                                     "apply_actions (the game was loaded with turn_based=false)")
         seat = core.to_move()  # a turn-based rollout of a simultaneous decision
         if action not in core.legal(seat):
             raise pyspiel.SpielError(core._illegal(seat, action))
