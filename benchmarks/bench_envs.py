@@ -60,13 +60,16 @@ def _openspiel_game(game, rng):
     import pyspiel
 
     simultaneous = pyspiel.PlayerId.SIMULTANEOUS
+    chance = pyspiel.PlayerId.CHANCE
 
     def run() -> int:
         state = game.new_initial_state()
         steps = 0
         while not state.is_terminal():
             player = state.current_player()
-            if player == simultaneous:
+            if player == chance:  # the deal's seed (not a step: the engine's new_state)
+                state.apply_action(rng.randrange(256))
+            elif player == simultaneous:
                 joint = []
                 for seat in range(PLAYERS):
                     legal = state.legal_actions(seat)

@@ -2,7 +2,7 @@
 
 ``import envs.openspiel`` registers ``dead_mans_draw``, ``opito_bay`` and ``karibik`` with
 OpenSpiel (extra ``[openspiel]``); ``envs.pettingzoo.env(game, players=...)`` makes an AEC
-environment (extra ``[pettingzoo]``). Both are adapters over ``engines/`` and share one
+environment and ``envs.pettingzoo.parallel_env(...)`` a parallel one (extra ``[pettingzoo]``). Both are adapters over ``engines/`` and share one
 action numbering and observation tensor per game (``envs._codec`` and the per-game codecs);
 ``docs/environments.md`` documents them. ``engines`` never imports this package, and the
 arena never imports either framework.

@@ -4,7 +4,6 @@ code that holds engine states. ``envs.openspiel`` re-exports and registers them.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -13,9 +12,8 @@ import pyspiel
 
 from engines import State, get_game
 
-from ._codec import Codec
-from ._games import CODECS, SHORT_NAMES, returns_of
-from ._spiel_state import PirateState, _Core, _Observer, _spec_of
+from ._games import SHORT_NAMES, returns_of
+from ._spiel_state import SEED_DRAWS, SEED_OUTCOMES, PirateState, _Core, _Observer, _spec_of
 
 def _max_game_length(game_id: str, options: Mapping[str, Any], num_players: int) -> int:
     """A bound on decisions per game (OpenSpiel requires one; none is ever near it).
@@ -42,35 +40,34 @@ class PirateGame(pyspiel.Game):
         params = {**_DEFAULTS[self.short_name], **(params or {})}
         spec = _spec_of(self.short_name, tuple(sorted(params.items())))
         game_type = GAME_TYPES[self.short_name]
-        if spec.turn_based and game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-            game_type = _game_type(self.short_name, pyspiel.GameType.Dynamics.SEQUENTIAL)
+        if not spec.turn_based and spec.codec.simultaneous:
+            game_type = _game_type(self.short_name, pyspiel.GameType.Dynamics.SIMULTANEOUS)
         length = _max_game_length(spec.game_id, spec.options, spec.num_players)
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.codec.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=SEED_OUTCOMES,
             num_players=spec.num_players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=length * (spec.num_players if spec.turn_based else 1),
+            max_game_length=length * (spec.num_players if spec.turn_based else 1) + SEED_DRAWS,
         )
         super().__init__(game_type, info, params)
         self._spec = spec
 
     def new_initial_state(self) -> PirateState:
         spec = self._spec
-        seed = spec.seed if spec.seed >= 0 else spec.rng.getrandbits(63)
-        return PirateState(self, _Core(spec, seed))
+        return PirateState(self, _Core(spec, spec.seed if spec.seed >= 0 else None))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> _Observer:
         if params:
             raise ValueError(f"{self.short_name}: observation parameters are not supported; got {params}")
         if iig_obs_type is None:
-            return _Observer(self._spec.codec, perfect_recall=False)
+            return _Observer(self._spec, perfect_recall=False)
         if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
             raise ValueError(f"{self.short_name}: only the observing seat's own observation (public and its "
                              "private information) is provided, not public-only or all-seats views")
-        return _Observer(self._spec.codec, perfect_recall=iig_obs_type.perfect_recall)
+        return _Observer(self._spec, perfect_recall=iig_obs_type.perfect_recall)
 
 
 def state_from_engine(game: PirateGame, engine: State, first: int | None = None) -> PirateState:
@@ -81,7 +78,7 @@ def state_from_engine(game: PirateGame, engine: State, first: int | None = None)
     Its OpenSpiel history is empty.
     """
     state = game.new_initial_state()
-    state._core.set_engine(engine)
+    state._core.set_engine(engine)  # also past the seed's chance nodes: the deal is this one
     if first is not None:
         state._core.first = first
     return state
@@ -136,14 +133,14 @@ def _game_type(short_name: str, dynamics) -> pyspiel.GameType:
         short_name=short_name,
         long_name=engine_game.name,
         dynamics=dynamics,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=engine_game.max_players,
         min_num_players=engine_game.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
@@ -151,20 +148,20 @@ def _game_type(short_name: str, dynamics) -> pyspiel.GameType:
     )
 
 
-def _codec_class(short_name: str) -> type[Codec]:
-    module, _, name = CODECS[SHORT_NAMES[short_name]].partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
 def _defaults(short_name: str) -> dict[str, Any]:
     engine_game = get_game(SHORT_NAMES[short_name])
     params: dict[str, Any] = {"players": engine_game.min_players}
     params.update({option.name: option.default for option in engine_game.options})
-    params.update({"seed": -1, "turn_based": False})
+    params.update(SHORT_DEFAULTS.get(short_name, {}))
+    params.update({"seed": -1, "turn_based": True})
     return params
 
 
+#: OpenSpiel's defaults that differ from the arena's: a short game, so that a whole game of
+#: OpenSpiel's own IS-MCTS or MCTS at 30 simulations a move takes seconds, not minutes (the
+#: full game is a parameter away: ``{"deals": 0}``, ``{"max_rounds": 30}``)
+SHORT_DEFAULTS = {"opito_bay": {"deals": 1}, "karibik": {"max_rounds": 5}}
 _DEFAULTS = {short: _defaults(short) for short in SHORT_NAMES}
-#: simultaneous dynamics for the games that have simultaneous decisions (Opito Bay has none)
-GAME_TYPES = {short: _game_type(short, pyspiel.GameType.Dynamics.SIMULTANEOUS if _codec_class(short).simultaneous
-                                 else pyspiel.GameType.Dynamics.SEQUENTIAL) for short in SHORT_NAMES}
+#: every game is registered sequential (turn-based presentation, the default); a game loaded
+#: with ``turn_based=false`` whose decisions can be simultaneous gets simultaneous dynamics
+GAME_TYPES = {short: _game_type(short, pyspiel.GameType.Dynamics.SEQUENTIAL) for short in SHORT_NAMES}

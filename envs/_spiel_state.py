@@ -21,6 +21,14 @@ from ._games import SHORT_NAMES, codec, resolve, returns_of
 
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 _SIMULTANEOUS = pyspiel.PlayerId.SIMULTANEOUS
+_CHANCE = pyspiel.PlayerId.CHANCE
+
+#: a random deal's seed is drawn at chance nodes, one byte (big-endian) per node: the deal of
+#: ``arena match --seed`` that 32-bit number
+SEED_DRAWS = 4
+SEED_OUTCOMES = 256
+_SEED_CHANCE = [(outcome, 1.0 / SEED_OUTCOMES) for outcome in range(SEED_OUTCOMES)]
+_SEED_IDS = list(range(SEED_OUTCOMES))
 
 
 class _Spec:
@@ -72,16 +80,22 @@ class _Core:
 
     OpenSpiel copies a Python state by making a new initial state and deep-copying each
     attribute; this one copies itself with the engine's fast ``clone`` and shares the spec.
-    The engine state is made on first use, so the initial state OpenSpiel makes inside every
-    copy deals nothing.
+    The engine state is made on first use (once the seed is known), so the initial state
+    OpenSpiel makes inside every copy deals nothing.
     """
 
-    __slots__ = ("spec", "seed", "_engine", "buffer", "first", "_legal", "_events")
+    __slots__ = ("spec", "seed", "draws", "_engine", "replayable", "buffer", "first", "_legal", "_events")
 
-    def __init__(self, spec: _Spec, seed: int, engine: State | None = None) -> None:
+    def __init__(self, spec: _Spec, seed: int | None, engine: State | None = None) -> None:
         self.spec = spec
+        #: the engine's seed; None while chance nodes are still drawing it
         self.seed = seed
+        #: the seed's bytes drawn so far at chance nodes
+        self.draws: list[int] = []
         self._engine = engine
+        #: the engine is the seed's deal plus its history (not one set from outside, e.g. a
+        #: determinized engine): then a pickle holds the seed and the actions, not the engine
+        self.replayable = engine is None
         #: turn-based rollout of a simultaneous decision: seat -> chosen action id
         self.buffer: dict[int, int] = {}
         #: the seat a turn-based rollout starts from (then the others in seat order after it)
@@ -93,15 +107,31 @@ class _Core:
         self._events: dict[int, tuple[int, list[str]]] = {}
 
     @property
+    def dealt(self) -> bool:
+        """The deal is known (past the seed's chance nodes)."""
+        return self.seed is not None or self._engine is not None
+
+    @property
     def engine(self) -> State:
         if self._engine is None:
+            if self.seed is None:
+                raise pyspiel.SpielError(f"{self.spec.short_name}: the deal is still being drawn at chance nodes")
             self._engine = self.spec.new_engine(self.seed)
         return self._engine
 
     def set_engine(self, engine: State) -> None:
         self._engine = engine
+        self.replayable = False
         self._legal = {}
         self._events = {}
+
+    def draw(self, outcome: int) -> None:
+        """Apply one chance outcome: the next byte of the seed."""
+        if not 0 <= outcome < SEED_OUTCOMES:
+            raise pyspiel.SpielError(f"{self.spec.short_name}: chance outcome {outcome} is not in 0..{SEED_OUTCOMES - 1}")
+        self.draws.append(outcome)
+        if len(self.draws) == SEED_DRAWS:
+            self.seed = int.from_bytes(bytes(self.draws), "big")
 
     def events_json(self, seat: int) -> str:
         """The JSON list of every event ``seat`` was shown so far, in order."""
@@ -119,7 +149,9 @@ class _Core:
         other = _Core.__new__(_Core)
         other.spec = self.spec
         other.seed = self.seed
+        other.draws = list(self.draws)
         other._engine = None if self._engine is None else self._engine.clone()
+        other.replayable = self.replayable
         other.buffer = dict(self.buffer)
         other.first = self.first
         other._legal = {}
@@ -127,14 +159,29 @@ class _Core:
         return other
 
     def __getstate__(self):
-        return (self.spec, self.seed, None if self._engine is None else pickle.dumps(self.engine), self.buffer,
-                self.first)
+        """The seed and the engine's history (the actions) when they make the engine, which
+        is then replayed on loading; the pickled engine otherwise."""
+        if self._engine is None:
+            engine = None
+        elif self.replayable:
+            engine = ("history", self._engine.history)
+        else:
+            engine = ("engine", pickle.dumps(self._engine))
+        return (self.spec, self.seed, self.draws, engine, self.buffer, self.first)
 
     def __setstate__(self, data) -> None:
-        self.spec, self.seed, engine, self.buffer, self.first = data
-        self._engine = None if engine is None else pickle.loads(engine)
+        self.spec, self.seed, self.draws, engine, self.buffer, self.first = data
         self._legal = {}
         self._events = {}
+        self._engine = None
+        self.replayable = engine is None or engine[0] == "history"
+        if engine is not None and engine[0] == "history":
+            replay = self.spec.new_engine(self.seed)
+            for step in engine[1]:
+                replay.apply_checked(step)  # the steps this engine applied, from the same deal
+            self._engine = replay
+        elif engine is not None:
+            self._engine = pickle.loads(engine[1])
 
     def legal(self, seat: int) -> dict[int, Any]:
         legal = self._legal.get(seat)
@@ -193,7 +240,12 @@ class PirateState(pyspiel.State):
 
     def current_player(self) -> int:
         core = self._core
-        acting = core.engine.acting
+        engine = core._engine  # the attribute, not the property: this runs several times a step
+        if engine is None:
+            if core.seed is None:
+                return _CHANCE
+            engine = core.engine
+        acting = engine.acting
         if not acting:
             return _TERMINAL
         if len(acting) == 1:
@@ -204,6 +256,8 @@ class PirateState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self._core
+        if not core.dealt:
+            return list(_SEED_IDS) if player == _CHANCE else []
         if core.spec.turn_based and player in core.buffer:
             return []
         legal = core.legal(player)
@@ -219,15 +273,26 @@ class PirateState(pyspiel.State):
         pybind's round trip through C++ and back into ``_legal_actions`` (four trampoline
         calls, ~15 us of the ~30 us a random-play step takes). C++ callers still take that way.
         """
+        engine = self._core._engine
+        if engine is not None and len(engine.acting) == 1 and (player is None or player == engine.acting[0]):
+            return self._legal_actions(engine.acting[0])  # the common case, without current_player()
         current = self.current_player()
         if player is None:
             player = current
+        if current == _CHANCE:
+            return list(_SEED_IDS) if player == _CHANCE else []
         if current == _TERMINAL or player < 0 or (player != current and current != _SIMULTANEOUS):
             return []
         return self._legal_actions(player)
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next byte of the deal's seed, uniformly (only before the deal)."""
+        return list(_SEED_CHANCE) if not self._core.dealt else []
+
     def _action_to_string(self, player: int, action: int) -> str:
         core = self._core
+        if player == _CHANCE:
+            return f"seed byte {action}"
         engine = core.engine
         seat = player if player >= 0 and player in engine.acting else None
         return core.spec.codec.text(action, engine if seat is not None else None, seat)
@@ -236,13 +301,16 @@ class PirateState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         core = self._core
+        if core._engine is None and core.seed is None:
+            core.draw(action)
+            return
         acting = core.engine.acting
         if len(acting) == 1:
             core.apply({acting[0]: action})
             return
         if not core.spec.turn_based:
             raise pyspiel.SpielError(f"{core.spec.short_name}: seats {list(acting)} decide at once here: use "
-                                     "apply_actions, or load the game with turn_based=true")
+                                     "apply_actions (the game was loaded with turn_based=false)")
         seat = core.to_move()  # a turn-based rollout of a simultaneous decision
         if action not in core.legal(seat):
             raise pyspiel.SpielError(core._illegal(seat, action))
@@ -257,9 +325,14 @@ class PirateState(pyspiel.State):
     # -- the end ------------------------------------------------------------------------------
 
     def is_terminal(self) -> bool:
-        return not self._core.engine.acting
+        engine = self._core._engine
+        if engine is not None:
+            return not engine.acting
+        return self._core.dealt and not self._core.engine.acting
 
     def returns(self) -> list[float]:
+        if not self._core.dealt:
+            return [0.0] * self._core.spec.num_players
         engine = self._core.engine
         if engine.acting:
             return [0.0] * engine.num_players
@@ -267,6 +340,8 @@ class PirateState(pyspiel.State):
 
     def __str__(self) -> str:
         core = self._core
+        if not core.dealt:
+            return f"dealing: seed bytes {core.draws}"
         engine = core.engine
         static = core.spec.codec.static_keys
         views = [{k: v for k, v in engine.observation(seat).items() if k not in static}
@@ -280,6 +355,8 @@ class PirateState(pyspiel.State):
         """A copy in which everything ``player_id`` cannot know is redrawn (engine ``resample``)."""
         rng = random.Random(int(probability_sampler() * 2.0 ** 53) ^ int(probability_sampler() * 2.0 ** 53) << 11)
         other = self.clone()
+        if not self._core.dealt:
+            return other  # before the deal nobody knows anything to keep
         core = other._core
         core.set_engine(self._core.engine.resample(player_id, rng))
         for seat in list(core.buffer):
@@ -295,25 +372,41 @@ def _strip(codec: Codec, obs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class _Observer:
-    """OpenSpiel's observer interface (``set_from``, ``string_from``, ``tensor``, ``dict``)."""
+    """OpenSpiel's observer interface (``set_from``, ``string_from``, ``tensor``, ``dict``).
 
-    def __init__(self, codec: Codec, perfect_recall: bool) -> None:
-        self.codec = codec
+    Without perfect recall: the codec's observation tensor and the observation as JSON. With
+    it (the information state): the string adds every event the seat was shown, and the
+    tensor adds a ``my_choice`` segment, the one-hot id of the seat's own pending choice in a
+    turn-based rollout (what the observation does not yet show). The tensor is not a full
+    recall of the game: the observation's counts (discard pile, banks, seen cards) summarize
+    what was seen, as the bots' own state does.
+    """
+
+    def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
+        self.codec = codec = spec.codec
         self.perfect_recall = perfect_recall
+        self.size = codec.layout.size
+        rows = [(name, offset, size) for name, offset, size, _ in codec.layout.rows()]
         if perfect_recall:
-            self.tensor = None  # no information-state tensor: the string has the history
-            self.dict = {}
-        else:
-            self.tensor = np.zeros(codec.layout.size, np.float32)
-            self.dict = {name: self.tensor[offset:offset + size] for name, offset, size, _ in codec.layout.rows()}
+            rows.append(("my_choice", self.size, codec.num_actions))
+        self.tensor = np.zeros(sum(size for _, _, size in rows), np.float32)
+        self.dict = {name: self.tensor[offset:offset + size] for name, offset, size in rows}
+        self._observation = self.tensor[:self.size]  # a view: the codec writes its own size
 
     def set_from(self, state: PirateState, player: int) -> None:
-        if self.tensor is not None:
-            self.tensor.fill(0.0)
-            self.codec.write(state._core.engine.observation(player), self.tensor)
+        tensor = self.tensor
+        tensor.fill(0.0)
+        core = state._core
+        if not core.dealt:
+            return  # before the deal: nothing is known
+        self.codec.write(core.engine.observation(player), self._observation)
+        if self.perfect_recall and player in core.buffer:
+            tensor[self.size + core.buffer[player]] = 1.0
 
     def string_from(self, state: PirateState, player: int) -> str:
         core = state._core
+        if not core.dealt:
+            return "before the deal"
         engine = core.engine
         text = json.dumps(_strip(self.codec, engine.observation(player)), separators=(",", ":"))
         if self.perfect_recall:

@@ -26,72 +26,77 @@
 - ``render()`` with ``render_mode="ansi"`` returns the seat-free view as text: what every seat
   sees (no hand, no private look, no secret bribe), with Karibik's map drawn.
 
-``env`` wraps :class:`raw_env` as PettingZoo's classic games do (``TerminateIllegalWrapper``:
-an illegal action ends the game with reward -1 for the agent that sent it,
-``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``). Bad input (unknown game, bad option,
-player count) raises ``ValueError`` with the engine's message.
+- ``render()``: ``render_mode="ansi"`` returns the seat-free view as text (what every seat
+  sees: no hand, no private look, no secret bribe; Karibik's map drawn), ``"human"`` prints
+  it and returns None, ``"rgb_array"`` returns it drawn (the engine's SVG drawing where it
+  has one, Karibik's map, above the view's text) as an ``(h, w, 3)`` uint8 array.
+- An action the mask does not allow ends the game at once: the agent that sent it gets -1,
+  every other agent 0, every agent is terminated, and every agent's ``info`` holds
+  ``illegal_action`` (who, which id, why); ``render()`` says so too. An action outside the
+  action space, or ``step`` before ``reset``, is a ``ValueError``/``AssertionError`` naming
+  it. These checks are inside :class:`raw_env` (``env()`` is the same class: no
+  PettingZoo wrappers around it, which tripled the cost of a step).
+- :func:`parallel_env` is PettingZoo's parallel API over the same games (``envs._parallel``).
+
+Bad input (unknown game, bad option, player count) raises ``ValueError`` with the engine's
+message.
 """
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from engines import State, get_game
+from engines import State
 
-from ._codec import Codec
-from ._games import codec, game_id_of, resolve, returns_of
+from ._games import returns_of
+from ._parallel import ParallelPirateEnv
+from ._render import seat_free_view
+from ._table import RENDER_MODES, Table
 
-__all__ = ["env", "raw_env", "returns_of"]
+__all__ = ["RENDER_MODES", "env", "parallel_env", "raw_env", "returns_of", "seat_free_view"]
 
 
 def env(game: str, players: int | None = None, render_mode: str | None = None, **options: Any) -> AECEnv:
     """An AEC environment of ``game`` (``"karibik"``, ``"opito_bay"`` or ``"opito-bay"``, ...)
     for ``players`` seats (default: the game's minimum) with the game's ``options``."""
-    environment: AECEnv = raw_env(game, players=players, render_mode=render_mode, **options)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+    return raw_env(game, players=players, render_mode=render_mode, **options)
+
+
+def parallel_env(game: str, players: int | None = None, render_mode: str | None = None,
+                 **options: Any) -> ParallelPirateEnv:
+    """A PettingZoo ``ParallelEnv`` of ``game``; see ``envs._parallel``."""
+    return ParallelPirateEnv(game, players=players, render_mode=render_mode, **options)
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
-    """The unwrapped environment; see the module docstring."""
+    """The environment (``env()`` returns one); see the module docstring."""
 
-    metadata = {"render_modes": ["ansi"], "name": "pirate_arena_v0", "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "name": "pirate_arena_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
                  **options: Any) -> None:
         super().__init__()
-        game_id = game_id_of(game)
-        engine_game = get_game(game_id)
-        if players is None:
-            players = engine_game.min_players
-        self.game, self.num_players, self.game_options = resolve(game_id, players, options)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.table = table = Table(game, players, render_mode, options)
         self.render_mode = render_mode
-        self.game_id = game_id
-        self.metadata = {**self.metadata, "name": f"{game_id.replace('-', '_')}_v0"}
-        self.codec: Codec = codec(game_id, self.num_players, self.game_options)
-        self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
+        self.game, self.num_players, self.game_options = table.game, table.num_players, table.game_options
+        self.game_id = table.game_id
+        self.metadata = {**self.metadata, "name": f"{table.game_id.replace('-', '_')}_v0"}
+        self.codec = table.codec
+        self.possible_agents = table.agents[:]
         self.agents = self.possible_agents[:]
-        low, high = self.codec.layout.bounds()
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(low, high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (self.codec.num_actions,), dtype=np.int8),
-        }) for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(self.codec.num_actions) for agent in self.possible_agents}
-        self._seeds = random.Random()
-        self.engine: State | None = None  # not `state`: AECEnv.state() is PettingZoo's global-state method
+        self.observation_spaces = table.observation_spaces
+        self.action_spaces = table.action_spaces
         self._buffer: dict[int, int] = {}
         self._legal: dict[int, Any] | None = None
+
+    @property
+    def engine(self) -> State | None:  # not `state`: AECEnv.state() is PettingZoo's global-state method
+        return self.table.engine
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -102,15 +107,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     # -- episodes -----------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-                raise ValueError(f"seed must be a non-negative integer (as arena match --seed), got {seed!r}")
-            seed = int(seed)
-            self._seeds = random.Random(seed)
-        else:
-            seed = self._seeds.getrandbits(63)
-        self.seed_used = seed
-        self.engine = self.game.new_state(self.num_players, seed, self.game_options)
+        self.seed_used = self.table.new_engine(seed)
         self._buffer = {}
         self._legal = None
         self.agents = self.possible_agents[:]
@@ -122,7 +119,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.agent_selection = self.possible_agents[self._to_move()]
 
     def _to_move(self) -> int:
-        acting = self.engine.acting
+        acting = self.table.engine.acting
         if len(acting) == 1:
             return acting[0]
         return next(seat for seat in acting if seat not in self._buffer)
@@ -130,80 +127,69 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     def _legal_now(self) -> dict[int, Any]:
         """``{id: engine action}`` of the seat to move (cached until the next step)."""
         if self._legal is None:
-            self._legal = self.codec.legal(self.engine, self._to_move())
+            self._legal = self.codec.legal(self.table.engine, self._to_move())
         return self._legal
 
+    def _started(self) -> State:
+        engine = self.table.engine
+        if engine is None:
+            raise AssertionError("reset() must be called before observe(), step(), last() or render()")
+        return engine
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        engine = self._started()
         seat = self.possible_agents.index(agent)
-        observation = self.codec.tensor(self.engine.observation(seat))
-        if self.engine.acting and agent == self.agent_selection:
-            legal = self._legal_now()
-            kind = self.engine.decision(seat)
-            if legal is self.codec.unlisted_legal.get(kind):  # all 5,040 Karibik bribes: one copy
-                mask = self.codec.unlisted_mask[kind].copy()
-            else:
-                mask = np.zeros(self.codec.num_actions, np.int8)
-                mask[list(legal)] = 1
+        observation = self.codec.tensor(engine.observation(seat))
+        if engine.acting and agent == self.agent_selection and self.table.illegal is None:
+            mask = self.table.mask(seat, self._legal_now())
         else:
-            mask = np.zeros(self.codec.num_actions, np.int8)
+            mask = self.table.no_mask.copy()
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        engine = self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        number = self.table.check_action(agent, action)
         seat = self.possible_agents.index(agent)
-        number = int(action)
         legal = self._legal_now()
-        if number not in legal:
-            raise ValueError(f"action {number} is not legal for {agent} now; legal: {sorted(legal)[:20]}")
         self._cumulative_rewards[agent] = 0.0
-        state = self.engine
+        if number not in legal:
+            self._end(self.table.illegal_outcome(agent, number, legal))
+            self.infos = {a: {"illegal_action": dict(self.table.illegal)} for a in self.agents}
+            return
         self._buffer[seat] = number
         self._legal = None
-        if len(self._buffer) == len(state.acting):
+        if len(self._buffer) == len(engine.acting):
             step = {}
             checked = True
             for player, chosen in self._buffer.items():
-                value = self.codec.legal(state, player).get(chosen) if player != seat else legal[chosen]
+                value = self.codec.legal(engine, player).get(chosen) if player != seat else legal[chosen]
                 if value is None:  # a kind the engine does not list (Karibik's bribes)
-                    value = self.codec.decode(state, player, chosen)
+                    value = self.codec.decode(engine, player, chosen)
                     checked = False
                 step[player] = value
             self._buffer = {}
             if checked:
-                state.apply_checked(step)  # every action is one the engine listed just now
+                engine.apply_checked(step)  # every action is one the engine listed just now
             else:
-                state.apply(step)
-        if not state.acting:
-            scores = returns_of(state.outcome().ranks)
-            self.rewards = {a: scores[self.possible_agents.index(a)] for a in self.agents}
-            self.terminations = dict.fromkeys(self.agents, True)
-            self._accumulate_rewards()
+                engine.apply(step)
+        if not engine.acting:
+            self._end(self.table.final_rewards())
         else:
             self.agent_selection = self.possible_agents[self._to_move()]
 
+    def _end(self, rewards: dict[str, float]) -> None:
+        self.rewards = {a: rewards[a] for a in self.agents}
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+
     # -- display ------------------------------------------------------------------------------
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return seat_free_view(self.codec, self.engine, self.game_options)
+    def render(self) -> Any:
+        return self.table.render(self.render_mode)
 
     def close(self) -> None:
         pass
-
-
-def seat_free_view(codec: Codec, state: State, options: Mapping[str, Any]) -> str:
-    """What every seat sees of ``state``, as text (Karibik: with its map drawn)."""
-    obs = state.observation(0)
-    hidden = set(codec.private_keys) | set(codec.static_keys) | {"seat"}
-    lines = [f"{codec.game_id}, {state.num_players} players"]
-    text = state.game.renderers.get("text")
-    if text is not None:
-        lines.append(text(state, options))
-    for key, value in obs.items():
-        if key not in hidden:
-            lines.append(f"{key}: {json.dumps(value, separators=(',', ':'))}")
-    return "\n".join(lines)

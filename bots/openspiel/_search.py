@@ -12,7 +12,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import envs.openspiel as adapter
 from bots.sdk import Request
-from engines import game_package
+from engines import game_package, get_game
 
 MAX_BUDGET_S = 2.0
 UCT_C = 2.0
@@ -96,7 +96,9 @@ class OpenSpielPolicy:
         game = self.games.get(key)
         if game is None:
             short = request.game.replace("-", "_")
-            params = {"players": request.players, "turn_based": True, **request.options}
+            # every option resolved by the engine: OpenSpiel's own defaults are shorter games
+            options = get_game(request.game).resolve_options(request.options)
+            params = {"players": request.players, "turn_based": True, **options}
             game = self.games[key] = pyspiel.load_game(short, params)
         return game
 

@@ -19,8 +19,8 @@ CASES = [("dead-mans-draw", 2, {}), ("dead-mans-draw", 4, {"mermaid_effect": Tru
 
 
 def adapter_views(game_id, players, options):
-    game = pyspiel.load_game(game_id.replace("-", "_"), {"players": players, **options})
-    turn_based = pyspiel.load_game(game_id.replace("-", "_"), {"players": players, "turn_based": True, **options})
+    game = pyspiel.load_game(game_id.replace("-", "_"), {"players": players, "turn_based": False, **options})
+    turn_based = pyspiel.load_game(game_id.replace("-", "_"), {"players": players, **options})
     resolved = get_game(game_id).resolve_options(options)
     shared = codec(game_id, players, resolved)
 
@@ -33,9 +33,13 @@ def adapter_views(game_id, players, options):
     def openspiel_observation_tensor(state, seat):
         return adapter.state_from_engine(game, state).observation_tensor(seat)
 
+    def openspiel_information_state_tensor(state, seat):
+        return adapter.state_from_engine(game, state).information_state_tensor(seat)
+
     def turn_based_strings(state, seat):
         wrapped = adapter.state_from_engine(turn_based, state, first=seat)
-        return wrapped.observation_string(seat), wrapped.information_state_string(seat)
+        return (wrapped.observation_string(seat), wrapped.information_state_string(seat),
+                wrapped.information_state_tensor(seat))
 
     def pettingzoo_observation(state, seat):  # what envs.pettingzoo's observe() returns
         return shared.tensor(state.observation(seat)).tobytes()
@@ -44,7 +48,7 @@ def adapter_views(game_id, players, options):
         return seat_free_view(shared, state, resolved)
 
     return [openspiel_observation_string, openspiel_information_state_string, openspiel_observation_tensor,
-            turn_based_strings, pettingzoo_observation, seat_free_render]
+            openspiel_information_state_tensor, turn_based_strings, pettingzoo_observation, seat_free_render]
 
 
 @pytest.mark.parametrize("game_id,players,options", CASES)

@@ -1,5 +1,6 @@
-"""The PettingZoo environments: PettingZoo's own API and seed tests on every game, the deal of
-``reset(seed=...)``, what an agent observes, simultaneous decisions, and bad input."""
+"""The PettingZoo environments: PettingZoo's own API, seed, parallel API and render tests on
+every game, the deal of ``reset(seed=...)``, what an agent observes, simultaneous decisions,
+the illegal-move outcome, and bad input."""
 
 import random
 import warnings
@@ -8,10 +9,11 @@ import numpy as np
 import pytest
 
 pettingzoo = pytest.importorskip("pettingzoo", reason="pip install -e '.[pettingzoo]'")
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
 from engines import get_game  # noqa: E402
-from envs.pettingzoo import env, raw_env  # noqa: E402
+from envs.pettingzoo import env, parallel_env, raw_env  # noqa: E402
 
 CASES = [("dead_mans_draw", 2, {}), ("dead_mans_draw", 3, {"mermaid_effect": True}),
          ("dead_mans_draw", 4, {}), ("dead_mans_draw", 8, {}),
@@ -29,6 +31,60 @@ def test_pettingzoo_api_and_seed_tests(game, players, options):
         warnings.filterwarnings("ignore", "Observation space for each agent probably should be")
         api_test(env(game, players=players, **options), num_cycles=1000)
         seed_test(lambda: env(game, players=players, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize("game,players,options", [("dead_mans_draw", 2, {}), ("dead_mans_draw", 5, {}),
+                                                  ("opito_bay", 2, {}), ("opito_bay", 4, {"deals": 1}),
+                                                  ("karibik", 2, {}), ("karibik", 4, {"max_rounds": 4})])
+def test_pettingzoo_parallel_api_and_seed_tests(game, players, options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(parallel_env(game, players=players, **options), num_cycles=1000)
+        parallel_seed_test(lambda: parallel_env(game, players=players, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize("game", ["dead_mans_draw", "opito_bay", "karibik"])
+def test_pettingzoo_render_test_in_every_mode(game, capsys):
+    """render_test makes the environment in "human" mode and then in every listed mode."""
+    def check_image(image):
+        return image.shape[0] > 200 and image.shape[1] > 800 and len(np.unique(image.reshape(-1, 3), axis=0)) > 2
+
+    render_test(lambda render_mode=None: env(game, render_mode=render_mode), custom_tests={"rgb_array": check_image})
+    assert raw_env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+    assert f"{game.replace('_', '-')}, 2 players" in capsys.readouterr().out  # "human" printed the view
+
+
+def test_parallel_steps_apply_every_deciding_seats_action_at_once():
+    environment = parallel_env("karibik", players=3, max_rounds=2)
+    observations, infos = environment.reset(seed=4)
+    assert all(info["acting"] for info in infos.values())  # the bribe: everyone decides
+    masks = {agent: observations[agent]["action_mask"] for agent in environment.agents}
+    actions = {agent: int(np.flatnonzero(mask)[i * 100]) for i, (agent, mask) in enumerate(masks.items())}
+    observations, rewards, terminations, _, infos = environment.step(actions)
+    bids = [environment.engine.observation(seat)["my_bids"] for seat in range(3)]
+    assert all(bid is not None for bid in bids) and bids[0] != bids[1]
+    acting = [agent for agent, info in infos.items() if info["acting"]]
+    for agent in environment.possible_agents:
+        assert observations[agent]["action_mask"].any() == (agent in acting)
+    with pytest.raises(ValueError, match="decides now .* but has no action"):
+        environment.step({})
+    dmd = parallel_env("dead_mans_draw", players=2)
+    observations, _ = dmd.reset(seed=1)
+    rng = random.Random(3)
+    while dmd.agents:  # other agents' actions are ignored: give everyone a masked sample
+        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
+                   for a, o in observations.items()}
+        observations, rewards, terminations, _, _ = dmd.step(actions)
+    assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0]) and all(terminations.values())
+    with pytest.raises(AssertionError, match="reset"):
+        dmd.step(actions)
+
+
+def test_parallel_render_rgb_array():
+    environment = parallel_env("karibik", players=2, render_mode="rgb_array")
+    environment.reset(seed=1)
+    image = environment.render()
+    assert image.dtype == np.uint8 and image.shape[2] == 3 and image.shape[1] >= 1040
 
 
 def random_step(environment, rng):
@@ -105,7 +161,7 @@ def test_render_ansi_is_the_seat_free_view():
     (lambda: env("karibik", players="3"), "players must be an integer"),
     (lambda: env("karibik", board="atlantic"), "option 'board' of karibik must be one of"),
     (lambda: env("dead_mans_draw", colour="red"), "unknown option 'colour' for dead-mans-draw"),
-    (lambda: env("opito_bay", render_mode="human"), "render_mode must be None or 'ansi'"),
+    (lambda: env("opito_bay", render_mode="svg"), "render_mode must be None or one of"),
     (lambda: env("opito_bay").reset(seed=-1), "seed must be a non-negative integer"),
 ])
 def test_bad_input_is_a_value_error(call, message):
@@ -113,13 +169,37 @@ def test_bad_input_is_a_value_error(call, message):
         call()
 
 
-def test_an_illegal_action_ends_the_game_with_minus_one():
-    environment = env("opito_bay", players=2, deals=1)
+def test_the_unmasked_loop_ends_with_a_clear_illegal_move_outcome():
+    """The documented loop without the mask: the first illegal sample ends the game, -1 for
+    its sender, 0 for the others, told in every agent's info and in the render."""
+    environment = env("opito_bay", players=3, deals=1, render_mode="ansi")
     environment.reset(seed=3)
-    mask = environment.last()[0]["action_mask"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        environment.step(int(np.flatnonzero(mask == 0)[0]))
-    agent = environment.agent_selection
-    assert environment.terminations[agent]
-    assert sorted(environment.rewards.values()) == [-1, 0]
+    first = environment.agent_selection
+    environment.action_space(first).seed(1)
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
+    steps = 0
+    for agent in environment.agent_iter():
+        observation, reward, termination, truncation, info = environment.last()
+        totals[agent] += reward
+        steps += 1
+        environment.step(None if termination or truncation else environment.action_space(agent).sample())
+    assert steps == 4  # one illegal action, then each of the 3 agents sees the end
+    assert totals == {agent: -1.0 if agent == first else 0.0 for agent in environment.possible_agents}
+    illegal = info["illegal_action"]
+    assert illegal["agent"] == first and "not legal for its 'play' decision" in illegal["reason"]
+    assert f"illegal move: {first} sent action" in environment.render()
+    parallel = parallel_env("karibik", players=2)
+    parallel.reset(seed=2)
+    _, rewards, terminations, _, infos = parallel.step({"player_0": 5100, "player_1": 0})
+    assert rewards == {"player_0": -1.0, "player_1": 0.0} and all(terminations.values())
+    assert infos["player_1"]["illegal_action"]["agent"] == "player_0" and parallel.agents == []
+
+
+def test_actions_outside_the_space_and_steps_before_reset_are_errors():
+    environment = env("dead_mans_draw")
+    with pytest.raises(AssertionError, match="reset"):
+        environment.step(0)
+    environment.reset(seed=1)
+    for bad in (-1, 194, "3", 1.5, None):
+        with pytest.raises(ValueError, match="outside the action space Discrete\\(194\\)"):
+            environment.step(bad)
