@@ -195,15 +195,32 @@ def match_command(
         if warning:
             typer.echo(warning, err=True)
         return
-    print_result(result)
+    again = ["arena", "match", game, *bots, "--seed", str(seed_value),
+             "--bot-seeds", ",".join(map(str, result.bot_seeds))]
+    for pair in option:
+        again += ["--option", pair]
+    given = {"--move-ms": (move_ms, str(CLOCK.move_ms)), "--reserve-ms": (reserve_ms, str(CLOCK.reserve_ms)),
+             "--startup-ms": (startup_ms, str(CLOCK.startup_ms)), "--margin-ms": (margin_ms, "0"),
+             "--fault-policy": (fault_policy.value, FaultPolicy.FORFEIT.value),
+             "--substitutions": (substitutions, "3"), "--sandbox": (sandbox, "auto")}
+    for flag, (value, default) in given.items():
+        if value != default:
+            again += [flag, value]
+    again += [flag for flag, on in (("--ponder", ponder), ("--in-turn", in_turn),
+                                    ("--allow-root-bots", allow_root_bots)) if on]
+    print_result(result, again)
     if stderr_dir is not None:
         typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per bot process)")
     if warning:
         typer.echo(warning)
 
 
-def print_result(result: MatchResult) -> None:
-    """One game's result as text: the game line, the seats' table, the faults."""
+def print_result(result: MatchResult, again: list[str] | None = None) -> None:
+    """One game's result as text: the game line, the seats' table, the bot seeds (with
+    ``again``, the command line that plays the same game again, whole, and which seats' bots
+    said they budget by the clock, so may not), the faults."""
+    import shlex
+
     from tabulate import tabulate
 
     typer.echo(f"{result.game}  seed {result.seed}  {result.reason.value}  "
@@ -213,8 +230,16 @@ def print_result(result: MatchResult) -> None:
          enumerate(zip(result.bots, result.ranks, result.scores))],
         headers=["seat", "bot", "rank", "score"],
     ))
-    typer.echo(f"bot seeds {','.join(map(str, result.bot_seeds))} (the same game again: --seed {result.seed} "
-               f"--bot-seeds {','.join(map(str, result.bot_seeds))})")
+    typer.echo(f"bot seeds {','.join(map(str, result.bot_seeds))}")
+    if again is not None:
+        typer.echo(f"the same game again: {shlex.join(again)}")
+        clocked = [f"seat {seat} ({result.bots[seat]})" for seat, on in enumerate(result.clock_bound) if on]
+        if clocked:
+            one = len(clocked) == 1
+            typer.echo(f"  not exactly: {', '.join(clocked)} budget{'s' if one else ''} by the clock "
+                       f"({'its hello says' if one else 'their hellos say'} clock_bound), so "
+                       f"{'it' if one else 'they'} may play otherwise; a fixed budget replays exactly "
+                       f"(the search bots: --nodes N)")
     for fault in result.faults:
         who = "no bot charged" if fault.seat is None else f"seat {fault.seat} ({fault.bot})"
         typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step}: {fault.detail}")

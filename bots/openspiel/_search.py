@@ -85,10 +85,12 @@ class TimedMCTS(mcts.MCTSBot):
 class OpenSpielPolicy:
     """A policy for every game, searching with ``algorithm`` (``"ismcts"`` or ``"mcts"``)."""
 
-    def __init__(self, algorithm: str = "ismcts") -> None:
+    def __init__(self, algorithm: str = "ismcts", simulations: int | None = None) -> None:
+        """``simulations``: that many a decision and no clock; ``None``: the clock's budget."""
         if algorithm not in ("ismcts", "mcts"):
             raise ValueError(f"unknown search {algorithm!r}; use 'ismcts' or 'mcts'")
         self.algorithm = algorithm
+        self.simulations = simulations
         self.games: dict[tuple, pyspiel.Game] = {}
 
     def game(self, request: Request) -> pyspiel.Game:
@@ -101,6 +103,8 @@ class OpenSpielPolicy:
         return game
 
     def __call__(self, request: Request, rng: random.Random) -> Any:
+        if self.simulations is not None:
+            return self.act(request, rng, 0.0, self.simulations)
         return self.act(request, rng, budget(request))
 
     def act(self, request: Request, rng: random.Random, budget_s: float,
