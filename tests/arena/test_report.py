@@ -229,12 +229,22 @@ def _steps(database, key):
     (["view", "{db}", "-o", "{tmp}/g.html"],
      "error: {db} is a results database; name the game with --key KEY (keys: `arena replay {db}`)\n"),
     (["view", "{db}", "--game", "nope", "-o", "{tmp}/g.html"],
-     "error: {db}: no game with key 'nope'; keys: `arena export {db}`\n"),
+     "error: {db}: no game with key 'nope'; keys: `arena replay {db}`\n"),
+    (["view", "{tmp}/r.json", "--key", "abc", "-o", "{tmp}/g.html"],
+     "error: {tmp}/r.json is not a results database: --key names a game of a database (for a replay file, "
+     "leave --key out)\n"),
+    (["report", "{db}", "--replay-mb", "-1", "-o", "{tmp}/r.html"],
+     "error: --replay-mb must be a number of MB >= 0 (0: no replays embedded), got -1\n"),
+    (["report", "{db}", "--replay-mb", "nan", "-o", "{tmp}/r.html"],
+     "error: --replay-mb must be a number of MB >= 0 (0: no replays embedded), got nan\n"),
+    (["report", "{db}", "--bootstrap", "0", "-o", "{tmp}/r.html"],
+     "error: --bootstrap must be a number of replicates >= 1, got 0\n"),
     (["view", "{tmp}/none.json", "-o", "{tmp}/g.html"],
      "error: {tmp}/none.json: cannot read (No such file or directory)\n"),
 ])
 def test_report_and_view_errors_are_one_line(tmp_path, args, message):
     database = make_database(tmp_path / "t.db", "dead-mans-draw")
+    (tmp_path / "r.json").write_text("{}")
     fill = {"db": str(database), "tmp": str(tmp_path)}
     result = arena(*[arg.format(**fill) for arg in args], check=False)
     assert (result.returncode, result.stderr) == (2, message.format(**fill))
