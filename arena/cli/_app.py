@@ -412,6 +412,7 @@ def doctor_command(
     from ..players._manifest import resolve_bot
     from ..players._probe import judge, run_probe
     from ..sandbox._open import open_sandbox
+    from ._width import fill_line, fit_widths, terminal_columns
 
     specs = [resolve_bot(bot) for bot in bots or []]
     from ..players._faults import BotFault
@@ -421,19 +422,23 @@ def doctor_command(
             checks = judge(trio.run(run_probe, box))
         except (RuntimeError, BotFault) as error:
             raise UsageError(f"the sandbox probe could not run here: {error}") from None
-    typer.echo(f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")
-    typer.echo(tabulate([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
-                        headers=["held", "protection", "what the probe found"]))
+    def table(rows: list[list[str]], headers: list[str]) -> str:  # wrapped to the terminal's width
+        return tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, terminal_columns()))
+
+    typer.echo(fill_line(f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each "
+                         f"attack:", terminal_columns()))
+    typer.echo(table([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
+                     ["held", "protection", "what the probe found"]))
     typer.echo("")
-    rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
-    typer.echo(tabulate(rows, headers=["active", "layer", "how"]))
+    typer.echo(table([["yes" if active else "NO", name, how] for name, active, how in box.describe()],
+                     ["active", "layer", "how"]))
     missing = [check.protection for check in checks if not check.held] + [
         name for name, active, _ in box.describe() if not active]
     if missing:
         typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
     if specs:
         typer.echo("")
-        typer.echo(tabulate([_doctor_row(spec, box) for spec in specs], headers=["bot", "uid", "bubblewrap", "cgroup"]))
+        typer.echo(table([_doctor_row(spec, box) for spec in specs], ["bot", "uid", "bubblewrap", "cgroup"]))
 
 
 def _doctor_row(spec: BotSpec, box: Sandbox) -> list[str]:
