@@ -152,7 +152,9 @@ def match_command(
         "--ponder", help="Let bots think while others are on move (else, as root, a bot not on move is frozen).")] = False,
     in_turn: Annotated[bool, typer.Option(
         "--in-turn", help="Ask the seats of a simultaneous decision one after another (no two bots run at once).")] = False,
-    fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
+    fault_policy: Annotated[FaultPolicy, typer.Option(
+        metavar="POLICY", help="What a fault costs the faulting bot: forfeit, end-game or substitute.")
+    ] = FaultPolicy.FORFEIT,
     substitutions: Annotated[str, number_option(
         "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
     replay: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the replay (JSON) to this file.")] = None,
