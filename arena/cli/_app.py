@@ -244,7 +244,7 @@ def print_result(result: MatchResult, again: list[str] | None = None) -> None:
                        f"(the search bots: --nodes N)")
     for fault in result.faults:
         who = "no bot charged" if fault.seat is None else f"seat {fault.seat} ({fault.bot})"
-        typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step}: {fault.detail}")
+        typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step_number}: {fault.detail}")
         if fault.stderr_tail:
             typer.echo("  last stderr lines:\n    " + fault.stderr_tail.replace("\n", "\n    "))
 

@@ -81,7 +81,7 @@ def faults_section(faults: list[dict[str, Any]], games: list[list[Any]]) -> str:
         key = games[fault["game"]][0]
         stderr = (f'<details><summary>stderr</summary><pre>{escape(fault["stderr"])}</pre></details>'
                   if fault["stderr"] else "")
-        rows.append([escape(fault["bot"] or "(none)"), escape(fault["kind"]), fault["seat"], fault["step"],
+        rows.append([escape(fault["bot"] or "(none)"), escape(fault["kind"]), fault["seat"], fault["step"] + 1,
                      escape(fault["detail"]) + stderr,
                      f'<a href="#game={escape(key)}" class="open">{escape(key)}</a>'])
     table = _table(["bot", "class", "seat", "step", "detail", "game"], rows, "faults")
