@@ -60,7 +60,7 @@ def test_match_help_documents_the_options():
     for option in ("--seed", "--option", "--move-ms", "--reserve-ms", "--startup-ms", "--fault-policy",
                    "--substitutions", "--replay", "--format", "--sandbox", "-h"):
         assert option in stdout
-    assert "forfeit|end-game|substitute" in stdout and "table|json" in stdout
+    assert "POLICY" in stdout and "forfeit, end-game or substitute" in stdout and "table|json" in stdout
 
 
 def test_games_table_lists_every_registered_game():
