@@ -408,6 +408,8 @@ def doctor_command(
       arena doctor
       arena doctor my-bot/bot.toml --sandbox bwrap
     """
+    import functools
+
     import trio
     from tabulate import tabulate
 
@@ -419,23 +421,27 @@ def doctor_command(
     specs = [resolve_bot(bot) for bot in bots or []]
     from ..players._faults import BotFault
 
-    with open_sandbox(sandbox, allow_root_bots) as box:
-        try:
-            checks = judge(trio.run(run_probe, box))
-        except (RuntimeError, BotFault) as error:
-            raise UsageError(f"the sandbox probe could not run here: {error}") from None
     def table(rows: list[list[str]], headers: list[str]) -> str:  # wrapped to the terminal's width
         return tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, terminal_columns()))
 
-    typer.echo(fill_line(f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each "
-                         f"attack:", terminal_columns()))
-    typer.echo(table([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
-                     ["held", "protection", "what the probe found"]))
-    typer.echo("")
+    with open_sandbox(sandbox, allow_root_bots) as box:
+        probes = [(None, f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")]
+        probes += [(spec, f"A probe bot, started in {spec.name}'s folder with its environment and shown what it "
+                          f"would be (--sandbox {sandbox}), tried each attack:") for spec in specs]
+        failed = []
+        for spec, heading in probes:
+            try:
+                checks = judge(trio.run(functools.partial(run_probe, box, manifest=spec)))
+            except (RuntimeError, BotFault) as error:
+                raise UsageError(f"the sandbox probe could not run here: {error}") from None
+            failed += [check.protection for check in checks if not check.held and check.protection not in failed]
+            typer.echo(fill_line(heading, terminal_columns()))
+            typer.echo(table([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
+                             ["held", "protection", "what the probe found"]))
+            typer.echo("")
     typer.echo(table([["yes" if active else "NO", name, how] for name, active, how in box.describe()],
                      ["active", "layer", "how"]))
-    missing = [check.protection for check in checks if not check.held] + [
-        name for name, active, _ in box.describe() if not active]
+    missing = failed + [name for name, active, _ in box.describe() if not active]
     if missing:
         typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
     if specs:

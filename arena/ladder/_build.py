@@ -117,7 +117,7 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
     read_fd, write_fd = os.pipe()
     try:
         process = await trio.lowlevel.open_process(
-            box.command(build.argv(), build.cwd, uid, confinement.plan, writable=[build.cwd], env=env,
+            box.command(build.argv(), build.cwd, uid, confinement.plan, writable=[build.cwd], env=env, whole_system=True,
                         tmp_bytes=box.tmpfs_bytes(build.limits)),
             stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd, cwd=build.cwd,
             env=box.environment(env, build.argv(), build.cwd), start_new_session=True,

@@ -96,7 +96,7 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
     try:
         spec = await trio.to_thread.run_sync(load_manifest, bot_dir / MANIFEST)
     except ManifestError as error:
-        return Admission(False, bot_dir, str(error).replace(f"{bot_dir}/", ""))
+        return Admission(False, bot_dir, str(error).replace(f"{bot_dir}/", "").replace(str(bot_dir), "the archive"))
     box = _own_sandbox(detect_sandbox(sandbox) if isinstance(sandbox, str) else sandbox)
     try:
         lines = []

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sandbox._sandbox import Limits
+from ..sandbox._view import view_widening
 from ._toml import describe_value, read_toml
 
 
@@ -148,7 +149,7 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
             raise ManifestError(f"{where}: 'env' key {key!r}: a variable name must be non-empty, without "
                                 f"'=' or NUL, and its value without NUL")
     limits = _limits(data.get("limits", {}), where)
-    return BotSpec(
+    spec = BotSpec(
         name=name,
         command=tuple(command),
         cwd=(base / cwd).resolve(),
@@ -157,6 +158,24 @@ def manifest_from_dict(data: Mapping, base: Path, where: str) -> BotSpec:
         limits=limits,
         build=tuple(build) if build is not None else None,
     )
+    _check_view(spec, base, where, cwd)
+    return spec
+
+
+def _check_view(spec: BotSpec, base: Path, where: str, written_cwd: str) -> None:
+    """Refuse a manifest any of whose paths would widen the bot's view beyond its own folder
+    (``base``, the manifest's), its runtime and the system's folders: under bubblewrap the view
+    shows what the command line, ``cwd`` and ``PYTHONPATH``/``NODE_PATH`` name, so a
+    ``PYTHONPATH = "/"`` would show the whole host (other entrants, every process's command
+    line). Refused whatever the sandbox, so a manifest means the same everywhere. A ``cwd`` is
+    named as written (a ladder's report must not show the server's folders)."""
+    env = {"PATH": os.environ.get("PATH", os.defpath), **spec.env}
+    widening = view_widening(spec.argv(), spec.cwd or base, env, base.resolve(), env_keys=tuple(spec.env))
+    if widening is not None:
+        field_name, why = widening
+        if field_name == "cwd" and not why.startswith("the bot's folder"):
+            why = f"{written_cwd!r} lies outside the bot's folder"
+        raise ManifestError(f"{where}: '{field_name}' would show the bot more than its own folder: {why}")
 
 
 def _command(value: object, key: str, where: str) -> list[str]:

@@ -26,6 +26,7 @@ from pathlib import Path
 import trio
 
 from ..sandbox._sandbox import Limits, Sandbox
+from ..sandbox._view import installation, program_path, shown_paths
 from ._manifest import BotSpec
 
 #: what the probe does; its arguments come as one JSON object in argv[1]
@@ -82,7 +83,32 @@ found["inotify"] = call(libc.inotify_init1(0))
 found["shm"] = call(libc.shmget(0, 4096, 0o1600))
 
 # the filesystem
-found["visible"] = sorted(path for path in task["absent"] if os.path.exists(path))
+# A place it must not see may hold the path down to what it is shown (a clone under /home):
+# that path, and nothing beside it, is allowed.
+def beside_shown(path):
+    for shown in task["shown"]:
+        if path == shown or path.startswith(shown.rstrip("/") + "/"):
+            return None  # shown to it on purpose: not looked into
+        if not shown.startswith(path.rstrip("/") + "/"):
+            continue
+        return "down"  # on the way to a shown path: look inside
+    return "beside"
+visible = []
+for place in task["absent"]:
+    if not os.path.lexists(place):
+        continue
+    stack = [place]
+    while stack and len(visible) < 20:
+        path = stack.pop()
+        where = beside_shown(path)
+        if where == "beside":
+            visible.append(path)
+        elif where == "down" and os.path.isdir(path) and not os.path.islink(path):
+            try:
+                stack += sorted(os.path.join(path, name) for name in os.listdir(path))
+            except OSError:
+                pass
+found["visible"] = sorted(set(visible))
 for place in ("/", "/usr"):
     try:
         with open(os.path.join(place, "pirate-arena-probe"), "w"):
@@ -186,6 +212,16 @@ PROBE_FORKS = 24
 ABSENT = ["/run", "/var/run", "/home", "/root/.bashrc", "/sys/fs/cgroup", "/var", "/opt", "/mnt"]
 
 
+#: what a view holds at its top level in any case: the system's folders and its own mounts
+VIEW_TOP = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "dev", "proc", "sys", "tmp"}
+
+
+def _host_top_level() -> list[str]:
+    """The host's top-level folders a view never holds whole (``/home``, ``/srv``, ``/work``):
+    the probe may find in each only the path down to what it is shown."""
+    return sorted(f"/{name}" for name in os.listdir("/") if name not in VIEW_TOP and f"/{name}" not in ABSENT)
+
+
 @dataclass(frozen=True)
 class Check:
     """One row: the protection, whether the attack failed, and what the probe found."""
@@ -227,9 +263,9 @@ class _Targets:
         fcntl.lockf(self._lock_file, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, self.offset)
         fcntl.flock(self._lock_file, fcntl.LOCK_SH | fcntl.LOCK_NB)
 
-    def task(self) -> dict:
-        return {"port": self.tcp.getsockname()[1], "unix": self.unix_path, "locked": self.locked,
-                "offset": self.offset, "absent": [*ABSENT, str(self.host_tmp)], "arena_pid": os.getpid(),
+    def task(self, shown: list[str]) -> dict:
+        return {"port": self.tcp.getsockname()[1], "unix": self.unix_path, "locked": self.locked, "shown": shown,
+                "offset": self.offset, "absent": [*ABSENT, *_host_top_level(), str(self.host_tmp)], "arena_pid": os.getpid(),
                 "forks": PROBE_FORKS, "marker": self.marker, "hogs": HOGS, "hog_mb": HOG_MB,
                 "window": WINDOW_S, "freeze": FREEZE_S}
 
@@ -273,17 +309,31 @@ class _Targets:
         return found
 
 
-async def run_probe(sandbox: Sandbox, limit_s: float = 30.0) -> dict:
+async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec | None = None) -> dict:
     """Start the probe in ``sandbox`` and return what it found, with what reached the targets
     (``reached``) and the processes it left behind (``survivors``). Raises ``RuntimeError`` if
-    it says nothing (it could not start, or was killed)."""
-    from ._process import open_bot_process
+    it says nothing (it could not start, or was killed).
+
+    ``manifest``: probe the view that bot gets: the probe runs in its folder, with its
+    environment, and is shown what its command would be (its program, the files its command
+    line names, its ``PYTHONPATH``), beside the arena's Python that runs the probe."""
+    from ._process import bot_environment, open_bot_process
 
     targets = _Targets()
     try:
-        spec = BotSpec("sandbox-probe", (sys.executable, "-I", "-S", "-c", PROBE, json.dumps(targets.task())),
-                       cwd=targets.home, limits=PROBE_LIMITS)
-        async with open_bot_process(spec, sandbox) as bot:
+        cwd = manifest.cwd if manifest is not None and manifest.cwd is not None else targets.home
+        env = bot_environment(manifest) if manifest is not None else {}
+        view_argv = manifest.argv() if manifest is not None else ()
+        probe = (sys.executable, "-I", "-S", "-c", PROBE)
+        # What the bot may see of places it must otherwise not: its folder, the runtime of its
+        # program and the arena's Python with its packages (the probe's), not what its
+        # environment or command line add beyond those (that is what the probe looks for).
+        program = program_path(view_argv, cwd, env) if view_argv else None
+        runtime = installation(program) if program is not None else []
+        shown = [str(path) for path in shown_paths([*probe, "{}"], cwd, {}, runtime)]
+        spec = BotSpec("sandbox-probe", (*probe, json.dumps(targets.task(shown))), cwd=cwd,
+                       env=manifest.env if manifest is not None else {}, limits=PROBE_LIMITS)
+        async with open_bot_process(spec, sandbox, view_argv=view_argv) as bot:
             with trio.move_on_after(limit_s):
                 await _freeze_in_window(bot)
                 await bot.process.wait()
@@ -339,7 +389,7 @@ def judge(found: dict) -> list[Check]:
               found["lock"] != "saw the arena's lock" and found["flock"] not in ("saw the arena's lock", "locked")
               and found["inotify"] != "done" and found["shm"] != "done",
               refused("lock", "flock", "inotify", "shm")),
-        Check("minimal read-only view: no /run, /home, /var, /sys, host's /tmp",
+        Check("minimal read-only view: nothing of /run, /home, /var, /tmp but its own path",
               not found["visible"] and not found.get("wrote"),
               (f"sees {', '.join(found['visible'])}" if found["visible"] else "none of them visible")
               + (f"; wrote to {', '.join(found['wrote'])}" if found.get("wrote") else "; / and /usr read-only")),

@@ -16,7 +16,7 @@ import signal
 import socket
 import stat
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -274,13 +274,14 @@ _INTERPRETERS = {".py": "python", ".js": "node", ".rb": "ruby", ".sh": "sh", ".p
 
 @asynccontextmanager
 async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr_limit: int = 16 * 1024,
-                           log_dir: Path | None = None) -> AsyncIterator[BotProcess]:
+                           log_dir: Path | None = None, view_argv: Sequence[str] = ()) -> AsyncIterator[BotProcess]:
     """Start ``spec`` in a new session inside ``sandbox``; on exit SIGTERM, a short grace,
     SIGKILL the group (and, with a dropped uid, every process of that uid).
 
     Raises :class:`BotFault` (``CRASH``) if the command cannot be started at all, and
     :class:`SandboxError` if the arena runs as root, the bot cannot have its own uid, and the
-    sandbox does not allow root bots (or no bot uid is free).
+    sandbox does not allow root bots (or no bot uid is free). ``view_argv``: another command
+    whose paths the bot is shown too (``arena doctor``'s probe, in a manifest's view).
     """
     sandbox = sandbox or Sandbox()
     argv = spec.argv()
@@ -292,7 +293,7 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
         # Said before the sandbox's checks: as root, a file nobody may run would otherwise read
         # as a bot that cannot have its own uid, and without root as exec's "Permission denied".
         raise BotFault(FaultKind.CRASH, f"could not start: {not_executable}")
-    confinement = sandbox.check(spec.name, argv, spec.cwd, env)
+    confinement = sandbox.check(spec.name, argv, spec.cwd, env, view_argv)
     lease = None
     if confinement.own_uid:
         try:
@@ -300,7 +301,8 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
         except UidError as error:
             raise SandboxError(str(error)) from None
     try:
-        async with _started(spec, sandbox, argv, env, confinement, lease, stderr_limit, log_dir) as bot:
+        async with _started(spec, sandbox, argv, env, confinement, lease, stderr_limit, log_dir,
+                            view_argv) as bot:
             yield bot
     finally:
         if lease is not None:
@@ -309,7 +311,8 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
 
 @asynccontextmanager
 async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[str, str], confinement: Confinement,
-                   lease: UidLease | None, stderr_limit: int, log_dir: Path | None) -> AsyncIterator[BotProcess]:
+                   lease: UidLease | None, stderr_limit: int, log_dir: Path | None,
+                   view_argv: Sequence[str] = ()) -> AsyncIterator[BotProcess]:
     uid = lease.uid if lease is not None else None
     cgroup = sandbox.new_cgroup(spec.limits)
     try:
@@ -318,10 +321,11 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
     seccomp_fd = None
     try:
+        await trio.to_thread.run_sync(sandbox.keep_view_resident, argv, spec.cwd, env, view_argv)
         seccomp_fd = sandbox.seccomp_fd()
         process = await trio.lowlevel.open_process(
             sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env, seccomp_fd=seccomp_fd,
-                            tmp_bytes=sandbox.tmpfs_bytes(spec.limits)),
+                            tmp_bytes=sandbox.tmpfs_bytes(spec.limits), view_argv=view_argv),
             stdin=subprocess.PIPE,
             stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
             stderr=subprocess.PIPE,

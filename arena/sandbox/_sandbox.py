@@ -48,7 +48,8 @@ from ._loopback import PrivateLoopback
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
 from ._uids import UidAllocator
-from ._view import PACKAGES, PROJECT_ROOT, bot_path, program_path, view
+from ._resident import Residency, keep_resident
+from ._view import PACKAGES, PROJECT_ROOT, bot_path, etc_files, needed_paths, program_path, view, view_paths
 
 
 @dataclass(frozen=True)
@@ -227,12 +228,16 @@ class Sandbox:
             return min(limits.memory_mb or self.max_memory_mb, self.max_memory_mb) * 2**20
         return limits.memory_mb * 2**20 // 4 if limits.memory_mb else None
 
-    def confinement(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> Confinement:
-        """Whether a bot started as ``argv`` in ``cwd`` can run under its own uid, and how."""
+    def confinement(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str],
+                    view_argv: Sequence[str] = ()) -> Confinement:
+        """Whether a bot started as ``argv`` in ``cwd`` can run under its own uid, and how
+        (``view_argv``: another command whose paths it is shown too, as in :meth:`command`)."""
         if not self.drop_privileges:
             return Confinement(False, "the arena does not run as root, so bots share its uid")
         cwd = Path(os.path.abspath(cwd or Path.cwd()))
         required, optional = _needed_paths(argv, cwd, env)
+        if view_argv:
+            optional += needed_paths(view_argv, cwd, env)
         plan, problems = plan_mounts(required, optional, cwd, program_path(argv, cwd, env))
         if problems:
             why = f"{problems[0]}, so it cannot run under another uid"
@@ -244,10 +249,11 @@ class Sandbox:
             return Confinement(True, shown, plan)
         return Confinement(False, why, refused=not self.allow_root)  # as root it needs no view
 
-    def check(self, name: str, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> Confinement:
+    def check(self, name: str, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str],
+              view_argv: Sequence[str] = ()) -> Confinement:
         """:meth:`confinement`, raising :class:`SandboxError` where the bot would run as root
         without the organiser's consent (and noting it in ``root_bots`` where it has it)."""
-        confinement = self.confinement(argv, cwd, env)
+        confinement = self.confinement(argv, cwd, env, view_argv)
         if confinement.refused:
             raise SandboxError(f"bot {name!r} would run as root: {confinement.why}; make its program and "
                                f"folder readable by other users, or pass --allow-root-bots to run it as root")
@@ -258,22 +264,28 @@ class Sandbox:
     def command(self, argv: Sequence[str], cwd: Path | None, uid: int | None = None,
                 plan: MountPlan = MountPlan(), writable: Sequence[Path] = (),
                 env: Mapping[str, str] | None = None, tmp_bytes: int | None = None,
-                seccomp_fd: int | None = None) -> list[str]:
+                seccomp_fd: int | None = None, view_argv: Sequence[str] = (),
+                whole_system: bool = False) -> list[str]:
         """``argv`` wrapped in bubblewrap when available, which shows it only what it needs
         (``_view``; run as ``uid`` inside ``plan``'s view; ``env``: the environment it is
         started with, to find its program); ``writable`` folders stay writable inside (a
         ladder's build step writes its bot folder); ``tmp_bytes``: the size of its private
         ``/tmp`` and ``/dev/shm``; ``seccomp_fd`` (from :meth:`seccomp_fd`) is the filter
-        bubblewrap installs."""
+        bubblewrap installs; ``view_argv``: another command whose paths it is shown too
+        (``arena doctor``'s probe, in the view a manifest's bot gets); ``whole_system``:
+        ``/usr`` and the like shown whole (a ladder's build step runs compilers), not only the
+        files the program needs of them."""
         if self.bwrap is None:
             return list(argv)
         # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
         # signal fires when that *thread* ends (seconds later), killing healthy bots. Bots of
         # an arena that died are killed through their cgroups by the next arena instead.
         inside = Path(os.path.abspath(cwd or Path.cwd()))
+        env = os.environ if env is None else env
+        also = needed_paths(view_argv, inside, env) if view_argv else ()
         wrapped = [self.bwrap, "--new-session", "--unshare-all",
-                   *view(argv, inside, os.environ if env is None else env, uid, plan, self.hidden_paths,
-                         tmp_bytes, self.bwrap_sizes)]
+                   *view(argv, inside, env, uid, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes, also,
+                         whole_system)]
         for path in writable:
             wrapped += ["--bind", str(path), str(path)]
         if seccomp_fd is not None:
@@ -281,6 +293,17 @@ class Sandbox:
         # Last: the root's own folders (mount points of all the above) stay as they are.
         wrapped += ["--remount-ro", "/", "--chdir", str(inside), "--"]
         return wrapped + list(argv)
+
+    def keep_view_resident(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str],
+                           view_argv: Sequence[str] = ()) -> Residency | None:
+        """Before a bot starts under bubblewrap: every file of its view read into the page
+        cache (``_resident``: timing a read then tells a bot nothing of what another read).
+        Slow the first time on a machine (the files come from disk); run it in a thread."""
+        if self.bwrap is None:
+            return None
+        inside = Path(os.path.abspath(cwd or Path.cwd()))
+        also = needed_paths(view_argv, inside, env) if view_argv else ()
+        return keep_resident([*etc_files(), *view_paths(argv, inside, env, also=also)])
 
     def environment(self, env: dict[str, str], argv: Sequence[str] = (), cwd: Path | None = None) -> dict[str, str]:
         """The environment a bot started as ``argv`` in ``cwd`` gets: under bubblewrap its home

@@ -10,8 +10,11 @@ plain ``PermissionError`` instead of dying. What it refuses, and why:
 
 - cross-process channels: ``flock``; ``fcntl`` record, open-file-description and lease locks,
   ``F_NOTIFY`` and ``F_SET_RW_HINT``; inotify, fanotify; SysV IPC and POSIX message queues (machine-wide without
-  bubblewrap); ``fadvise(POSIX_FADV_DONTNEED)`` and ``preadv2(RWF_NOWAIT)`` (dropping and
-  probing another's pages of a shared file in the page cache);
+  bubblewrap); the page cache's state of a shared file, dropped or read back without reading
+  the file: ``fadvise(POSIX_FADV_DONTNEED)``, ``madvise(MADV_COLD, MADV_PAGEOUT)``,
+  ``process_madvise``, ``mincore``, ``cachestat`` and ``preadv2(RWF_NOWAIT)`` (the view's
+  files are kept resident, so what remains, timing a plain read, finds every page cached:
+  ``_resident``);
 - the network: ``connect``, ``bind``, ``listen``, ``accept``; sockets other than ``AF_UNIX``
   streams and sequenced packets; ``sendto`` with an address;
 - reaching into other processes or the kernel: ``ptrace``, ``process_vm_*``, ``kcmp``,
@@ -69,6 +72,9 @@ SOCK_NONBLOCK, SOCK_CLOEXEC = 0o4000, 0o2000000
 #: CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 CLONE_NEW_ANY = 0x80 | 0x20000 | 0x2000000 | 0x4000000 | 0x8000000 | 0x10000000 | 0x20000000 | 0x40000000
 POSIX_FADV_DONTNEED = 4
+#: MADV_COLD, MADV_PAGEOUT: a file page mapped by this process alone is deactivated or written
+#: out of the page cache
+MADV_EVICTING = (20, 21)
 RWF_NOWAIT = 0x8
 
 
@@ -97,14 +103,14 @@ REFUSED = (
     "name_to_handle_at", "open_by_handle_at",
     "acct", "swapon", "swapoff", "reboot", "kexec_load", "kexec_file_load",
     "init_module", "finit_module", "delete_module", "iopl", "ioperm", "syslog", "quotactl", "quotactl_fd",
-    "lookup_dcookie",
+    "lookup_dcookie", "mincore", "cachestat", "process_madvise",
     "connect", "bind", "listen", "accept", "accept4",
 )
 
 # x86_64: /usr/include/x86_64-linux-gnu/asm/unistd_64.h (linux-libc-dev 6.1), which is the
 # kernel's arch/x86/entry/syscalls/syscall_64.tbl.
 X86_64 = Arch("x86_64", 0xC000003E, {
-    "ioctl": 16, "shmget": 29, "shmat": 30, "shmctl": 31, "socket": 41, "connect": 42, "accept": 43,
+    "ioctl": 16, "mincore": 27, "madvise": 28, "shmget": 29, "shmat": 30, "shmctl": 31, "socket": 41, "connect": 42, "accept": 43,
     "sendto": 44, "sendmsg": 46, "bind": 49, "listen": 50, "socketpair": 53, "clone": 56,
     "semget": 64, "semop": 65, "semctl": 66, "shmdt": 67, "msgget": 68, "msgsnd": 69, "msgrcv": 70,
     "msgctl": 71, "fcntl": 72, "flock": 73, "ptrace": 101, "syslog": 103, "pivot_root": 155,
@@ -120,7 +126,7 @@ X86_64 = Arch("x86_64", 0xC000003E, {
     "userfaultfd": 323, "preadv2": 327, "pwritev2": 328, "io_uring_setup": 425,
     "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428, "move_mount": 429,
     "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "clone3": 435,
-    "pidfd_getfd": 438, "mount_setattr": 442, "quotactl_fd": 443,
+    "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442, "quotactl_fd": 443, "cachestat": 451,
 }, foreign_from=X32_SYSCALL_BIT)
 
 # aarch64: the generic table, /usr/include/asm-generic/unistd.h (linux-libc-dev 6.1; the
@@ -141,7 +147,8 @@ AARCH64 = Arch("aarch64", 0xC00000B7, {
     "finit_module": 273, "bpf": 280, "userfaultfd": 282, "preadv2": 286, "pwritev2": 287,
     "kexec_file_load": 294, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
     "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-    "fspick": 433, "clone3": 435, "pidfd_getfd": 438, "mount_setattr": 442, "quotactl_fd": 443,
+    "fspick": 433, "clone3": 435, "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442,
+    "quotactl_fd": 443, "cachestat": 451, "mincore": 232, "madvise": 233,
 })
 
 ARCHES = {arch.name: arch for arch in (X86_64, AARCH64)}
@@ -239,6 +246,7 @@ def _arg_checks(numbers: dict[str, int]) -> list[_Op | str]:
     # A shared file's pages in the page cache: dropped by one bot, probed without blocking by
     # another, they carry bits both ways. The plain read that remains only times them.
     refuse_values("fadvise64", 3, (POSIX_FADV_DONTNEED,))
+    refuse_values("madvise", 2, MADV_EVICTING)
     for name in ("preadv2", "pwritev2"):
         block(name, [_load(_low(5)), _Op(JSET_K, RWF_NOWAIT, true=f"no-{name}"), _ret(RET_ALLOW),
                      f"no-{name}", _errno(errno.EOPNOTSUPP)])

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ._libraries import links_out_of, system_needs
 from ._mounts import MountPlan
 
 #: the system's programs and libraries (``/bin`` and the like are links into ``/usr`` on
@@ -45,6 +46,9 @@ ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ld.so.preload", "localtime"
        "os-release", "locale.alias", "ssl/openssl.cnf", "java-*", "python3*")
 #: what runtimes read of /sys to count CPUs (glibc's get_nprocs, libuv)
 SYS = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible", "/sys/devices/system/cpu/present")
+#: small files of the system every runtime may read: OpenSSL's configuration (Node reads it at
+#: start), the time zone /etc/localtime names
+SYSTEM_FILES = ("/usr/lib/ssl/openssl.cnf", os.path.realpath("/etc/localtime"))
 #: never shown, whatever a command line names (sockets of the host's services, kernel state)
 NEVER = (Path("/run"), Path("/var/run"), Path("/proc"), Path("/sys"), Path("/dev"))
 #: the folder holding the engines/protocol/bots/envs packages; a Python bot imports them
@@ -53,24 +57,34 @@ PACKAGES = ("engines", "protocol", "bots", "envs")
 
 
 @functools.cache
-def _system_arguments() -> tuple[str, ...]:
-    """The system part of the view (the same for every bot of this machine)."""
+def _system_arguments(whole: bool = True) -> tuple[str, ...]:
+    """The system part of the view (the same for every bot of this machine): ``/usr`` and the
+    like whole, or (``whole=False``) only their links (``/bin`` to ``usr/bin``), the files a
+    bot needs of them being bound one by one (:func:`view_paths`)."""
     arguments: list[str] = []
     for path in SYSTEM:
         if os.path.islink(path):
             arguments += ["--symlink", os.readlink(path), path]
-        elif os.path.isdir(path):
+        elif os.path.isdir(path) and whole:
             arguments += ["--ro-bind", path, path]
-    for pattern in ETC:
-        for path in sorted(glob.glob(os.path.join("/etc", pattern))):
-            arguments += ["--ro-bind-try", path, path]
+    for path in etc_files():
+        arguments += ["--ro-bind-try", str(path), str(path)]
     for path in SYS:
         arguments += ["--ro-bind-try", path, path]
     return tuple(arguments)
 
 
+@functools.cache
+def etc_files() -> tuple[Path, ...]:
+    """The files (and folders) of ``/etc`` every view shows (:data:`ETC`)."""
+    return tuple(Path(path) for pattern in ETC for path in sorted(glob.glob(os.path.join("/etc", pattern))))
+
+
 def _within(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
+    """Whether ``path`` is ``folder`` or inside it (compared as text: this runs for every file
+    of a view)."""
+    path_text, folder_text = str(path), str(folder)
+    return path_text == folder_text or path_text.startswith(folder_text.rstrip("/") + "/")
 
 
 def _system(path: Path) -> bool:
@@ -95,12 +109,35 @@ def installation(program: Path) -> list[Path]:
     ``/opt/node/bin/node``), or its own folder. Nothing for a program of the system."""
     real = Path(os.path.realpath(program))
     if real == Path(os.path.realpath(sys.executable)):
-        return [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)]
+        return _python_installation()
     folders = []
     for path in (Path(os.path.abspath(program)), real):
         if not _system(path):
             folders.append(path.parent.parent if path.parent.name == "bin" else path.parent)
     return folders
+
+
+@functools.cache
+def _python_installation() -> list[Path]:
+    """The arena's Python: its prefixes, or where a prefix is the system's (``/usr``: Debian's
+    Python), the folders of its module path that lie there (never ``/usr`` whole)."""
+    prefixes = list(dict.fromkeys(Path(prefix) for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix)))
+    folders = [prefix for prefix in prefixes if not _system(prefix)]
+    system = [prefix for prefix in prefixes if _system(prefix)]
+    folders += [Path(entry) for entry in sys.path if entry and os.path.isdir(entry)
+                and any(_within(Path(entry), prefix) for prefix in system) and Path(entry) not in system]
+    return folders
+
+
+def system_runtime(program: Path) -> list[Path]:
+    """A program of the system's runtime folder, beside the libraries it loads: the folder above
+    its ``bin/`` when that is a runtime's own (``/usr/lib/jvm/java-17-openjdk-amd64`` for
+    ``java``, not ``/usr`` for ``node``), with what links inside it point to elsewhere."""
+    real = Path(os.path.realpath(program))
+    if not _system(real) or real.parent.name != "bin" or real.parent.parent in (Path("/usr"), Path("/usr/local"), Path("/")):
+        return []
+    folder = real.parent.parent
+    return [folder, *map(Path, links_out_of(str(folder)))]
 
 
 def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> list[Path]:
@@ -119,18 +156,89 @@ def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> list
     return paths
 
 
+def too_wide(path: Path) -> str | None:
+    """Why ``path`` may not be shown whole to a bot (it holds more than one bot's own), or
+    ``None``: the root, a top-level folder (``/home``, ``/opt``, ``/tmp``), a home folder
+    (``/home/alice``, ``/root``, the arena's own), or a folder every user may write (sticky and
+    world-writable, as ``/tmp`` and ``/var/tmp``)."""
+    path = Path(os.path.abspath(path))
+    if path == Path("/"):
+        return "the root of the filesystem"
+    if len(path.parts) <= 2:
+        return "a top-level folder"
+    if path.parent == Path("/home") or path in (Path("/root"), Path(os.path.expanduser("~"))):
+        return "a home folder"
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if mode & stat.S_ISVTX and mode & stat.S_IWOTH:
+        return "a folder every user may write"
+    return None
+
+
 def _with_siblings(path: Path) -> Path:
     """The folder of a file named on a command line, or the file alone where that folder is
-    more than a script's own: shared by every user (``/tmp``: world-writable and sticky), a
-    top-level folder (``/home``, ``/opt``) or a home (``/home/alice``, ``/root``)."""
+    more than a script's own (:func:`too_wide`: shared by every user, a top-level folder, a
+    home)."""
     folder = Path(os.path.abspath(path)).parent
-    try:
-        mode = folder.stat().st_mode
-    except OSError:
-        return path
-    shared = mode & stat.S_ISVTX and mode & stat.S_IWOTH
-    home = folder == Path(os.path.expanduser("~")) or folder.parent == Path("/home") or folder == Path("/root")
-    return path if shared or home or len(folder.parts) <= 2 else folder
+    return path if too_wide(folder) else folder
+
+
+def view_widening(argv: Sequence[str], cwd: Path, env: Mapping[str, str], own: Path,
+                  env_keys: Sequence[str] = ()) -> tuple[str, str] | None:
+    """What in a bot's start would show it more than its own folder ``own`` (its manifest's),
+    the runtime its program runs on (:func:`runtime_folders`) and the system's folders, as
+    ``(field, why)`` (fields: ``cwd``, ``command``, ``env.NAME``), or ``None``. The runtime is
+    the arena's Python installation and its packages when the program is that, else the
+    folder above the program's ``bin/`` (:func:`installation`).
+
+    ``env_keys``: the variables the manifest itself sets (a ``PATH`` of its own makes its
+    program's installation its choice too). Both a path as written and as its links resolve
+    are checked: the view shows both (a link in the bot's folder to ``/`` would show ``/``).
+    """
+    own = Path(os.path.abspath(own))
+    reason = too_wide(own)
+    if reason:
+        return "cwd", f"the bot's folder {own} is {reason}: give the bot a folder of its own"
+    allowed = [own]
+    program = program_path(argv, cwd, env)
+    arenas_python = program is not None and Path(os.path.realpath(program)) == Path(os.path.realpath(sys.executable))
+    if program is not None and "/" in argv[0] and not arenas_python and not _allowed(program, allowed):
+        return "command", f"its program {argv[0]!r} lies outside the bot's folder"
+    if program is not None:
+        runtime = installation(program)
+        chosen = "/" in argv[0] or "PATH" in env_keys
+        for folder in runtime:
+            if not _system(folder) and too_wide(folder):
+                return "command", f"its program {program} is installed in {folder}, which is {too_wide(folder)}"
+            if chosen and not _allowed(folder, allowed) and not arenas_python:
+                field = "env.PATH" if "/" not in argv[0] else "command"
+                return field, f"its program {program} lies outside the bot's folder {own}"
+        allowed += runtime
+    allowed += [PROJECT_ROOT / name for name in PACKAGES]
+    if not _allowed(Path(cwd), allowed):
+        return "cwd", f"{cwd} lies outside the bot's folder {own}"
+    for arg in argv[1:]:
+        if os.path.isabs(arg) and os.path.exists(arg) and not _allowed(Path(arg), allowed):
+            return "command", f"{arg} lies outside the bot's folder {own} and its runtime"
+    for key in ("PYTHONPATH", "NODE_PATH"):
+        if key not in env_keys:
+            continue
+        for entry in env.get(key, "").split(os.pathsep):
+            if os.path.isabs(entry) and not _allowed(Path(entry), allowed):
+                return f"env.{key}", f"{entry} lies outside the bot's folder {own} and its runtime"
+    return None
+
+
+def _allowed(path: Path, allowed: Sequence[Path]) -> bool:
+    """Whether ``path``, as written and with its links resolved, lies in the system's folders
+    or in one of ``allowed`` (each also as written and resolved)."""
+    roots = {Path(os.path.abspath(root)) for root in allowed} | {Path(os.path.realpath(root)) for root in allowed}
+    for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
+        if not (_system(form) and form != Path("/")) and not any(_within(form, root) for root in roots):
+            return False
+    return True
 
 
 def _reachable(path: Path, plan: MountPlan) -> bool:
@@ -149,24 +257,44 @@ def _reachable(path: Path, plan: MountPlan) -> bool:
     return True
 
 
-def _shown(paths: Sequence[Path], uid: int | None, plan: MountPlan) -> list[Path]:
+def _shown(paths: Sequence[Path], uid: int | None, plan: MountPlan, whole_system: bool = True) -> list[Path]:
     """The needed paths to bind, outermost first: existing files and folders outside the
-    system and the forbidden places, each once (a path inside another is shown by it)."""
+    forbidden places (and, where the system's folders are shown whole, outside those), each
+    once (a path inside another is shown by it). A path is taken as written and with its links
+    resolved (a library's name and the file it links to); a file's folder is resolved, as the
+    system's own links (``/lib`` to ``usr/lib``) are the same in the view."""
     candidates: list[Path] = []
     for path in paths:
-        for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
-            if _system(form) or any(_within(form, never) for never in NEVER):
+        written = Path(os.path.abspath(path))
+        if not whole_system and not written.is_dir():
+            written = Path(os.path.realpath(written.parent)) / written.name
+        for form in (written, Path(os.path.realpath(path))):
+            if (whole_system and _system(form)) or any(_within(form, never) for never in NEVER):
                 continue
+            if _within(form, Path("/etc")):
+                continue  # only the files of :data:`ETC`, bound with the system's part
+            if len(form.parts) <= 2:
+                continue  # the root or a top-level folder whole (a manifest's PYTHONPATH = "/"): never
             if not (form.is_dir() or form.is_file()):
                 continue  # missing, or a socket or device: the bot's own start reports a missing one
             if uid is not None and not _reachable(form, plan):
                 continue  # bubblewrap runs as the bot's uid: it can bind only what that uid can reach
             candidates.append(form)
     shown: list[Path] = []
+    outer: set[str] = set()
     for path in sorted(set(candidates), key=lambda p: (len(p.parts), str(p))):
-        if not any(_within(path, outer) for outer in shown):
+        text = str(path)
+        if not any(text[:at] in outer for at in range(len(text)) if text[at] == "/") and text not in outer:
             shown.append(path)
+            outer.add(text)
     return shown
+
+
+def shown_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], also: Sequence[Path] = ()) -> list[Path]:
+    """The paths beyond the system's that a bot started as ``argv`` in ``cwd`` is shown (by an
+    arena that reaches everything), outermost first: what ``arena doctor``'s probe may find in
+    folders it must otherwise not see (the path down to them, and them)."""
+    return _shown([*needed_paths(argv, cwd, env), *also], None, MountPlan(), whole_system=True)
 
 
 def _branches(folder: Path, path: Path) -> list[Path]:
@@ -180,18 +308,44 @@ def _branches(folder: Path, path: Path) -> list[Path]:
     return branches
 
 
+def view_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,
+               plan: MountPlan = MountPlan(), also: Sequence[Path] = (), whole_system: bool = False) -> list[Path]:
+    """The paths a bot's view binds (beside the system's links, ``/etc``'s files and its own
+    mounts), outermost first: what :func:`needed_paths` names (and ``also``), and unless the
+    system's folders are shown whole, the files it needs of them
+    (:func:`arena.sandbox._libraries.system_needs`: its program and the libraries it and its
+    runtime load) and its system runtime's folder (:func:`system_runtime`)."""
+    paths = [*needed_paths(argv, cwd, env), *also]
+    if not whole_system:
+        program = program_path(argv, cwd, env)
+        runtime = system_runtime(program) if program is not None else []
+        # The folders whose ELF objects are looked at: its runtime's and its own (never one of
+        # the system's or a shared one, which would take a walk of thousands of files).
+        own = [path for path in [*(installation(program) if program is not None else []), Path(os.path.abspath(cwd))]
+               if path.is_dir() and not _system(path) and not too_wide(path)]
+        paths += [*runtime, *system_needs(program, env, [*own, *runtime[:1]]),
+                  *(Path(path) for path in SYSTEM_FILES if os.path.exists(path))]
+        # what the command line names of the system (a Java class path's jars)
+        paths += [Path(part) for arg in argv[1:] for part in arg.split(os.pathsep)
+                  if os.path.isabs(part) and _system(Path(part)) and os.path.exists(part)]
+    return _shown(paths, uid, plan, whole_system)
+
+
 def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,
          plan: MountPlan = MountPlan(), hidden: Sequence[Path] = (), tmp_bytes: int | None = None,
-         sizes: bool = True) -> list[str]:
+         sizes: bool = True, also: Sequence[Path] = (), whole_system: bool = False) -> list[str]:
     """bubblewrap's arguments for the filesystem of a bot started as ``argv`` in ``cwd`` (see
     the module's docstring). ``uid``/``plan``: the bot's own uid and private mount view, when
     it has them; ``hidden``: paths to cover; ``tmp_bytes``: the size of its ``/tmp`` and
-    ``/dev/shm`` (``sizes``: whether this bubblewrap takes ``--size``)."""
+    ``/dev/shm`` (``sizes``: whether this bubblewrap takes ``--size``); ``also``: more paths
+    it needs (``arena doctor``'s probe, shown what a manifest's bot would be);
+    ``whole_system``: ``/usr`` and the like whole (a ladder's build step, which runs
+    compilers), instead of the files the bot needs of them."""
     size = ["--size", str(tmp_bytes)] if tmp_bytes and sizes else []
-    arguments = [*_system_arguments(), "--dev", "/dev", "--proc", "/proc",
+    arguments = [*_system_arguments(whole_system), "--dev", "/dev", "--proc", "/proc",
                  *size, "--tmpfs", "/tmp", *size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     inside = Path(os.path.abspath(cwd))
-    shown = _shown(needed_paths(argv, cwd, env), uid, plan)
+    shown = view_paths(argv, cwd, env, uid, plan, also, whole_system)
     for folder in (path for path in hidden if path.is_dir()):
         # Inside a hidden folder (a ladder's submissions) only the bot's own entry is shown:
         # a file named on its command line may lie in another's.

@@ -43,7 +43,7 @@ def test_without_bubblewrap_the_view_and_the_pid_namespace_are_missing():
     result = doctor("--sandbox", "none")
     assert result.returncode == 0, result.stderr
     held = rows(result.stdout)
-    assert held["minimal read-only view: no /run, /home, /var, /sys, host's /tmp"] == "NO"
+    assert held["minimal read-only view: nothing of /run, /home, /var, /tmp but its own path"] == "NO"
     assert held["own PID namespace (sees only its own processes)"] == "NO"
     assert held["no network: its stdout socket re-connected, or a new socket, reaches nothing"] == "yes"
     assert "protection(s) missing" in result.stdout

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import uuid
@@ -20,7 +21,7 @@ import trio
 from arena.players._manifest import BotSpec
 from arena.players._process import open_bot_process
 from arena.sandbox._sandbox import detect_sandbox
-from arena.sandbox._view import bot_path, view
+from arena.sandbox._view import bot_path, shown_paths, view
 
 BOTS = Path(__file__).parent / "bots"
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None or detect_sandbox("auto").bwrap is None,
@@ -77,9 +78,20 @@ def listeners():
     opened.close()
 
 
+LOOKER = (sys.executable, str(BOTS / "looker.py"))
+
+
+def _on_the_way_to(shown: list[Path]) -> dict[str, set[str]]:
+    """Each folder above a shown path (and inside none), with the entries leading on to them."""
+    ways: dict[str, set[str]] = {}
+    for path in shown:
+        for folder, below in zip(path.parents, [path, *path.parents]):
+            ways.setdefault(str(folder), set()).add(below.name)
+    return ways
+
+
 async def look(sandbox, listeners: Listeners, paths: list[str]) -> dict:
-    spec = BotSpec("looker", (sys.executable, str(BOTS / "looker.py"), str(listeners.tcp.getsockname()[1]),
-                              listeners.unix_path, *paths), cwd=BOTS)
+    spec = BotSpec("looker", (*LOOKER, str(listeners.tcp.getsockname()[1]), listeners.unix_path, *paths), cwd=BOTS)
     async with open_bot_process(spec, sandbox) as bot:
         with trio.fail_after(30):  # a guard, not a measure
             await bot.process.wait()
@@ -102,9 +114,16 @@ async def test_under_bubblewrap_a_bot_reaches_no_network_no_host_socket_and_sees
     assert listeners.reached() == []
     assert found["stdout_reconnect"].startswith("refused") and found["new_socket"].startswith("refused")
     assert found["unix_socket"].startswith("refused")
-    assert found["paths"] == {path: False for path in found["paths"]}
-    assert not {"run", "var", "home", "opt", "mnt", "srv", "boot", "media"} & set(found["ls /"])
-    assert found["ls /tmp"] == [] and found["write /"] == "refused: Read-only file system"
+    # A place it must not see may hold the path down to what it is shown (the arena's
+    # packages and Python, its own folder: a clone under /home or /tmp), and nothing else.
+    on_the_way = _on_the_way_to(shown_paths(LOOKER, BOTS, {}))
+    assert {path: there for path, there in found["paths"].items() if path not in on_the_way} == {
+        path: False for path in found["paths"] if path not in on_the_way}
+    assert {folder: names for folder, names in found["inside"].items() if folder in on_the_way} == {
+        folder: sorted(on_the_way[folder]) for folder in found["inside"] if folder in on_the_way}
+    assert not {"run", "var", "home", "opt", "mnt", "srv", "boot", "media"} & set(found["ls /"]) - set(on_the_way["/"])
+    assert set(found["ls /tmp"]) == set(on_the_way.get("/tmp", ()))
+    assert found["write /"] == "refused: Read-only file system"
     assert set(found["path"].split(":")) <= {"/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", "/usr/sbin",
                                              "/sbin", str(Path(sys.executable).parent)}
 
@@ -173,3 +192,29 @@ def test_a_bots_path_names_only_its_programs_folder_and_the_systems():
     organiser = "/root/.pyenv/shims:/home/alice/bin:/usr/local/bin:/usr/bin:/bin:/etc:relative"
     assert bot_path(["/usr/bin/python3"], Path("/"), {"PATH": organiser}) == "/usr/local/bin:/usr/bin:/bin"
     assert bot_path(["/opt/node/bin/node"], Path("/"), {"PATH": organiser}) == "/opt/node/bin:/usr/local/bin:/usr/bin:/bin"
+
+
+@needs_bwrap
+@as_root
+@pytest.mark.parametrize("parent", ["/home", "/var/tmp", "/tmp"])
+def test_the_view_holds_for_a_clone_under_a_home_var_tmp_or_tmp(parent):
+    """Issue 33: the view test failed for a checkout under /home, where the arena's packages
+    are: a copy of the project there passes it (the path down to them, and nothing beside)."""
+    root = Path(__file__).resolve().parents[2]
+    top = Path(tempfile.mkdtemp(prefix="pirate-arena-clone-", dir=parent))
+    try:
+        top.chmod(0o755)
+        ignore = shutil.ignore_patterns("__pycache__", "*.db", "node_modules", "target", "*.class")
+        for name in ("arena", "engines", "protocol", "bots", "envs", "tests"):
+            shutil.copytree(root / name, top / name, ignore=ignore)
+        shutil.copy(root / "pyproject.toml", top / "pyproject.toml")
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/arena/test_sandbox_view.py",
+             "-k", "sees_only_its_view or never_shows_the_root"],
+            # The copy imports itself (its folder comes first on sys.path with -m); an organiser's
+            # PYTHONPATH would be shown to bots whole.
+            cwd=top, capture_output=True, text=True, timeout=300,
+            env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"})
+    finally:
+        shutil.rmtree(top)
+    assert result.returncode == 0 and " passed" in result.stdout.splitlines()[-1], result.stdout[-3000:]

@@ -45,6 +45,14 @@ except OSError as error:
     found["unix_socket"] = f"refused: {error.strerror or error}"
 
 found["paths"] = {path: os.path.exists(path) for path in paths}
+# What a folder it finds holds, down to 4 levels (the path to what it is shown, or more).
+found["inside"] = {}
+for path in paths:
+    if os.path.isdir(path):
+        for folder, names, files in os.walk(path):
+            found["inside"][folder] = sorted(names + files)
+            if folder.count("/") - path.count("/") >= 3:
+                names.clear()
 for folder in ("/", "/tmp"):
     try:
         found[f"ls {folder}"] = sorted(os.listdir(folder))

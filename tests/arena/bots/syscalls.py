@@ -32,10 +32,23 @@ import threading
 from _frames import receive, send  # beside this script
 
 NUMBERS = json.loads(sys.argv[1])
+NUMBERS.setdefault("cachestat", 451)  # Linux 6.5, newer than Debian 12's headers; 451 everywhere
 libc = ctypes.CDLL(None, use_errno=True)
 HERE = os.path.abspath(__file__)
 NOWHERE = "/nonexistent/pirate-arena-probe"
 refused, needed = {}, {}
+
+
+def mapped_address(mapping):
+    """Where ``mapping`` (a read-only mapping of ``own``) starts: a read-only mapping cannot
+    be a ctypes buffer, so /proc/self/maps says."""
+    inode = os.fstat(own).st_ino
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split()
+            if len(fields) >= 5 and int(fields[4]) == inode:
+                return int(fields[0].split("-")[0], 16)
+    raise OSError(errno.EFAULT, "mapping not found")
 
 
 def arg(value):
@@ -135,6 +148,16 @@ for name in ("mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr"):
     try_refused(name, lambda name=name: raw(name, -1, 0, 0, 0, 0))
 try_refused("fadvise DONTNEED", lambda: os.posix_fadvise(own, 0, 0, os.POSIX_FADV_DONTNEED))
 try_refused("preadv2 RWF_NOWAIT", lambda: os.preadv(own, [bytearray(16)], 0, os.RWF_NOWAIT))
+# the page cache's state of a file both can read: asked (mincore, cachestat) or dropped (madvise)
+shared_map = mmap.mmap(own, 0, prot=mmap.PROT_READ)
+vector = ctypes.create_string_buffer(1)
+try_refused("mincore", lambda: raw("mincore", mapped_address(shared_map), 4096, vector))
+try_refused("madvise MADV_PAGEOUT", lambda: raw("madvise", mapped_address(shared_map), 4096, 21))
+try_refused("madvise MADV_COLD", lambda: raw("madvise", mapped_address(shared_map), 4096, 20))
+try_refused("process_madvise", lambda: raw("process_madvise", -1, 0, 0, 21, 0))
+cache_range = ctypes.create_string_buffer(16)
+cache_stat = ctypes.create_string_buffer(64)
+try_refused("cachestat", lambda: raw("cachestat", own, cache_range, cache_stat, 0))
 
 # -- the network ---------------------------------------------------------------------------------------
 for family, kind in [("AF_INET", "SOCK_STREAM"), ("AF_INET", "SOCK_DGRAM"), ("AF_INET6", "SOCK_STREAM"),
@@ -279,6 +302,7 @@ def fcntl_ordinary():
 def memory_maps():
     anonymous = mmap.mmap(-1, 1 << 20)
     anonymous[:4] = b"ahoy"
+    anonymous.madvise(mmap.MADV_DONTNEED)  # what allocators and garbage collectors do
     with open(HERE, "rb") as file, mmap.mmap(file.fileno(), 0, prot=mmap.PROT_READ) as mapped:
         assert mapped[:3] == b'"""'
     anonymous.close()

@@ -86,8 +86,14 @@ async def test_a_bad_manifest_is_reported_without_the_servers_paths(workdir):
 
 
 @pytest.mark.parametrize("manifest, problem", [
-    ('command = ["python", "bot.py"]\ncwd = ".."\n', "bot.toml: 'cwd' must name a folder inside the archive"),
-    ('command = ["../../bin/sh"]\n', "bot.toml: the program '../../bin/sh' must lie inside the archive"),
+    ('command = ["python", "bot.py"]\ncwd = ".."\n',
+     "bot.toml: 'cwd' would show the bot more than its own folder: '..' lies outside the bot's folder"),
+    ('command = ["python", "bot.py"]\n[env]\nPYTHONPATH = "/"\n',
+     "bot.toml: 'env.PYTHONPATH' would show the bot more than its own folder: / lies outside the bot's folder "
+     "the archive and its runtime"),
+    ('command = ["../../bin/sh"]\n',
+     "bot.toml: 'command' would show the bot more than its own folder: its program '../../bin/sh' lies outside "
+     "the bot's folder"),
 ])
 async def test_a_bot_that_would_start_outside_its_folder_is_refused(workdir, manifest, problem):
     admission = await admit(archive(manifest), workdir, "karibik", 2)

@@ -1,0 +1,140 @@
+"""Every file a bot can read kept in the page cache, so timing a read tells it nothing.
+
+The page cache is shared by every process of the machine, whatever its namespaces: a bot that
+reads one page of a rarely read file it can see makes it resident, and another bot (an
+opponent, or the same entrant in the next rotation of the deal) times a read of that page, 60
+µs from the disk against 1 µs from memory. Measured at 3,600-3,900 bits/s before (issue 32),
+with no need for the two to run at once. The seccomp filter refuses the calls that drop a page
+or ask about one without reading it (``_seccomp``); what remains is the plain read, and a page
+already resident answers it as fast whoever read it before.
+
+So before a bot starts, :func:`keep_resident` reads every file of its view (``_view``: its
+folder, its runtime, the libraries it loads), at most once per :data:`FRESH_S` on this machine
+(a stamp per path, shared by every arena process of this user). Pages the arena reads are
+charged to the arena's memory cgroup, not to a bot's, so no bot's memory pressure reclaims
+them; only the machine running short of memory does, and the next bot start past
+:data:`FRESH_S` reads them back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+#: how long a path read into the page cache counts as still there
+FRESH_S = 60.0
+#: read in pieces of this size
+CHUNK = 1 << 20
+
+
+def state_folder() -> Path:
+    """Where this machine's arenas keep their stamps: ``/run/pirate-arena`` as root (no bot
+    reaches ``/run``), else a folder of the user's in the temporary folder."""
+    base = Path("/run/pirate-arena") if os.geteuid() == 0 and os.access("/run", os.W_OK) else Path(
+        tempfile.gettempdir()) / f"pirate-arena-{os.geteuid()}"
+    base.mkdir(mode=0o755, exist_ok=True)
+    return base
+
+
+@dataclass(frozen=True)
+class Residency:
+    """What one :func:`keep_resident` did: paths read now, paths fresh already, bytes read."""
+
+    read: int
+    fresh: int
+    bytes: int
+
+
+def _stamp(path: Path) -> Path:
+    return state_folder() / "resident" / hashlib.sha256(os.fsencode(path)).hexdigest()[:32]
+
+
+def keep_resident(paths: Iterable[Path], now: Callable[[], float] = time.time) -> Residency:
+    """Read every file in ``paths`` (files, and folders walked whole, links not followed out of
+    them) into the page cache, but those read less than :data:`FRESH_S` ago.
+
+    A path never read on this machine (no stamp) is read to the end here, so it is resident
+    when the bot starts; one read before is only asked again (``POSIX_FADV_WILLNEED``: nothing
+    copied, a page the kernel dropped meanwhile read back), a tenth of the time."""
+    read = fresh = total = 0
+    (state_folder() / "resident").mkdir(mode=0o755, exist_ok=True)
+    for path in paths:
+        stamp = _stamp(path)
+        try:
+            made = stamp.stat().st_mtime
+        except OSError:
+            made = None
+        if made is not None and now() - made < FRESH_S:
+            fresh += 1
+            continue
+        total += _tree(path, _read_file if made is None else _advise_file)
+        read += 1
+        stamp.touch()
+        os.utime(stamp, (now(), now()))
+    return Residency(read, fresh, total)
+
+
+def _tree(path: Path, each: Callable[[int, bytearray], int]) -> int:
+    """``each`` on every regular file of ``path`` (a file, or a folder's files, recursively)."""
+    total = 0
+    buffer = bytearray(CHUNK)
+    try:
+        files = [path] if not path.is_dir() else (Path(root) / name for root, _, names in os.walk(path) for name in names)
+    except OSError:
+        return 0
+    for file in files:
+        try:
+            fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue  # a link (what it points to is in the view on its own, or not at all)
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                total += each(fd, buffer)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return total
+
+
+def _read_file(fd: int, buffer: bytearray) -> int:
+    total = 0
+    while True:
+        count = os.readv(fd, [buffer])
+        if count <= 0:
+            return total
+        total += count
+
+
+def _advise_file(fd: int, buffer: bytearray) -> int:
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+    return 0
+
+
+def cached(key: str, signature: object, compute: Callable[[], list[str]]) -> list[str]:
+    """``compute()``, kept on this machine under ``key`` while ``signature`` (a JSON value that
+    changes when the answer may) stays the same: the ELF objects of a runtime's folder take a
+    walk of every file in it, too slow to do in every arena process."""
+    where = state_folder() / "objects" / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".json")
+    try:
+        kept = json.loads(where.read_text())
+        if kept["signature"] == json.loads(json.dumps(signature)):
+            return kept["value"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    value = compute()
+    try:
+        where.parent.mkdir(mode=0o755, exist_ok=True)
+        temporary = where.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps({"signature": signature, "value": value}))
+        temporary.replace(where)
+    except OSError:
+        pass
+    return value
