@@ -84,8 +84,7 @@ def test_the_same_game_again_line_warns_of_a_clock_bound_seat():
 
 def test_a_search_bot_with_a_fixed_budget_reruns_exactly(tmp_path):
     (tmp_path / "search.toml").write_text('name = "py-search-nodes"\n'
-                                          'command = ["python", "-m", "bots.search", "--nodes", "30"]\n'
-                                          f'cwd = "{ROOT}"\n')
+                                          'command = ["python", "-m", "bots.search", "--nodes", "30"]\n')
     database = tournament(tmp_path, [tmp_path / "search.toml", RANDOM])
     keys = stored_keys(database)
     assert len(keys) == 2
