@@ -58,6 +58,10 @@ class Bot:
     games: tuple[str, ...] = ()
     #: the protocol version the bot says in its ``hello``; "1.0" asks for full observations
     protocol = protocol.PROTOCOL_VERSION_STRING
+    #: whether the bot budgets its thinking by the clock, so that its choices depend on how
+    #: fast it ran: its hello says so (``clock_bound``), and ``arena rerun`` names it as the
+    #: likely reason a game played again went otherwise
+    clock_bound = False
 
     def start(self, message: Mapping[str, Any]) -> None:
         """A new game begins (the ``start`` message)."""
@@ -79,8 +83,10 @@ class PolicyBot(Bot):
     message, so the bot plays the same game the same way every time.
     """
 
-    def __init__(self, name: str, policies: Mapping[str, Policy], version: str = "1.0") -> None:
+    def __init__(self, name: str, policies: Mapping[str, Policy], version: str = "1.0",
+                 clock_bound: bool = False) -> None:
         self.name = name
+        self.clock_bound = clock_bound
         self.version = version
         self.policies = dict(policies)
         self.games = tuple(self.policies)
@@ -132,13 +138,16 @@ def run(bot: Bot, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None)
             return
         kind = message.get("type")
         if kind == "hello":
-            write_message(stdout, {
+            hello = {
                 "type": "hello",
                 "protocol": bot.protocol,
                 "name": bot.name,
                 "version": bot.version,
                 "games": list(bot.games),
-            })
+            }
+            if bot.clock_bound:
+                hello["clock_bound"] = True
+            write_message(stdout, hello)
         elif kind == "start":
             game = message
             static = message.get("static") or {}

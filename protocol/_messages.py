@@ -80,6 +80,8 @@ class BotHello:
     version: str
     games: tuple[str, ...]
     protocol: str
+    #: the bot said its choices depend on the clock (``clock_bound``, optional, §5.2)
+    clock_bound: bool = False
 
     def speaks(self, version: tuple[int, int]) -> bool:
         """Whether the bot's protocol is ``version`` or a later minor of the same major (a
@@ -136,7 +138,10 @@ def parse_hello(message: Mapping[str, Any]) -> BotHello:
     games = _field(message, "games", list, "a list of game id strings")
     if not all(isinstance(game, str) for game in games):
         raise BadMessage(f"field 'games' must list game id strings, got {games!r}"[:300])
-    return BotHello(name=name, version=version, games=tuple(games), protocol=protocol)
+    clock_bound = message.get("clock_bound", False)
+    if not isinstance(clock_bound, bool):
+        raise BadMessage(f"field 'clock_bound' must be true or false, got {clock_bound!r}"[:300])
+    return BotHello(name=name, version=version, games=tuple(games), protocol=protocol, clock_bound=clock_bound)
 
 
 def parse_action(message: Mapping[str, Any]) -> ActionReply:

@@ -76,3 +76,18 @@ def test_the_checker_sees_links_and_anchors(tmp_path):
     (tmp_path / "b.md").write_text("[back](a.md#nowhere) [gone](c.md)\n")
     assert broken_links(tmp_path / "b.md") == ["a.md#nowhere: no heading #nowhere",
                                                "c.md: no such file"]
+
+
+def test_the_readme_says_which_python_how_to_isolate_it_and_how_long_the_tests_take():
+    """Issue 33: a newcomer learns the Python version (the one pyproject.toml requires), how to
+    make a virtual environment, and the test suite's duration before running it."""
+    import re
+    import tomllib
+
+    required = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    version = re.fullmatch(r">=(\d+\.\d+)", required)[1]
+    intro = (ROOT / "README.md").read_text(encoding="utf-8").split("## The idea")[0]
+    text = " ".join(intro.split())
+    assert f"They need Python {version} or later" in text
+    assert f"python{version} -m venv .venv && . .venv/bin/activate" in text
+    assert "The whole test suite takes about 12 minutes on 2 cores" in text

@@ -152,7 +152,9 @@ def match_command(
         "--ponder", help="Let bots think while others are on move (else, as root, a bot not on move is frozen).")] = False,
     in_turn: Annotated[bool, typer.Option(
         "--in-turn", help="Ask the seats of a simultaneous decision one after another (no two bots run at once).")] = False,
-    fault_policy: Annotated[FaultPolicy, typer.Option(help="What a fault costs the faulting bot.")] = FaultPolicy.FORFEIT,
+    fault_policy: Annotated[FaultPolicy, typer.Option(
+        metavar="POLICY", help="What a fault costs the faulting bot: forfeit, end-game or substitute.")
+    ] = FaultPolicy.FORFEIT,
     substitutions: Annotated[str, number_option(
         "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
     replay: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the replay (JSON) to this file.")] = None,
@@ -195,15 +197,32 @@ def match_command(
         if warning:
             typer.echo(warning, err=True)
         return
-    print_result(result)
+    again = ["arena", "match", game, *bots, "--seed", str(seed_value),
+             "--bot-seeds", ",".join(map(str, result.bot_seeds))]
+    for pair in option:
+        again += ["--option", pair]
+    given = {"--move-ms": (move_ms, str(CLOCK.move_ms)), "--reserve-ms": (reserve_ms, str(CLOCK.reserve_ms)),
+             "--startup-ms": (startup_ms, str(CLOCK.startup_ms)), "--margin-ms": (margin_ms, "0"),
+             "--fault-policy": (fault_policy.value, FaultPolicy.FORFEIT.value),
+             "--substitutions": (substitutions, "3"), "--sandbox": (sandbox, "auto")}
+    for flag, (value, default) in given.items():
+        if value != default:
+            again += [flag, value]
+    again += [flag for flag, on in (("--ponder", ponder), ("--in-turn", in_turn),
+                                    ("--allow-root-bots", allow_root_bots)) if on]
+    print_result(result, again)
     if stderr_dir is not None:
         typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per bot process)")
     if warning:
         typer.echo(warning)
 
 
-def print_result(result: MatchResult) -> None:
-    """One game's result as text: the game line, the seats' table, the faults."""
+def print_result(result: MatchResult, again: list[str] | None = None) -> None:
+    """One game's result as text: the game line, the seats' table, the bot seeds (with
+    ``again``, the command line that plays the same game again, whole, and which seats' bots
+    said they budget by the clock, so may not), the faults."""
+    import shlex
+
     from tabulate import tabulate
 
     typer.echo(f"{result.game}  seed {result.seed}  {result.reason.value}  "
@@ -213,11 +232,19 @@ def print_result(result: MatchResult) -> None:
          enumerate(zip(result.bots, result.ranks, result.scores))],
         headers=["seat", "bot", "rank", "score"],
     ))
-    typer.echo(f"bot seeds {','.join(map(str, result.bot_seeds))} (the same game again: --seed {result.seed} "
-               f"--bot-seeds {','.join(map(str, result.bot_seeds))})")
+    typer.echo(f"bot seeds {','.join(map(str, result.bot_seeds))}")
+    if again is not None:
+        typer.echo(f"the same game again: {shlex.join(again)}")
+        clocked = [f"seat {seat} ({result.bots[seat]})" for seat, on in enumerate(result.clock_bound) if on]
+        if clocked:
+            one = len(clocked) == 1
+            typer.echo(f"  not exactly: {', '.join(clocked)} budget{'s' if one else ''} by the clock "
+                       f"({'its hello says' if one else 'their hellos say'} clock_bound), so "
+                       f"{'it' if one else 'they'} may play otherwise; a fixed budget replays exactly "
+                       f"(the search bots: --nodes N)")
     for fault in result.faults:
         who = "no bot charged" if fault.seat is None else f"seat {fault.seat} ({fault.bot})"
-        typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step}: {fault.detail}")
+        typer.echo(f"fault: {who} {fault.kind.value} at step {fault.step_number}: {fault.detail}")
         if fault.stderr_tail:
             typer.echo("  last stderr lines:\n    " + fault.stderr_tail.replace("\n", "\n    "))
 
@@ -389,9 +416,13 @@ def doctor_command(
     from ..players._manifest import resolve_bot
     from ..players._probe import channels_left, judge, run_probe
     from ..sandbox._open import open_sandbox
+    from ._width import fill_line, fit_widths, terminal_columns
 
     specs = [resolve_bot(bot) for bot in bots or []]
     from ..players._faults import BotFault
+
+    def table(rows: list[list[str]], headers: list[str]) -> str:  # wrapped to the terminal's width
+        return tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, terminal_columns()))
 
     with open_sandbox(sandbox, allow_root_bots) as box:
         probes = [(None, f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")]
@@ -405,21 +436,22 @@ def doctor_command(
                 raise UsageError(f"the sandbox probe could not run here: {error}") from None
             checks = judge(found)
             failed += [check.protection for check in checks if not check.held and check.protection not in failed]
-            typer.echo(heading)
-            typer.echo(tabulate([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
-                                headers=["held", "protection", "what the probe found"]))
-            typer.echo("Channels between bots it leaves open (README, 'What the sandbox cannot do'), what each needs, "
-               "and their measured rates:")
-    typer.echo(tabulate(channels_left(found), headers=["channel", "needs", "measured"]))
+            typer.echo(fill_line(heading, terminal_columns()))
+            typer.echo(table([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
+                             ["held", "protection", "what the probe found"]))
+            typer.echo("")
+    typer.echo(fill_line("Channels between bots it leaves open (README, 'What the sandbox cannot do'), what each "
+                         "needs, and their measured rates:", terminal_columns()))
+    typer.echo(table([list(row) for row in channels_left(found)], ["channel", "needs", "measured"]))
     typer.echo("")
-    rows = [["yes" if active else "NO", name, how] for name, active, how in box.describe()]
-    typer.echo(tabulate(rows, headers=["active", "layer", "how"]))
+    typer.echo(table([["yes" if active else "NO", name, how] for name, active, how in box.describe()],
+                     ["active", "layer", "how"]))
     missing = failed + [name for name, active, _ in box.describe() if not active]
     if missing:
         typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
     if specs:
         typer.echo("")
-        typer.echo(tabulate([_doctor_row(spec, box) for spec in specs], headers=["bot", "uid", "bubblewrap", "cgroup"]))
+        typer.echo(table([_doctor_row(spec, box) for spec in specs], ["bot", "uid", "bubblewrap", "cgroup"]))
 
 
 def _doctor_row(spec: BotSpec, box: Sandbox) -> list[str]:

@@ -36,7 +36,7 @@ def _clock(seconds: float | None) -> str:
 
 def _fault_line(fault: Any) -> str:
     who = "no bot charged" if fault.seat is None else f"{fault.bot} (seat {fault.seat})"
-    return f"{who} {fault.kind.value} at step {fault.step}: {fault.detail}"
+    return f"{who} {fault.kind.value} at step {fault.step_number}: {fault.detail}"
 
 
 #: a game the engine stopped (charged to no bot) has no result: it counts in no rating

@@ -190,6 +190,8 @@ def rate_command(
     from ..ratings._load import load_results
 
     n_boot, pinned = _checked(bootstrap, anchor)
+    if file.is_dir():
+        raise UsageError(f"{file} is a folder: give one results file (PGN, JSON Lines or the arena's CSV export)")
     games = load_results(file, str(source))
     standings = _standings(games, n_boot, pinned)
     _echo_standings(standings, None, max(group.k for group in games.groups), fmt)

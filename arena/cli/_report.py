@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -38,8 +39,10 @@ def report_command(
     """
     from ..report import write_report
 
-    if replay_mb < 0 or (bootstrap is not None and bootstrap < 1):
-        raise UsageError("--replay-mb must be >= 0 and --bootstrap >= 1")
+    if not math.isfinite(replay_mb) or replay_mb < 0:
+        raise UsageError(f"--replay-mb must be a number of MB >= 0 (0: no replays embedded), got {replay_mb:g}")
+    if bootstrap is not None and bootstrap < 1:
+        raise UsageError(f"--bootstrap must be a number of replicates >= 1, got {bootstrap}")
     _writable(output)
     try:
         figures = write_report(database, output, int(replay_mb * 1e6), bootstrap)
@@ -83,12 +86,15 @@ def view_command(
                            reason=result.get("reason"), faults=result.get("faults", []),
                            moves=result.get("moves"), limits=result.get("limits"))
     else:
+        if not is_database(file) and file.is_file():
+            raise UsageError(f"{file} is not a results database: --key names a game of a database "
+                             f"(for a replay file, leave --key out)")
         store = ResultsStore.open(file, read_only=True)
         try:
             stored = {g.key: g for g in store.games()}.get(game)
             data = store.replay(game)
             if stored is None or data is None:
-                raise UsageError(f"{file}: no game with key {game!r}; keys: `arena export {file}`")
+                raise UsageError(f"{file}: no game with key {game!r}; keys: `arena replay {file}`")
             replay = Replay.from_dict(data)
             meta = stored_meta(store, stored, replay)
         finally:

@@ -57,7 +57,9 @@ def rerun_command(
     An organiser's tool: it reads the database's secret key (the bots' seeds derive from it) and
     shows a deal, so it refuses a game whose duplicate block is not wholly stored. Deterministic
     bots (those that draw their randomness from bot_seed and do not budget by the clock) play
-    the same game again; a fresh process plays it, not one that played games before it.
+    the same game again; a fresh process plays it, not one that played games before it. Where
+    the game departs at a seat whose bot says it budgets by the clock, a 'why:' line says so
+    (the search bots repeat with a fixed budget: python -m bots.search --nodes N).
 
     Examples:
       arena rerun t.db r0-ac4780a417e259e2s1

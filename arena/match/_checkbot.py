@@ -133,7 +133,7 @@ async def _check_game(report: Report, spec: BotSpec, game_id: str, games: int, s
             if faults:
                 fault = faults[0]
                 report.add(Verdict.FAIL, f"{game_id} game {played} ({players} players, options "
-                           f"{options or 'default'}), seat {seat}, step {fault.step}: {fault.kind.value}",
+                           f"{options or 'default'}), seat {seat}, step {fault.step_number}: {fault.kind.value}",
                            _SECTION[fault.kind],
                            f"problem:  {fault.detail}",
                            f"sent:     {_short(bot.last_request)}",

@@ -58,7 +58,7 @@ class MatchResult:
     ``(seat, elapsed_ms, by_bot)`` triple per decision; ``reserves_ms``, per decision too, the
     seat's reserve left after it (None for a fallback's move). ``bot_seeds``: each seat's
     ``start.bot_seed``; with ``seed`` and the same deterministic bots they give the same game
-    again (``arena match --bot-seeds``).
+    again (``arena match --bot-seeds``), unless a seat is ``clock_bound``.
     """
 
     game: str
@@ -74,6 +74,9 @@ class MatchResult:
     duration_s: float
     reserves_ms: tuple[float | None, ...] = ()
     bot_seeds: tuple[int, ...] = ()
+    #: per seat, whether its bot's hello said it budgets by the clock (``clock_bound``): such
+    #: a seat may play otherwise from the same seeds, so a rerun can depart from the game
+    clock_bound: tuple[bool, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -406,6 +409,8 @@ class _Match:
             duration_s=duration,
             reserves_ms=tuple(move[3] for move in self.moves),
             bot_seeds=tuple(self.bot_seeds),
+            clock_bound=tuple(seat.player.hello is not None and seat.player.hello.clock_bound
+                              for seat in self.seats),
         )
 
 

@@ -73,10 +73,19 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def _clock_line(seats: list[int], bots: tuple[str, ...]) -> str:
+    names = ", ".join(f"seat {seat} ({bots[seat]})" for seat in seats)
+    one = len(seats) == 1
+    return (f"  why: {names} {'budgets' if one else 'budget'} {'its' if one else 'their'} thinking by the clock "
+            f"({'its' if one else 'their'} hello says clock_bound), so the same seeds need not give the same "
+            f"choices; a fixed budget replays exactly (the search bots: --nodes N)")
+
+
 def departure(rerun: Rerun, result: MatchResult) -> Iterator[str]:
     """Where ``result`` departs from the stored game, in lines: the first step whose actions
-    differ (each seat's stored and new action), or that both are the same game action for
-    action; then the ranks of both."""
+    differ (each seat's stored and new action, and one line naming the differing seats whose
+    bots said they budget by the clock: the likely reason), or that both are the same game
+    action for action; then the ranks of both."""
     stored, new = rerun.stored.steps, result.replay.steps
     bots = rerun.stored_bots
     for number, (before, after) in enumerate(zip(stored, new), 1):
@@ -87,6 +96,11 @@ def departure(rerun: Rerun, result: MatchResult) -> Iterator[str]:
                 mark = "" if was == now else "  <- differs"
                 yield (f"  seat {seat} ({bots[seat]}): stored {_compact(was) if seat in before else '(not deciding)'}, "
                        f"now {_compact(now) if seat in after else '(not deciding)'}{mark}")
+            clocked = [seat for seat in sorted({*before, *after})
+                       if before.get(seat) != after.get(seat) and seat < len(result.clock_bound)
+                       and result.clock_bound[seat]]
+            if clocked:
+                yield _clock_line(clocked, bots)
             break
     else:
         if len(stored) == len(new):

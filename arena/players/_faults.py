@@ -51,6 +51,12 @@ class Fault:
     #: ``faults.withdraw_after`` (see :mod:`arena.players._pool`)
     between_games: bool = False
 
+    @property
+    def step_number(self) -> int:
+        """The step of the failed decision as every display numbers steps, from 1 (the viewer,
+        ``arena replay``, the report): ``step`` (stored) counts the steps played before it."""
+        return self.step + 1
+
     def as_dict(self) -> dict:
         record = {
             "seat": self.seat,

@@ -230,10 +230,22 @@ def bot_environment(spec: BotSpec) -> dict[str, str]:
 
 
 def program_exists(spec: BotSpec) -> bool:
-    """Whether the program ``spec`` runs can be found (on its ``PATH``, or from its folder)."""
-    argv = spec.argv()
-    return shutil.which(argv[0], path=bot_environment(spec).get("PATH")) is not None or os.path.exists(
-        os.path.join(spec.cwd or ".", argv[0]))
+    """Whether the program ``spec`` runs can be found as exec will look for it: a name without
+    ``/`` on the bot's ``PATH`` only (never in its folder, as a shell would not), a path from
+    its folder."""
+    program = spec.argv()[0]
+    if "/" not in program:
+        return shutil.which(program, path=bot_environment(spec).get("PATH")) is not None
+    return os.path.exists(os.path.join(spec.cwd or ".", program))
+
+
+def _missing_program(spec: BotSpec) -> str:
+    """Why :func:`program_exists` said no, with the fix for a program beside the manifest."""
+    program = spec.argv()[0]
+    if "/" not in program and os.path.exists(os.path.join(spec.cwd or ".", program)):
+        return (f"could not start {program!r}: no such program on the bot's PATH (a name without '/' is looked "
+                f"up there only; for the program in the bot's folder write './{program}')")
+    return f"could not start {program!r}: no such program"
 
 
 def _not_executable(program: str, cwd: Path | None) -> str | None:
@@ -275,7 +287,7 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
     argv = spec.argv()
     env = bot_environment(spec)
     if not program_exists(spec):
-        raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: no such program")
+        raise BotFault(FaultKind.CRASH, _missing_program(spec))
     not_executable = _not_executable(argv[0], spec.cwd)
     if not_executable:
         # Said before the sandbox's checks: as root, a file nobody may run would otherwise read

@@ -78,12 +78,14 @@ def seat_gradients(enc: Encoded, strength: np.ndarray):
         yield group, g
 
 
-def score_spread(enc: Encoded, strength: np.ndarray) -> np.ndarray:
-    """``sum_b g_b g_b^T`` over blocks (n x n), in bounded memory."""
+def score_spread(enc: Encoded, strength: np.ndarray, gradients=None) -> np.ndarray:
+    """``sum_b g_b g_b^T`` over blocks (n x n), in bounded memory; ``gradients`` gives the seats'
+    gradients as :func:`seat_gradients` does (default: it, Bradley-Terry's)."""
+    gradients = gradients or seat_gradients
     n = enc.n
     out = np.zeros(n * n)
     if not enc.has_blocks:  # a block per game: outer products of each game's seat gradients
-        for group, g in seat_gradients(enc, strength):
+        for group, g in gradients(enc, strength):
             for lo in range(0, len(g), _CHUNK):
                 gg, pl = g[lo:lo + _CHUNK], group.players[lo:lo + _CHUNK]
                 cells = (pl[:, :, None] * n + pl[:, None, :]).ravel()
@@ -91,7 +93,7 @@ def score_spread(enc: Encoded, strength: np.ndarray) -> np.ndarray:
         return out.reshape(n, n)
     # Sum each block's gradient per entrant, then pair up the entries of each block.
     keys, values = [], []
-    for group, g in seat_gradients(enc, strength):
+    for group, g in gradients(enc, strength):
         keys.append(block_keys(enc, group))
         values.append(g.ravel())
     key, inverse = np.unique(np.concatenate(keys), return_inverse=True)

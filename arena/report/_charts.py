@@ -21,14 +21,19 @@ def _ticks(low: float, high: float, count: int = 6) -> list[float]:
     return [first + i * step for i in range(int((high - first) / step) + 1)]
 
 
+def _extent(rows: Sequence[dict[str, Any]], key: str, minus: str, plus: str) -> tuple[float, float]:
+    return (min(row[key] - row.get(minus, 0) for row in rows), max(row[key] + row.get(plus, 0) for row in rows))
+
+
 def error_bar_chart(rows: Sequence[dict[str, Any]], key: str = "elo",
-                    title: str = "Bradley-Terry Elo (95% interval)") -> str:
+                    title: str = "Bradley-Terry Elo (95% interval)", minus: str = "minus", plus: str = "plus",
+                    domain: tuple[float, float] | None = None) -> str:
     """Horizontal chart, one line per entrant: point and, where rows have ``minus``/``plus``,
-    the interval."""
+    the interval. ``domain``: the values the axis spans (default: the rows'), so that charts
+    drawn side by side share one scale."""
     if not rows:
         return ""
-    low = min(row[key] - row.get("minus", 0) for row in rows)
-    high = max(row[key] + row.get("plus", 0) for row in rows)
+    low, high = domain if domain is not None else _extent(rows, key, minus, plus)
     pad = max(10.0, (high - low) * 0.05)
     low, high = low - pad, high + pad
     label_w, width, line_h = 170, 640, 22
@@ -45,7 +50,7 @@ def error_bar_chart(rows: Sequence[dict[str, Any]], key: str = "elo",
                    f'<text x="{x(tick):.1f}" y="{height - 2}" class="tick">{tick:g}</text>')
     for i, row in enumerate(rows):
         y = 34 + i * line_h
-        lo, hi = row[key] - row.get("minus", 0), row[key] + row.get("plus", 0)
+        lo, hi = row[key] - row.get(minus, 0), row[key] + row.get(plus, 0)
         colour = PALETTE[i % len(PALETTE)]
         out.append(f'<text x="{label_w - 8}" y="{y + 4}" class="label">{escape(row["name"])}</text>'
                    f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" stroke="{colour}" stroke-width="3"/>'
@@ -53,6 +58,20 @@ def error_bar_chart(rows: Sequence[dict[str, Any]], key: str = "elo",
                    f'<title>{escape(row["name"])}: {row[key]:.1f} [{lo:.1f}, {hi:.1f}]</title></circle>')
     out.append("</svg>")
     return "".join(out)
+
+
+def standings_charts(rows: Sequence[dict[str, Any]], plackett_luce: bool) -> str:
+    """The standings' Bradley-Terry chart and, with ``plackett_luce`` (games of more than two
+    players), the Plackett-Luce one below it: both with their 95% intervals (``pl_minus``,
+    ``pl_plus``) and on one scale, so that a bar's length and a point's place compare between
+    them."""
+    if not plackett_luce:
+        return error_bar_chart(rows)
+    bt, pl = _extent(rows, "elo", "minus", "plus"), _extent(rows, "pl_elo", "pl_minus", "pl_plus")
+    domain = (min(bt[0], pl[0]), max(bt[1], pl[1]))
+    return (error_bar_chart(rows, domain=domain)
+            + error_bar_chart(rows, "pl_elo", "Plackett-Luce Elo (full finishing orders, 95% interval)",
+                              "pl_minus", "pl_plus", domain))
 
 
 def _spread(positions: dict[str, float], gap: float = 12.0) -> dict[str, float]:

@@ -19,13 +19,22 @@ STDERR_TAIL = 2000
 def standings_data(games: Sequence[StoredGame], n_boot: int | None = None) -> dict[str, Any]:
     """Standings rows (Bradley-Terry with error bars, Plackett-Luce, firsts, average rank,
     faults) and the head-to-head matrix with wins, draws and losses per ordered pair."""
-    standings = standings_of(records_of(games), n_boot=n_boot)
+    records = records_of(games)
+    standings = standings_of(records, n_boot=n_boot)
     names = [row.name for row in standings.rows]
     faults = {name: 0 for name in names}
     for game in games:
         for fault in game.faults:
             faults[fault["bot"]] = faults.get(fault["bot"], 0) + 1
     rows = [dict(row.as_dict(), faults=faults.get(row.name, 0)) for row in standings.rows]
+    players = max(len(game.seats) for game in games)
+    if players > 2:  # the Plackett-Luce chart's intervals (with two players it is Bradley-Terry)
+        from ..ratings._pl_intervals import plackett_luce_intervals
+
+        pl_names, _, half = plackett_luce_intervals(records)
+        width = dict(zip(pl_names, half.tolist()))
+        for row in rows:
+            row["pl_minus"] = row["pl_plus"] = width[row["name"]]
     index = {name: i for i, name in enumerate(names)}
     wdl = [[[0, 0, 0] for _ in names] for _ in names]
     for game in with_result(games):
@@ -38,8 +47,7 @@ def standings_data(games: Sequence[StoredGame], n_boot: int | None = None) -> di
     score = [[None] * len(names) for _ in names]
     for cell in standings.crosstable:
         score[index[cell.player]][index[cell.opponent]] = [cell.score, cell.games]
-    return {"names": names, "rows": rows, "score": score, "wdl": wdl, "n_boot": n_boot,
-            "players": max(len(game.seats) for game in games)}
+    return {"names": names, "rows": rows, "score": score, "wdl": wdl, "n_boot": n_boot, "players": players}
 
 
 def progress_data(games: Sequence[StoredGame], names: Sequence[str], points: int,

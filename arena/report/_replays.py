@@ -110,4 +110,4 @@ def describe_replay(loaded: tuple[Replay, dict[str, Any]]) -> Iterator[str]:
         yield f"end: ranks {list(outcome.ranks)}, scores {list(outcome.scores)}"
     if result.get("faults"):
         for fault in result["faults"]:
-            yield f"fault: seat {fault['seat']} {fault['kind']} at step {fault['step']}: {fault['detail']}"
+            yield f"fault: seat {fault['seat']} {fault['kind']} at step {fault['step'] + 1}: {fault['detail']}"

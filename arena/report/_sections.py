@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ._charts import error_bar_chart, progress_chart
+from ._charts import progress_chart, standings_charts
 
 
 def _table(headers: list[str], rows: list[list[Any]], cls: str = "") -> str:
@@ -29,10 +29,7 @@ def standings_section(data: dict[str, Any]) -> str:
             line.append(f'{row["pl_elo"]:.1f}')
         line.append(row["faults"])
         rows.append(line)
-    charts = error_bar_chart(data["rows"])
-    if multi:
-        charts += error_bar_chart([{"name": row["name"], "pl_elo": row["pl_elo"]} for row in data["rows"]],
-                                  "pl_elo", "Plackett-Luce Elo (full finishing orders)")
+    charts = standings_charts(data["rows"], multi)
     return (f'<section id="standings"><h2>Standings</h2>{_table(headers, rows, "num")}{charts}'
             f'<p class="note">Elo: Bradley-Terry on pairwise results, 95% intervals {_method(data["n_boot"])}, '
             f'as <code>arena standings</code> shows them. Rows: best first.</p></section>')
@@ -81,7 +78,7 @@ def faults_section(faults: list[dict[str, Any]], games: list[list[Any]]) -> str:
         key = games[fault["game"]][0]
         stderr = (f'<details><summary>stderr</summary><pre>{escape(fault["stderr"])}</pre></details>'
                   if fault["stderr"] else "")
-        rows.append([escape(fault["bot"] or "(none)"), escape(fault["kind"]), fault["seat"], fault["step"],
+        rows.append([escape(fault["bot"] or "(none)"), escape(fault["kind"]), fault["seat"], fault["step"] + 1,
                      escape(fault["detail"]) + stderr,
                      f'<a href="#game={escape(key)}" class="open">{escape(key)}</a>'])
     table = _table(["bot", "class", "seat", "step", "detail", "game"], rows, "faults")

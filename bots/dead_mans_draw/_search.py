@@ -73,10 +73,12 @@ def search_action(request: Request, rng: random.Random, budget_s: float | None =
     me = request.seat
     base = determinize(request.observation, rng)
     base.log, base.history = [], []  # nothing reads them here; copying them costs time
-    deadline = time.perf_counter() + (budget_s if budget_s is not None else 3600.0)
+    # ``iterations`` alone never reads the clock, so the same request and rng give the same action.
+    deadline = (None if budget_s is None and iterations is not None
+                else time.perf_counter() + (budget_s if budget_s is not None else 3600.0))
     totals = [0.0] * len(legal)
     done = 0
-    while (iterations is None or done < iterations) and time.perf_counter() < deadline:
+    while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
         sample = base.resample(me, rng)
         for index, action in enumerate(legal):
             state = sample.clone()
@@ -95,6 +97,9 @@ def budget(request: Request) -> float:
     return max(0.0, min(0.4 * request.move_ms, 0.25 * request.time_left_ms, 1000 * MAX_BUDGET_S) / 1000)
 
 
-def search(request: Request, rng: random.Random) -> Any:
-    """Determinized rollouts of every legal action, within the time budget."""
+def search(request: Request, rng: random.Random, nodes: int | None = None) -> Any:
+    """Determinized rollouts of every legal action, within the time budget; with ``nodes``, exactly that many
+    iterations and no clock (``python -m bots.search --nodes N``: a game replays the same)."""
+    if nodes is not None:
+        return search_action(request, rng, iterations=nodes)
     return search_action(request, rng, budget_s=budget(request))

@@ -7,7 +7,9 @@ then, until its time budget is spent, samples a full state consistent with its o
 the rest of the round — the other seats' simultaneous bribes sampled from a noisy heuristic,
 tie-breaks at random, every move by a fast greedy policy — and scores the round's end with
 the heuristic evaluation. The candidate with the best mean wins. Time: 40% of the smaller of
-the move limit and the time left, at most 1.5 s, checked before every sample.
+the move limit and the time left, at most 1.5 s, checked before every sample; or, with
+``nodes`` (``python -m bots.search --nodes N``), exactly N samples and no clock, so a game
+replays the same from its seeds.
 """
 
 from __future__ import annotations
@@ -28,11 +30,16 @@ MIN_BUDGET_S = 0.02  # below this, answer with the heuristic at once
 MOVE_CANDIDATES = 4
 
 
-def search(request: Any, rng: random.Random) -> Any:
-    budget = min(request.move_ms, request.time_left_ms) / 1000 * BUDGET_SHARE
-    if budget < MIN_BUDGET_S:
-        return heuristic(request, rng)
-    deadline = time.perf_counter() + min(budget, MAX_BUDGET_S)
+def search(request: Any, rng: random.Random, nodes: int | None = None) -> Any:
+    """The search within the time budget, or, with ``nodes``, exactly that many samples (no
+    clock read: the same request and ``rng`` give the same action however fast the machine)."""
+    if nodes is None:
+        budget = min(request.move_ms, request.time_left_ms) / 1000 * BUDGET_SHARE
+        if budget < MIN_BUDGET_S:
+            return heuristic(request, rng)
+        deadline = time.perf_counter() + min(budget, MAX_BUDGET_S)
+    else:
+        deadline = None  # never read the clock: the same request and rng give the same action
     observation = request.observation
     me = request.seat
     base = determinize(observation, rng)
@@ -52,7 +59,7 @@ def search(request: Any, rng: random.Random) -> Any:
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     turn = 0
-    while time.perf_counter() < deadline:
+    while turn < nodes if nodes is not None else time.perf_counter() < deadline:
         index = turn % len(candidates)
         turn += 1
         state = determinize(observation, rng)
@@ -101,7 +108,7 @@ def _bribe_step(state: Any, me: int, option: list[int], importance: list, rng: r
     state.apply(actions)
 
 
-def _move_candidates(state: Any, me: int, deadline: float) -> list[list[Any]]:
+def _move_candidates(state: Any, me: int, deadline: float | None) -> list[list[Any]]:
     """Action sequences for the current move: for each promising first action, the planner's
     continuation (each ends with ``["end"]`` or where the move ends by itself)."""
     scored = []
@@ -118,7 +125,7 @@ def _move_candidates(state: Any, me: int, deadline: float) -> list[list[Any]]:
         child = state.fork()
         child._apply_move(action)
         while action[0] != "end" and child.phase == MOVE and child.ship == state.ship and len(sequence) < 30:
-            if time.perf_counter() > deadline:
+            if deadline is not None and time.perf_counter() > deadline:
                 break
             action = plan(child, me, budget=150)[1]
             sequence.append(action)

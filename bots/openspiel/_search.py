@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -37,7 +38,7 @@ class EngineRolloutEvaluator(mcts.Evaluator):
         self.deadline = deadline
 
     def _late(self) -> bool:
-        return time.perf_counter() > self.deadline
+        return self.deadline != math.inf and time.perf_counter() > self.deadline
 
     def evaluate(self, state):
         # A playout still running at the deadline is cut (zeros: a game not over), so a
@@ -56,7 +57,7 @@ class TimedISMCTS(ismcts.ISMCTSBot):
     deadline = float("inf")
 
     def sample_root_state(self, state):
-        if time.perf_counter() > self.deadline:
+        if self.deadline != math.inf and time.perf_counter() > self.deadline:  # inf: never read the clock
             raise _OutOfTime
         return super().sample_root_state(state)
 
@@ -77,7 +78,7 @@ class TimedMCTS(mcts.MCTSBot):
 
     def _apply_tree_policy(self, root, state):
         self.root = root
-        if time.perf_counter() > self.deadline:
+        if self.deadline != math.inf and time.perf_counter() > self.deadline:  # inf: never read the clock
             raise _OutOfTime
         return super()._apply_tree_policy(root, state)
 
@@ -85,10 +86,12 @@ class TimedMCTS(mcts.MCTSBot):
 class OpenSpielPolicy:
     """A policy for every game, searching with ``algorithm`` (``"ismcts"`` or ``"mcts"``)."""
 
-    def __init__(self, algorithm: str = "ismcts") -> None:
+    def __init__(self, algorithm: str = "ismcts", simulations: int | None = None) -> None:
+        """``simulations``: that many a decision and no clock; ``None``: the clock's budget."""
         if algorithm not in ("ismcts", "mcts"):
             raise ValueError(f"unknown search {algorithm!r}; use 'ismcts' or 'mcts'")
         self.algorithm = algorithm
+        self.simulations = simulations
         self.games: dict[tuple, pyspiel.Game] = {}
 
     def game(self, request: Request) -> pyspiel.Game:
@@ -103,6 +106,8 @@ class OpenSpielPolicy:
         return game
 
     def __call__(self, request: Request, rng: random.Random) -> Any:
+        if self.simulations is not None:
+            return self.act(request, rng, 0.0, self.simulations)
         return self.act(request, rng, budget(request))
 
     def act(self, request: Request, rng: random.Random, budget_s: float,
@@ -110,7 +115,8 @@ class OpenSpielPolicy:
         """Search for ``budget_s`` seconds (or ``simulations`` iterations) and return an action."""
         if request.legal is not None and len(request.legal) == 1:
             return request.legal[0]
-        deadline = time.perf_counter() + budget_s
+        # A fixed number of simulations never reads the clock: the same seeds, the same action.
+        deadline = time.perf_counter() + budget_s if simulations is None else float("inf")
         seed = rng.getrandbits(32)
         engine = game_package(request.game).determinize(request.observation, rng)
         engine.history, engine.log = [], []
@@ -129,6 +135,10 @@ class OpenSpielPolicy:
         bot = TimedISMCTS(root.get_game(), evaluator, UCT_C, simulations or 10**9,
                           random_state=np.random.RandomState(seed), use_observation_string=True)
         bot.deadline = deadline if simulations is None else float("inf")
+        # OpenSpiel's own resampler draws from an unseeded sampler: seeded, the same seeds give
+        # the same search (``--nodes N``).
+        sampler = pyspiel.UniformProbabilitySampler(seed & 0x7FFFFFFF, 0.0, 1.0)
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
         policy = bot.run_search(root)
         best = max(prob for _, prob in policy)
         candidates = sorted(action for action, prob in policy if prob == best)
@@ -137,7 +147,7 @@ class OpenSpielPolicy:
     def _mcts(self, root, evaluator, seed: int, deadline: float, simulations: int | None) -> int:
         random_state = np.random.RandomState(seed)
         visits: dict[int, int] = {}
-        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        sampler = pyspiel.UniformProbabilitySampler(seed & 0x7FFFFFFF, 0.0, 1.0)  # seeded: the same seeds, the same worlds
         left = simulations
         while left is None or left > 0:
             world = root.resample_from_infostate(root.current_player(), sampler)

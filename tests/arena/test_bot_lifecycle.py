@@ -457,6 +457,17 @@ def test_match_with_a_missing_program_exits_2():
     assert line == "error: bot 'does-not-exist' cannot start: could not start './does-not-exist': no such program"
 
 
+def test_a_program_beside_the_manifest_named_without_a_path_is_not_looked_up_there(tmp_path):
+    # SPEC §2.2: a first word without '/' is looked up on the bot's PATH only, as exec does.
+    (tmp_path / "mybot").write_text("#!/bin/sh\nexit 0\n")
+    (tmp_path / "mybot").chmod(0o755)
+    (tmp_path / "bot.toml").write_text('name = "mine"\ncommand = "mybot"\n')
+    line = one_error_line(arena("match", "dead-mans-draw", "python -m bots.random", str(tmp_path / "bot.toml"),
+                                "--sandbox", "none"))
+    assert line == ("error: bot 'mine' cannot start: could not start 'mybot': no such program on the bot's PATH (a "
+                    "name without '/' is looked up there only; for the program in the bot's folder write './mybot')")
+
+
 def test_skip_broken_plays_on_and_the_broken_entrant_forfeits_every_game(tmp_path):
     path = write_tournament(tmp_path, {"good": RANDOM, "broken": ["python", "-m", "bots.randon"], "r2": RANDOM},
                             rounds=1)

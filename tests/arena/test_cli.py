@@ -60,7 +60,7 @@ def test_match_help_documents_the_options():
     for option in ("--seed", "--option", "--move-ms", "--reserve-ms", "--startup-ms", "--fault-policy",
                    "--substitutions", "--replay", "--format", "--sandbox", "-h"):
         assert option in stdout
-    assert "forfeit|end-game|substitute" in stdout and "table|json" in stdout
+    assert "POLICY" in stdout and "forfeit, end-game or substitute" in stdout and "table|json" in stdout
 
 
 def test_games_table_lists_every_registered_game():
@@ -212,8 +212,10 @@ def test_match_table_output():
     assert lines[0].endswith(" s")
     assert lines[1].split() == ["seat", "bot", "rank", "score"]
     assert [line.split()[:2] for line in lines[3:5]] == [["0", "bots.random"], ["1", "bots.random"]]
-    assert lines[5].startswith("bot seeds ") and "(the same game again: --seed 2 --bot-seeds " in lines[5]
-    assert len(lines) == 6
+    assert lines[5].startswith("bot seeds ")
+    assert lines[6].startswith("the same game again: arena match opito-bay 'python -m bots.random' 'python -m bots.random' "
+                               "--seed 2 --bot-seeds ")
+    assert len(lines) == 7
 
 
 def test_match_replay_to_an_unwritable_path(tmp_path):

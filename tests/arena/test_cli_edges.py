@@ -277,6 +277,29 @@ def test_help_paragraphs_wrap_at_the_terminals_width(path, columns):
             assert len(line) + 1 + len(next_word) > columns - 1, (columns, line, following)
 
 
+def _command(path: tuple[str, ...]):
+    import typer.main
+
+    command = typer.main.get_command(app)
+    for word in path:
+        command = command.commands[word]
+    return command
+
+
+@pytest.mark.parametrize("path", LEAVES, ids=" ".join)
+def test_option_values_are_never_split_at_80_columns(path):
+    """What an option takes (its metavar: ``POLICY``, ``table|json``) stands whole on one line of
+    the help at 80 columns: a long list of choices broke mid-word (``substi``/``tute``)."""
+    from arena.cli._common import _metavar_of
+
+    text = arena(*path, "--help", columns=80).stdout
+    cells = {cell.strip() for line in text.splitlines() for cell in re.split(r"\s{2,}|│", line)}
+    for param in _command(path).params:
+        label = _metavar_of(param)
+        if label and not param.hidden and param.param_type_name == "option":
+            assert label in cells, (param.name, label, text)
+
+
 def test_one_vocabulary_game_is_a_game_id_and_key_a_stored_games_key(played, tmp_path):
     for command in ("view", "board"):
         text = arena(command, "--help").stdout

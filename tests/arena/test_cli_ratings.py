@@ -113,7 +113,7 @@ BAD = [
     (["rate", "{tmp}/good.jsonl", "--anchor", "a=nan"], "--anchor must look like NAME=ELO with a finite ELO, got 'a=nan'"),
     (["rate", "{tmp}/good.jsonl", "--anchor", "zed=1"], "--anchor 'zed' played no game here; entrants are 'a', 'b'"),
     (["rate", "{tmp}/missing.pgn"], "{tmp}/missing.pgn: No such file or directory"),
-    (["rate", "{tmp}"], "{tmp}: Is a directory"),
+    (["rate", "{tmp}"], "{tmp} is a folder: give one results file (PGN, JSON Lines or the arena's CSV export)"),
     (["rate", "{tmp}/binary.jsonl"], "{tmp}/binary.jsonl:1: a binary file, not PGN, JSON Lines or CSV results"),
     (["rate", "{tmp}/big.jsonl"], "{tmp}/big.jsonl:2: rank 18446744073709551616 is beyond 64 bits (at most 9223372036854775807)"),
     (["rate", "{tmp}/notes.txt"], "{tmp}/notes.txt:1: cannot tell the format: not a PGN tag, a JSON object or the arena's "

@@ -15,9 +15,13 @@ as_root_with_bwrap = pytest.mark.skipif(os.geteuid() != 0 or detect_sandbox("aut
                                         reason="needs root and bubblewrap (every protection active)")
 
 
-def doctor(*args: str) -> subprocess.CompletedProcess:
+def doctor(*args: str, columns: int | None = None) -> subprocess.CompletedProcess:
+    """``arena doctor`` as a program; without ``columns``, no width (piped: whole lines)."""
+    env = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
+    if columns is not None:
+        env["COLUMNS"] = str(columns)
     return subprocess.run([sys.executable, "-m", "arena.cli", "doctor", *args], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=env)
 
 
 def rows(output: str) -> dict[str, str]:
@@ -102,3 +106,34 @@ async def test_without_cgroups_memory_is_limited_only_per_process_and_nothing_is
     # Four children each under the limit on its own keep four times their share.
     assert held_by(judge(found))["memory limited over all its processes (and its /tmp)"] is False
     assert found["hogs"].count("kept its memory") >= 3
+
+
+def test_the_tables_fit_the_terminal_width():
+    wide = doctor("--sandbox", "none", "python -m bots.random")
+    narrow = doctor("--sandbox", "none", "python -m bots.random", columns=80)
+    assert wide.returncode == narrow.returncode == 0, narrow.stderr
+    assert max(map(len, wide.stdout.splitlines())) > 80  # the check below would hold without a wrap
+    assert [line for line in narrow.stdout.splitlines() if len(line) > 80] == []
+    # Wrapped, not cut: the words of a wrapped cell follow on the next lines of its column.
+    lines = narrow.stdout.splitlines()
+    row = next(index for index, line in enumerate(lines) if line[8:].startswith("own PID namespace"))
+    cell = [line[8:].split("  ")[0].strip() for line in lines[row:row + 2]]
+    assert " ".join(cell) == "own PID namespace (sees only its own processes)"
+
+
+@pytest.mark.parametrize("rows, headers, width, expected", [
+    ([["a", "bb"]], ["x", "y"], 80, None),                                   # fits as it is
+    ([["yes", "w " * 30, "v " * 40]], ["held", "p", "q"], 80, [None, 35, 35]),  # the wide ones share the room
+    ([["yes", "w " * 10, "v " * 80]], ["held", "p", "q"], 80, [None, None, 50]),  # the narrow keeps its width
+    ([["a", "b" * 40]], ["x", "y"], None, None),                             # no width: whole lines
+    ([["a" * 50, "b" * 50]], ["x", "y"], 12, [10, 10]),                      # never narrower than 10
+])
+def test_fit_widths(rows, headers, width, expected):
+    from tabulate import tabulate
+
+    from arena.cli._width import fit_widths
+
+    widths = fit_widths(rows, headers, width)
+    assert widths == expected
+    if expected is not None and width >= 40:
+        assert max(map(len, tabulate(rows, headers=headers, maxcolwidths=widths).splitlines())) <= width

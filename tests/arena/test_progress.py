@@ -20,7 +20,7 @@ def game(bots, ranks, faults=()):
     return SimpleNamespace(bots=tuple(bots), ranks=tuple(ranks), faults=tuple(faults))
 
 
-CRASH = Fault(seat=1, bot="bob", kind=FaultKind.CRASH, detail="exited with code 1", step=7)
+CRASH = Fault(seat=1, bot="bob", kind=FaultKind.CRASH, detail="exited with code 1", step=7)  # the 8th step: displays count from 1
 GAMES = [game(["ann", "bob"], [1, 2]), game(["bob", "ann"], [2, 1], [CRASH]), game(["ann", "cid"], [2, 1])]
 
 
@@ -42,7 +42,7 @@ def test_plain_lines_every_interval_and_the_fault_once():
     assert out.getvalue().splitlines() == [
         "1/10 games  2.0 games/s  ETA 0:04  faults 0  leader ann 75%",
         "2/10 games  2.0 games/s  ETA 0:04  faults 1  leader ann 75%",
-        "last fault: bob (seat 1) crash at step 7: exited with code 1",
+        "last fault: bob (seat 1) crash at step 8: exited with code 1",
         "3/10 games  2.0 games/s  ETA 0:03  faults 1  leader ann 75%",
     ]
 
@@ -55,7 +55,7 @@ def test_plain_lines_wait_for_the_interval_but_not_for_the_end():
     assert out.getvalue().splitlines() == [
         "1/3 games  2.0 games/s  ETA 0:01  faults 0  leader ann 75%",
         "3/3 games  2.0 games/s  ETA 0:00  faults 1  leader ann 75%",
-        "last fault: bob (seat 1) crash at step 7: exited with code 1",
+        "last fault: bob (seat 1) crash at step 8: exited with code 1",
     ]
 
 
@@ -78,7 +78,7 @@ def test_live_view_shows_bar_rate_faults_standings_and_last_fault():
     assert "standings after 4 games (95% interval: bootstrap, 20 replicates)" in text
     names = [line.split()[1] for line in text.splitlines() if re.match(r"\s*\d\s+\w+(\s+-?\d+\.\d){3}", line)]
     assert sorted(names) == ["ann", "bob", "cid"]
-    assert text.splitlines()[-1] == "last fault: bob (seat 1) crash at step 7: exited with code 1"
+    assert text.splitlines()[-1] == "last fault: bob (seat 1) crash at step 8: exited with code 1"
 
 
 def test_a_tournament_off_a_terminal_prints_whole_lines(tmp_path):

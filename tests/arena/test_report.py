@@ -229,12 +229,22 @@ def _steps(database, key):
     (["view", "{db}", "-o", "{tmp}/g.html"],
      "error: {db} is a results database; name the game with --key KEY (keys: `arena replay {db}`)\n"),
     (["view", "{db}", "--game", "nope", "-o", "{tmp}/g.html"],
-     "error: {db}: no game with key 'nope'; keys: `arena export {db}`\n"),
+     "error: {db}: no game with key 'nope'; keys: `arena replay {db}`\n"),
+    (["view", "{tmp}/r.json", "--key", "abc", "-o", "{tmp}/g.html"],
+     "error: {tmp}/r.json is not a results database: --key names a game of a database (for a replay file, "
+     "leave --key out)\n"),
+    (["report", "{db}", "--replay-mb", "-1", "-o", "{tmp}/r.html"],
+     "error: --replay-mb must be a number of MB >= 0 (0: no replays embedded), got -1\n"),
+    (["report", "{db}", "--replay-mb", "nan", "-o", "{tmp}/r.html"],
+     "error: --replay-mb must be a number of MB >= 0 (0: no replays embedded), got nan\n"),
+    (["report", "{db}", "--bootstrap", "0", "-o", "{tmp}/r.html"],
+     "error: --bootstrap must be a number of replicates >= 1, got 0\n"),
     (["view", "{tmp}/none.json", "-o", "{tmp}/g.html"],
      "error: {tmp}/none.json: cannot read (No such file or directory)\n"),
 ])
 def test_report_and_view_errors_are_one_line(tmp_path, args, message):
     database = make_database(tmp_path / "t.db", "dead-mans-draw")
+    (tmp_path / "r.json").write_text("{}")
     fill = {"db": str(database), "tmp": str(tmp_path)}
     result = arena(*[arg.format(**fill) for arg in args], check=False)
     assert (result.returncode, result.stderr) == (2, message.format(**fill))
@@ -405,3 +415,41 @@ def test_embedded_json_escapes_every_less_than_sign(tmp_path):
     assert hostile in json.loads(text)["names"]
     viewer = viewer_html(play_random("dead-mans-draw"), {"bots": [hostile, "b"]})
     assert all("<" not in text for text in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', viewer))
+
+
+def _chart(svg: str) -> dict:
+    """An error-bar chart's title, ticks (value -> x) and per entrant (point x, bar from, bar to)."""
+    ticks = {text: float(x) for x, text in re.findall(r'<text x="([\d.]+)" y="\d+" class="tick">([^<]+)</text>', svg)}
+    bars = {name: (float(cx), float(x1), float(x2)) for name, x1, x2, cx in re.findall(
+        r'class="label">([^<]+)</text><line x1="([\d.]+)" x2="([\d.]+)"[^>]*/><circle cx="([\d.]+)"', svg)}
+    return {"title": re.search(r'class="title">([^<]+)</text>', svg)[1], "ticks": ticks, "bars": bars}
+
+
+def test_the_plackett_luce_chart_has_error_bars_on_the_scale_of_the_chart_above(tmp_path):
+    # Issue 33: a three-player tournament's report drew Plackett-Luce points alone, on a scale
+    # of their own.
+    database = make_database(tmp_path / "k.db", "karibik")
+    report = tmp_path / "r.html"
+    arena("report", str(database), "-o", str(report))
+    section = report.read_text().split('<section id="standings">')[1].split("</section>")[0]
+    bt, pl = [_chart(svg) for svg in re.findall(r"<svg class=\"chart\".*?</svg>", section, re.S)]
+    assert bt["title"] == "Bradley-Terry Elo (95% interval)"
+    assert pl["title"] == "Plackett-Luce Elo (full finishing orders, 95% interval)"
+    assert bt["ticks"] == pl["ticks"] and len(bt["ticks"]) >= 3  # one scale
+    assert set(pl["bars"]) == set(bt["bars"]) and len(pl["bars"]) == 3
+    for name, (point, low, high) in pl["bars"].items():
+        assert low < point < high, name  # an interval around each point
+    # the intervals are the ratings package's, drawn at the chart's scale
+    from arena.ratings._pl_intervals import plackett_luce_intervals
+    from arena.report._tables import records_of
+
+    store = ResultsStore.open(database)
+    try:
+        names, elo, half = plackett_luce_intervals(records_of(store.games()))
+    finally:
+        store.close()
+    (v0, x0), (v1, x1) = sorted((float(v), x) for v, x in bt["ticks"].items())[:2]
+    per_elo = (x1 - x0) / (v1 - v0)
+    for name, value, width in zip(names, elo, half):
+        point, low, high = pl["bars"][name]
+        assert (high - low) == pytest.approx(2 * width * per_elo, abs=1.0)  # x drawn to 0.1 px

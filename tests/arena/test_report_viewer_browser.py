@@ -354,3 +354,36 @@ def test_the_single_game_page_takes_its_step_from_the_url(tmp_path, reports):
       out.hash = location.hash;
       out.marks = root.querySelectorAll(".track .mark").length;""")
     assert found == {"at": [5, "0"], "hash": "#seat=0&step=8", "marks": 1}
+
+
+def test_a_faults_step_is_the_same_number_in_the_viewer_the_report_and_arena_replay(tmp_path, reports):
+    """Issue 33: the viewer said a fault was at step 17 where the report and `arena replay` said
+    16 (the stored count of steps before it). Steps are numbered from 1 everywhere they are shown."""
+    import os
+    import subprocess
+    import sys
+
+    report, database, key = reports["dead-mans-draw"]
+    game, _, _ = stored(database, key)
+    [fault] = game.faults
+    shown = fault["step"] + 1
+    found = drive(tmp_path, report, f"#game={key}", """
+      root.querySelector(".track .mark").click();
+      out.mark = root.querySelector(".track .mark").title;
+      out.row = text(root.querySelector(".movelist li.fault .n"));
+      out.box = text(root.querySelector(".fault"));
+      const table = document.querySelector("#faults table");
+      const headers = [...table.querySelectorAll("thead th")].map(text);
+      out.report = text(table.querySelector("tbody tr").children[headers.indexOf("step")]);""", name="steps")
+    assert found["mark"].startswith(f"step {shown}: flaky ")
+    assert found["row"] == str(shown)
+    assert f" deciding step {shown}. " in found["box"]
+    assert found["report"] == str(shown)
+    replay = subprocess.run([sys.executable, "-m", "arena.cli", "replay", str(database), key], capture_output=True,
+                            text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    assert replay.returncode == 0, replay.stderr
+    [line] = [line for line in replay.stdout.splitlines() if line.startswith("fault: ")]
+    assert line.startswith(f"fault: seat 1 crash at step {shown}: ")
+    # ... and the step `arena replay` lists under that number is seat 1's (the fallback's move)
+    [listed] = [line for line in replay.stdout.splitlines() if re.match(rf"\s+{shown}\. ", line)]
+    assert listed.split()[1] == "flaky", listed

@@ -53,13 +53,13 @@ def test_random_bot_seeds_are_printed_and_repeat_the_game(tmp_path):
     first = arena("match", "dead-mans-draw", str(RANDOM), str(RANDOM), "--seed", "9", "--sandbox", "none",
                   "--replay", str(tmp_path / "a.json"))
     assert first.returncode == 0, first.stderr
-    line = next(line for line in first.stdout.splitlines() if line.startswith("bot seeds "))
-    repeat = line.partition("the same game again: ")[2].rstrip(")").split()
-    assert repeat[0] == "--seed" and repeat[2] == "--bot-seeds"
+    line = next(line for line in first.stdout.splitlines() if line.startswith("the same game again: "))
+    repeat = line.partition("the same game again: ")[2].split()
+    assert repeat[:5] == ["arena", "match", "dead-mans-draw", str(RANDOM), str(RANDOM)]
+    assert repeat[5] == "--seed" and repeat[7] == "--bot-seeds" and repeat[9:] == ["--sandbox", "none"]
     seeds = json.loads((tmp_path / "a.json").read_text())["result"]["bot_seeds"]
-    assert repeat[3] == ",".join(map(str, seeds)) and len(seeds) == 2
-    again = arena("match", "dead-mans-draw", str(RANDOM), str(RANDOM), *repeat, "--sandbox", "none",
-                  "--replay", str(tmp_path / "b.json"))
+    assert repeat[8] == ",".join(map(str, seeds)) and len(seeds) == 2
+    again = arena(*repeat[1:], "--replay", str(tmp_path / "b.json"))
     assert again.returncode == 0, again.stderr
     assert steps_of(tmp_path / "a.json") == steps_of(tmp_path / "b.json")
     # Without --bot-seeds they are drawn afresh: another run is another game.

@@ -4,6 +4,7 @@ protocol's requests, its time budget, and a tournament against a reference bot w
 import dataclasses
 import random
 import textwrap
+from types import SimpleNamespace
 
 import pytest
 
@@ -88,3 +89,19 @@ async def test_tournament_against_a_reference_bot_has_no_faults(tmp_path):
         sandbox.close()
     assert played == len(games) == 2
     assert [fault for game in games for fault in game.faults] == []
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "mcts"])
+@pytest.mark.parametrize("game_id,players,options", GAMES)
+def test_a_fixed_number_of_simulations_plays_the_same_game_again(monkeypatch, algorithm, game_id, players, options):
+    # ``python -m bots.openspiel --nodes N``: no clock read, so the same seeds give the same game.
+    def no_clock():
+        raise AssertionError("the search read the clock with a fixed number of simulations")
+
+    monkeypatch.setattr(_search, "time", SimpleNamespace(perf_counter=no_clock))
+    games = []
+    for _ in range(2):
+        policy = OpenSpielPolicy(algorithm, 8)
+        state = play_game(get_game(game_id), [policy] + [random_policy] * (players - 1), seed=6, options=options)
+        games.append(state.history)
+    assert games[0] == games[1]

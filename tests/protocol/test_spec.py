@@ -111,3 +111,36 @@ def test_spec_documents_every_manifest_key_and_limit_range():
         value, low_high = re.search(rf"^{key} += (\d+) +# 0\.\.(\d+)", block, re.M).groups()
         assert int(low_high) == high, key
         assert int(value) == (getattr(defaults, key) or 0), key
+
+
+def test_spec_says_where_the_program_is_found_and_the_code_agrees(tmp_path):
+    """Issue 33: a name without '/' is looked up on PATH only, never in the manifest's folder."""
+    from arena.players._manifest import BotSpec
+    from arena.players._process import program_exists
+
+    section = " ".join(SPEC_TEXT.split("### 2.2 The manifest")[1].split("### ")[0].split())
+    assert "is looked up on the bot's `PATH`" in section and "**never in the manifest's folder**" in section
+    (tmp_path / "my-bot").write_text("#!/bin/sh\n")
+    (tmp_path / "my-bot").chmod(0o755)
+    assert not program_exists(BotSpec("b", ("my-bot",), tmp_path, {"PATH": "/usr/bin"}))
+    assert program_exists(BotSpec("b", ("./my-bot",), tmp_path, {"PATH": "/usr/bin"}))
+    assert program_exists(BotSpec("b", ("sh",), tmp_path, {"PATH": "/usr/bin:/bin"}))
+
+
+def test_spec_says_how_to_send_an_integer_beside_a_string_without_distinct_types():
+    values = " ".join(SPEC_TEXT.split("## 4. Values")[1].split("## 5.")[0].split())
+    assert "**Languages without distinct integer and string types**" in values
+    assert '`["1", "S"]` (the seat as a string)' in values
+    assert protocol.encode({"a": [1, "S"]}) != protocol.encode({"a": ["1", "S"]})
+
+
+def test_spec_section_13_lists_every_starter_kit_with_the_python_one():
+    from pathlib import Path
+
+    section = SPEC_TEXT.split("## 13. A minimal bot")[1].split("```")[0]
+    root = dumps.SPEC.parents[1]
+    assert "Python (`python-random/bot.py`, on the\nPython SDK `bots/sdk.py`" in section
+    assert (root / "examples" / "bots" / "python-random" / "bot.py").is_file() and (root / "bots" / "sdk.py").is_file()
+    kits = {path.name.split("-")[0] for path in Path(root / "examples" / "bots").iterdir() if path.is_dir()}
+    named = {"python": "Python", "js": "JavaScript", "c": "C", "rust": "Rust", "go": "Go", "java": "Java"}
+    assert kits == set(named) and all(named[kit] in section for kit in kits)
