@@ -180,7 +180,8 @@ def test_sprt_exit_code_says_the_verdict(r0_sweeps):
     undecided = run_cli("sprt", r0_sweeps, "r0", "r1", "--elo0", "0", "--elo1", "50")
     assert undecided.exit_code == 3
     assert undecided.stdout == ("no decision yet: play more games (logistic Elo [0, 50], alpha 0.05, beta 0.05); "
-                                "LLR 0.40 in (-2.94, 2.94); LL 0, LD 0, WL+DD 0, WD 0, WW 3\n")
+                                "LLR 0.40 in (-2.94, 2.94); 3 independent observations (duplicate pairs); "
+                                "LL 0, LD 0, WL+DD 0, WD 0, WW 3\n")
     # three won pairs reach the bounds of alpha = beta = 0.3 (+-0.85)
     wide = ["--elo0", "0", "--elo1", "200", "--alpha", "0.3", "--beta", "0.3"]
     accepted = run_cli("sprt", r0_sweeps, "r0", "r1", *wide)
@@ -222,8 +223,10 @@ def test_a_gauntlet_with_an_sprt_table_stops_once_it_decides(tmp_path):
     before the 40 scheduled games; a resume plays nothing more."""
     path = write_tournament(tmp_path, rounds=20, entrants=2, extra=SPRT_GAUNTLET)
     result = arena("tournament", "run", str(path), "-q")
-    [line] = [x for x in result.stderr.splitlines() if x.startswith("sprt: ")]
-    assert line.startswith(("sprt: H0 accepted", "sprt: H1 accepted")) and line.endswith("; the gauntlet stopped")
+    [line, last] = [x for x in result.stderr.splitlines() if x.startswith("sprt: ")]
+    assert line.startswith(("sprt: r0 vs r1: H0 accepted", "sprt: r0 vs r1: H1 accepted"))
+    assert "independent observations (duplicate pairs)" in line
+    assert last == "sprt: every test has decided; the gauntlet stopped"
     with sqlite3.connect(tmp_path / "t.db") as con:
         stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     con.close()
@@ -235,10 +238,28 @@ def test_a_gauntlet_with_an_sprt_table_stops_once_it_decides(tmp_path):
     con.close()
 
 
+def test_a_three_player_gauntlet_stops_once_the_candidate_against_the_field_is_decided(tmp_path):
+    """Three-player tables of random bots, the candidate against the field: a block of three
+    rotations is one observation; the wide test decides long before the 36 scheduled games."""
+    extra = SPRT_GAUNTLET.replace("beta = 0.3\n", "beta = 0.3\nfield = true\n")
+    path = write_tournament(tmp_path, rounds=4, entrants=4, extra=extra)
+    path.write_text(path.read_text().replace("players = 2", "players = 3"))
+    result = arena("tournament", "run", str(path), "-q")
+    [line, last] = [x for x in result.stderr.splitlines() if x.startswith("sprt: ")]
+    assert line.startswith(("sprt: r0 vs the field: H0 accepted", "sprt: r0 vs the field: H1 accepted"))
+    assert "independent observations (duplicate blocks of 3)" in line
+    assert last == "sprt: every test has decided; the gauntlet stopped"
+    with sqlite3.connect(tmp_path / "t.db") as con:
+        stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    con.close()
+    assert 3 <= stored < 36
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     ("[sprt]\nelo0 = 0\nelo1 = 5\n", '[sprt] is for format = "gauntlet" (one candidate against the field)'),
     (SPRT_GAUNTLET.replace("elo0 = 0", "elo0 = 500"), "[sprt] elo0 must be below elo1, got elo0=500.0, elo1=200.0"),
-    (SPRT_GAUNTLET + "colour = 1\n", "[sprt] key 'colour' is unknown; known keys: elo0, elo1, alpha, beta, model, baseline"),
+    (SPRT_GAUNTLET + "colour = 1\n", "[sprt] key 'colour' is unknown; known keys: elo0, elo1, alpha, beta, model, "
+     "baseline, baselines, field, correction"),
 ])
 def test_bad_sprt_tables_are_one_error_line(tmp_path, extra, message):
     path = write_tournament(tmp_path, rounds=1, entrants=2, extra=extra)
