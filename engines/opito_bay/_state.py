@@ -35,6 +35,16 @@ KRAKEN_MIN_LIBRARY = 5
 MAX_DEALS = 40
 
 
+#: a rough worth of a card in hand, for :meth:`OpitoState.luck_features` (treasures: face value)
+_CARD_WORTH = {"X": 1500, "3": 900, "K": 800, "Q": 1200, "9": 500, "7": 400, "5": 300, "J": 200,
+               "2": 200, "4": 400, "6": 600, "8": 800, "T": 1000}
+
+
+def _hand_worth(card: str, suit: str) -> int:
+    worth = _CARD_WORTH.get(card[0], 0)
+    return 2 * worth if card[0] in "2468T" and card[1:] == suit else worth
+
+
 class OpitoState(State):
     """One game of Opito Bay. Build a start position with ``game.new_state`` or :meth:`from_setup`."""
 
@@ -380,6 +390,17 @@ class OpitoState(State):
 
     def outcome(self) -> Outcome:
         return Outcome.from_keys(self.totals)
+
+    def luck_features(self) -> list[float]:
+        """Per seat, the running standing the arena's chance correction values a state by
+        (arena/ratings/_chance.py; the arena reads ``outcome().scores`` of games without this
+        hook): the total so far, what the table would score now, and a rough worth of the
+        hand (treasures at face value, doubled in the seat's Ace suit; others a fixed worth).
+        Without the hand a card drawn would change nothing until it is played, and the luck
+        of the draw would go uncounted."""
+        now = self.table.points(self.aces)
+        return [total + points + sum(_hand_worth(card, self.aces[seat]) for card in self.hands[seat])
+                for seat, (total, points) in enumerate(zip(self.totals, now))]
 
     def observation(self, player: int) -> dict[str, Any]:
         return observe(self, player)

@@ -1,0 +1,107 @@
+"""The luck of each seat in one game: a control variate from the chance events it met, under
+a baseline value fixed before the games (:mod:`arena.ratings._baseline`).
+
+A game is replayed step by step (engines are pure: a replay is the seed and the actions). At
+step t, with state ``s_t`` and the actions ``a_t`` taken there, the step's luck for the pair
+(i, j) is::
+
+    L_t = V_ij(s_{t+1}) - mean over n samples of V_ij(apply(resample(s_t), a_t))
+
+``resample`` is the engine's own (every engine has it, for determinized search and the leak
+tests): a copy of ``s_t`` in which everything the acting seat cannot know (the deck's order,
+the others' hands, the dice to come) is drawn again, with a fresh random generator. So the
+real next state and each sampled one are draws of the same chance from the same knowledge,
+and ``E[L_t] = 0`` step by step: the correction ``sum_t L_t`` has expectation zero under any
+fixed ``V`` and subtracting it leaves the expected score unchanged (what the tests and the
+benchmark measure). Its worth is in the variance: the more of the result's spread ``V``
+traces to the cards drawn and the dice rolled, the more of it the correction removes. The
+deal itself is a chance event too: ``V(s_0)`` against the mean over ``n`` fresh deals.
+
+Steps where several seats act at once are left out (their term is 0): a resample keeps only
+one seat's knowledge, and the others' actions may not be legal in it. Leaving out a step
+chosen before its chance is drawn keeps the expectation zero. The assumption behind
+"exactly zero": the engine's ``resample`` draws the hidden part from its distribution given
+the acting seat's knowledge. That is exact where what is hidden is shuffled uniformly and no
+other seat's choices say anything about it (Dead Man's Draw's deck); where opponents' earlier
+choices hint at their hands it is the uniform approximation every determinizing bot uses, and
+the benchmark measures the mean correction (BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines import EngineError, Replay, get_game
+
+from ._baseline import ValueModel
+
+#: Samples of each chance event: more lowers the correction's own noise, at its cost per step.
+DEFAULT_SAMPLES = 4
+
+
+def state_values(state: Any, model: ValueModel, step: int) -> list[list[float]]:
+    """``V_ij`` of ``state`` (k x k): the result itself once the game is over."""
+    if state.is_terminal():
+        ranks = state.outcome().ranks
+        return [[1.0 if a < b else 0.5 if a == b else 0.0 for b in ranks] for a in ranks]
+    return model.pair_values(state_features(state), step)
+
+
+def state_features(state: Any) -> Sequence[float]:
+    """The running standing per seat a value reads: the state's ``luck_features()`` where the
+    game has that hook, else its ``outcome().scores`` (every engine scores a state in progress)."""
+    hook = getattr(state, "luck_features", None)
+    return hook() if hook is not None else state.outcome().scores
+
+
+def game_luck(replay: Replay | Mapping[str, Any], model: ValueModel, samples: int = DEFAULT_SAMPLES,
+              seed: int = 0) -> list[list[float]]:
+    """The luck matrix of one game: ``luck[i][j]``, the part of seat i's result against seat j
+    (1 ahead, 1/2 level, 0 behind) that the chance events explain under ``model``.
+    Antisymmetric. Deterministic for a given ``seed`` (the samples' generator).
+
+    Raises:
+        ValueError: ``samples`` < 1, or the replay does not replay (an action the engine
+            refuses: a corrupt or foreign replay).
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    if not isinstance(replay, Replay):
+        replay = Replay.from_dict(replay)
+    game = get_game(replay.game)
+    rng = random.Random(f"luck\x1f{seed}\x1f{replay.seed}")
+    state = game.new_state(replay.num_players, replay.seed, replay.options)
+    k = replay.num_players
+    luck = [[0.0] * k for _ in range(k)]
+    deals = [state_values(game.new_state(k, rng.getrandbits(53), replay.options), model, 0)
+             for _ in range(samples)]
+    _add(luck, state_values(state, model, 0), deals)
+    for t, step in enumerate(replay.steps):
+        acting = tuple(state.acting)
+        sampled = []
+        if len(acting) == 1:
+            for _ in range(samples):
+                other = state.resample(acting[0], rng)
+                try:
+                    other.apply(step)
+                except EngineError:  # the action needs what the acting seat could not know
+                    sampled = []
+                    break
+                sampled.append(state_values(other, model, t + 1))
+        try:
+            state.apply(step)
+        except EngineError as error:
+            raise ValueError(f"the replay does not replay at step {t}: {error}") from None
+        if sampled:
+            _add(luck, state_values(state, model, t + 1), sampled)
+    return luck
+
+
+def _add(luck: list[list[float]], actual: Sequence[Sequence[float]], sampled: list[list[list[float]]]) -> None:
+    n = len(sampled)
+    for i, row in enumerate(luck):
+        for j in range(len(row)):
+            if i != j:
+                row[j] += actual[i][j] - sum(s[i][j] for s in sampled) / n
