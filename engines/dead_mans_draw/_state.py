@@ -207,6 +207,19 @@ class DeadMansDrawState(State):
             result.append(score)
         return result
 
+    def luck_features(self) -> list[float]:
+        """Per seat, the running standing the arena's chance correction values a state by
+        (arena/ratings/_chance.py): the score now, plus, for the seat whose turn it is, what
+        banking the cards in play would add. Without the row a card drawn would count only
+        once it is banked, and the draw that busts a long row would look like no luck at all."""
+        result = [float(score) for score in self.scores()]
+        gain = 0
+        for card in self.row:
+            stack = self.banks[self.turn][suit_of(card)]
+            gain += max(0, value_of(card) - (value_of(stack[-1]) if stack else 0))
+        result[self.turn] += gain
+        return result
+
     def outcome(self) -> Outcome:
         scores = self.scores()
         cards = [sum(len(stack) for stack in stacks) for stacks in self.banks]
