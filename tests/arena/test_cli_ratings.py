@@ -159,10 +159,42 @@ def test_compare_prints_the_cutechess_line_and_pairs(db):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "r0 vs r1: 6 shared games"
-    assert re.fullmatch(r"Elo difference: -?\d+\.\d \+/- \d+\.\d, LOS: \d+\.\d %", lines[1])
-    assert lines[3].startswith("pentanomial (3 pairs): LL ")
+    assert re.fullmatch(r"Elo difference: -?\d+\.\d \+/- \d+\.\d, LOS: \d+\.\d % \(chance-corrected; duplicate "
+                        r"blocks \(all rotations of one deal\) as the unit\)", lines[1])
+    assert re.fullmatch(r"independent observations: 3 blocks, worth \d+ independent games", lines[3])
+    assert re.fullmatch(r"raw: Elo difference: .* per game \(baseline v1 sha256:[0-9a-f]{12}\)", lines[4])
+    assert lines[5].startswith("pentanomial (3 pairs): LL ")
     data = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json").stdout)
-    assert data["games"] == 6 and sum(data["pentanomial"]) == 3 and data["headline"] == lines[1]
+    assert data["games"] == 6 and sum(data["pentanomial"]) == 3 and lines[1].startswith(data["headline"])
+    assert data["corrected"] and data["unit"] == "block" and data["observations"] == 3
+    # the old raw figures, one option away; and the naive per-game unit
+    raw = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json", "--raw").stdout)
+    assert not raw["corrected"] and raw["raw"] is None and raw["elo"] == data["raw"]["elo"]
+    assert raw["error"] == data["raw"]["error"] and raw["score"] == data["raw"]["score"]
+    naive = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json", "--raw", "--per-game").stdout)
+    assert naive["unit"] == "game" and naive["observations"] == 6 and naive["elo"] == raw["elo"]
+    # the luck is kept in the database: a second run reads it, and says the same
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM luck").fetchone()[0] == 6
+    con.close()
+    assert run_cli("compare", db, "r0", "r1").stdout == result.stdout
+
+
+def test_standings_corrected_shows_raw_and_corrected_points(db):
+    result = run_cli("standings", db, "--corrected")
+    assert result.exit_code == 0, result.output
+    table = result.stdout.split("\n\n")[1].splitlines()
+    assert re.fullmatch(r"chance-corrected points \(baseline v1 sha256:[0-9a-f]{12}; duplicate blocks as the unit; "
+                        r"95 % intervals\)", table[0])
+    assert table[1].split() == ["bot", "raw", "%", "corrected", "%", "mean", "luck", "blocks"]
+    data = json.loads(run_cli("standings", db, "--corrected", "--format", "json").stdout)
+    rows = data["corrected"]["rows"]
+    assert {row["name"] for row in rows} == {row["name"] for row in data["rows"]}
+    for row in rows:
+        assert row["raw"] - row["corrected"] == pytest.approx(row["luck"])
+    assert sum(row["luck"] for row in rows) == pytest.approx(0.0, abs=1e-9)  # antisymmetric luck
+    assert one_error_line(run_cli("standings", db, "--corrected", "--format", "csv")) == (
+        "--corrected shows a second table: use --format table or json")
 
 
 @pytest.fixture(scope="module")

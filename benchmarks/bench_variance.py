@@ -1,0 +1,185 @@
+"""Fewer games to a verdict: plain duplicate, the duplicate block as the unit, and the chance
+correction, measured on real games between reference bots of known order.
+
+For each game: ``--blocks`` duplicate pairs (both seatings of one deal) between the heuristic
+reference bot (A) and the same bot making a random move in ``--share`` of its decisions (B, weaker
+by construction), played in process; each game's luck computed from its replay under the
+shipped baseline (arena/ratings/chance_baseline.json, fitted on other seeds). The games are
+played once and kept in ``benchmarks/data/variance_<game>.json``; everything after is
+resampling (``--tournaments`` tournaments drawn from the blocks with replacement):
+
+- games to a verdict: each resampled tournament adds one block at a time and stops once the
+  95 % interval of A's score excludes 1/2 (at least 8 blocks), under three analyses: *plain*
+  (every game an independent observation, the per-game interval), *block* (a duplicate block
+  one observation), *corrected* (blocks, each game's score less its luck); the mean games and
+  the share of verdicts that named the wrong bot;
+- the same from the formula ``n = (1.96 sd / (mean - 1/2))^2`` with a bootstrap 95 % interval;
+- coverage: the share of 95 % corrected intervals of ``--coverage-blocks``-block tournaments
+  that hold the raw mean of all the blocks (the truth of the resampling);
+- bias: the corrected mean of all blocks against the raw one, in raw standard errors.
+
+    PYTHONPATH=. python benchmarks/bench_variance.py              # play once, then resample
+    PYTHONPATH=. python benchmarks/bench_variance.py --games dead-mans-draw --blocks 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.ratings._baseline import load_baseline  # noqa: E402
+from arena.ratings._chance import game_luck  # noqa: E402
+from benchmarks.bench_variance_play import duplicate_block, mixed_policy  # noqa: E402
+
+DATA = Path(__file__).with_name("data")
+GAMES = ("dead-mans-draw", "opito-bay", "karibik")
+Z = 1.959963984540054
+MIN_BLOCKS = 8
+
+
+def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool) -> dict:
+    """The played blocks of ``game_id`` (from the file, or played now and written there)."""
+    path = DATA / f"variance_{game_id}.json"
+    if path.exists() and not refresh:
+        data = json.loads(path.read_text())
+        if data["blocks"] >= blocks and data["share"] == share and data["samples"] == samples:
+            return data
+    baseline = load_baseline()
+    model = baseline.model(game_id, 2)
+    table = {"A": mixed_policy(game_id, 0.0), "B": mixed_policy(game_id, share)}
+    rows = []
+    start = time.process_time()
+    for seed in range(blocks):
+        pair = []
+        for game in duplicate_block(game_id, ["A", "B"], table, 7000 + seed):
+            a, b = game["seats"].index("A"), game["seats"].index("B")
+            ra, rb = game["ranks"][a], game["ranks"][b]
+            luck = game_luck(game["replay"], model, samples, seed=1)[a][b]
+            pair.append([1.0 if ra < rb else 0.5 if ra == rb else 0.0, round(luck, 6)])
+        rows.append(pair)
+    data = {"game": game_id, "blocks": blocks, "share": share, "samples": samples, "baseline": baseline.label,
+            "cpu_s": round(time.process_time() - start, 1), "pairs": rows}
+    DATA.mkdir(exist_ok=True)
+    path.write_text(json.dumps(data) + "\n")
+    return data
+
+
+def block_values(data: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(blocks, 2) raw scores of A and corrected ones."""
+    pairs = np.array(data["pairs"], dtype=float)  # (blocks, 2 games, [score, luck])
+    return pairs[:, :, 0], pairs[:, :, 0] - pairs[:, :, 1]
+
+
+def games_to_verdict(values: np.ndarray, per_game: bool, rng: np.random.Generator, tournaments: int,
+                     max_blocks: int) -> tuple[float, float, float]:
+    """Mean games to a verdict over resampled tournaments, the share that never decided within
+    ``max_blocks``, and the share of verdicts for B (the weaker bot)."""
+    draws = values[rng.integers(0, len(values), size=(tournaments, max_blocks))]  # (T, n, 2)
+    n = np.arange(1, max_blocks + 1)
+    if per_game:
+        flat = draws.reshape(tournaments, 2 * max_blocks)
+        s1, s2 = np.cumsum(flat, axis=1), np.cumsum(flat**2, axis=1)
+        m = np.arange(1, 2 * max_blocks + 1)
+        mean = s1 / m
+        var = np.maximum(s2 / m - mean**2, 0) * m / np.maximum(m - 1, 1)
+        se = np.sqrt(var / m)
+        mean, se = mean[:, 1::2], se[:, 1::2]  # checked after each block, as the others
+    else:
+        totals = draws.sum(axis=2)  # per block, 2 games
+        s1, s2 = np.cumsum(totals, axis=1), np.cumsum(totals**2, axis=1)
+        mean = s1 / (2 * n)
+        spread = np.maximum(s2 - 2 * s1 * 2 * mean + n * (2 * mean) ** 2, 0)  # sum (t - 2 mean)^2
+        se = np.sqrt(spread * n / np.maximum(n - 1, 1)) / (2 * n)
+    decided = (np.abs(mean - 0.5) > Z * se) & (n >= MIN_BLOCKS) & (se > 0)
+    first = np.where(decided.any(axis=1), decided.argmax(axis=1), -1)
+    done = first >= 0
+    games = 2 * (first[done] + 1)
+    wrong = (mean[done, first[done]] < 0.5).mean() if done.any() else math.nan
+    return float(games.mean()) if done.any() else math.nan, float(1 - done.mean()), float(wrong)
+
+
+def formula_games(values: np.ndarray, per_game: bool) -> float:
+    """Games to a 95 % verdict from the mean and spread: ``(1.96 sd / (mean - 1/2))^2``."""
+    mean = values.mean()
+    if per_game:
+        return (Z * values.std(ddof=1) / (mean - 0.5)) ** 2
+    return 2 * (Z * (values.sum(axis=1) / 2).std(ddof=1) / (mean - 0.5)) ** 2
+
+
+def formula_interval(values: np.ndarray, per_game: bool, rng: np.random.Generator, reps: int = 1000):
+    """Bootstrap (over blocks) 95 % interval of :func:`formula_games`."""
+    out = [formula_games(values[rng.integers(0, len(values), len(values))], per_game) for _ in range(reps)]
+    return float(np.percentile(out, 2.5)), float(np.percentile(out, 97.5))
+
+
+def coverage(raw: np.ndarray, fixed: np.ndarray, rng: np.random.Generator, tournaments: int, blocks: int):
+    """Share of corrected 95 % intervals (block unit) holding the raw mean of all blocks; and the
+    same for the raw intervals."""
+    truth = raw.mean()
+    idx = rng.integers(0, len(raw), size=(tournaments, blocks))
+    out = []
+    for values in (fixed, raw):
+        totals = values[idx].sum(axis=2)
+        mean = totals.sum(axis=1) / (2 * blocks)
+        se = np.sqrt(((totals - 2 * mean[:, None]) ** 2).sum(axis=1) * blocks / (blocks - 1)) / (2 * blocks)
+        out.append(float((np.abs(mean - truth) <= Z * se).mean()))
+    return out
+
+
+def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    raw, fixed = block_values(data)
+    n = len(raw)
+    max_blocks = 4 * n
+    lines = []
+    se_raw = raw.std(ddof=1) / math.sqrt(raw.size)
+    bias = (fixed.mean() - raw.mean()) / (raw.sum(axis=1) / 2).std(ddof=1) * math.sqrt(n)
+    plain = None
+    for label, values, per_game in (("plain duplicate", raw, True), ("duplicate block unit", raw, False),
+                                    ("block unit + corrected", fixed, False)):
+        games, undecided, wrong = games_to_verdict(values, per_game, rng, tournaments, max_blocks)
+        formula = formula_games(values, per_game)
+        lo, hi = formula_interval(values, per_game, rng)
+        plain = plain or games
+        lines.append(f"| {data['game']} | {label} | {games:.0f} | {plain / games:.2f}x | {formula:.0f} "
+                     f"[{lo:.0f}, {hi:.0f}] | {100 * undecided:.1f} % | {100 * wrong:.1f} % |")
+    cov_fixed, cov_raw = coverage(raw, fixed, rng, tournaments, coverage_blocks)
+    lines.append(f"| {data['game']} | A's score {100 * raw.mean():.1f} % raw, {100 * fixed.mean():.1f} % corrected "
+                 f"(difference {bias:+.2f} raw SE of the block mean; per-game SE {100 * se_raw:.1f} %); "
+                 f"coverage of 95 % intervals of {coverage_blocks} blocks: corrected {100 * cov_fixed:.1f} %, "
+                 f"raw {100 * cov_raw:.1f} %; {n} blocks, {data['cpu_s']} s CPU to play and correct | | | | | |")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--blocks", type=int, default=200)
+    parser.add_argument("--share", type=float, default=0.2, help="B's share of random moves")
+    parser.add_argument("--samples", type=int, default=4, help="samples per chance event")
+    parser.add_argument("--tournaments", type=int, default=4000)
+    parser.add_argument("--coverage-blocks", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--refresh", action="store_true", help="play the games again")
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
+    print("| game | analysis | games to a verdict (resampled) | fewer than plain | formula [95 % bootstrap] "
+          "| undecided | verdicts for the weaker bot |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for game_id in args.games:
+        data = dataset(game_id, args.blocks, args.share, args.samples, args.refresh)
+        for line in report(data, args.tournaments, args.coverage_blocks, args.seed):
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
