@@ -297,3 +297,14 @@ def test_bad_sprt_tables_are_one_error_line(tmp_path, extra, message):
     path = write_tournament(tmp_path, rounds=1, entrants=2, extra=extra)
     result = run_cli("tournament", "run", path, "-q")
     assert one_error_line(result) == f"{path}: {message}"
+
+
+def test_report_corrected_has_the_chance_corrected_section(db, tmp_path):
+    out = tmp_path / "r.html"
+    result = run_cli("report", db, "-o", out, "--corrected")
+    assert result.exit_code == 0, result.output
+    page = out.read_text()
+    assert '<section id="corrected"><h2>Chance-corrected points</h2>' in page
+    assert re.search(r"baseline v1 sha256:[0-9a-f]{12}\) taken out", page)
+    run_cli("report", db, "-o", out)
+    assert 'id="corrected"' not in out.read_text()
