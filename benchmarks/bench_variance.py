@@ -3,7 +3,9 @@ correction, measured on real games between reference bots of known order.
 
 For each game: ``--blocks`` duplicate pairs (both seatings of one deal) between the heuristic
 reference bot (A) and the same bot making a random move in ``--share`` of its decisions (B, weaker
-by construction), played in process; each game's luck computed from its replay under the
+by construction; with ``--fixed`` those moves are a function of what B sees, so B is as
+deterministic as the heuristic and every difference between two plays of a deal is chance),
+played in process; each game's luck computed from its replay under the
 shipped baseline (arena/ratings/chance_baseline.json, fitted on other seeds). The games are
 played once and kept in ``benchmarks/data/variance_<game>.json``; everything after is
 resampling (``--tournaments`` tournaments drawn from the blocks with replacement):
@@ -46,16 +48,16 @@ Z = 1.959963984540054
 MIN_BLOCKS = 8
 
 
-def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool) -> dict:
+def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool, fixed: bool) -> dict:
     """The played blocks of ``game_id`` (from the file, or played now and written there)."""
-    path = DATA / f"variance_{game_id}.json"
+    path = DATA / f"variance_{game_id}{'_fixed' if fixed else ''}.json"
     if path.exists() and not refresh:
         data = json.loads(path.read_text())
         if data["blocks"] >= blocks and data["share"] == share and data["samples"] == samples:
             return data
     baseline = load_baseline()
     model = baseline.model(game_id, 2)
-    table = {"A": mixed_policy(game_id, 0.0), "B": mixed_policy(game_id, share)}
+    table = {"A": mixed_policy(game_id, 0.0), "B": mixed_policy(game_id, share, fixed=fixed)}
     rows = []
     start = time.process_time()
     for seed in range(blocks):
@@ -66,7 +68,7 @@ def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool
             luck = game_luck(game["replay"], model, samples, seed=1)[a][b]
             pair.append([1.0 if ra < rb else 0.5 if ra == rb else 0.0, round(luck, 6)])
         rows.append(pair)
-    data = {"game": game_id, "blocks": blocks, "share": share, "samples": samples, "baseline": baseline.label,
+    data = {"game": game_id, "fixed": fixed, "blocks": blocks, "share": share, "samples": samples, "baseline": baseline.label,
             "cpu_s": round(time.process_time() - start, 1), "pairs": rows}
     DATA.mkdir(exist_ok=True)
     path.write_text(json.dumps(data) + "\n")
@@ -122,16 +124,20 @@ def formula_interval(values: np.ndarray, per_game: bool, rng: np.random.Generato
 
 
 def coverage(raw: np.ndarray, fixed: np.ndarray, rng: np.random.Generator, tournaments: int, blocks: int):
-    """Share of corrected 95 % intervals (block unit) holding the raw mean of all blocks; and the
-    same for the raw intervals."""
+    """Shares of 95 % intervals holding the truth: corrected (block unit) around the corrected
+    mean of all blocks (the truth of the resampling for it), corrected around the raw mean of
+    all blocks, raw (block unit) and plain per game around the raw mean."""
     truth = raw.mean()
     idx = rng.integers(0, len(raw), size=(tournaments, blocks))
     out = []
-    for values in (fixed, raw):
+    for values, own in ((fixed, True), (fixed, False), (raw, False)):
         totals = values[idx].sum(axis=2)
         mean = totals.sum(axis=1) / (2 * blocks)
         se = np.sqrt(((totals - 2 * mean[:, None]) ** 2).sum(axis=1) * blocks / (blocks - 1)) / (2 * blocks)
-        out.append(float((np.abs(mean - truth) <= Z * se).mean()))
+        out.append(float((np.abs(mean - (values.mean() if own else truth)) <= Z * se).mean()))
+    games = raw[idx].reshape(tournaments, 2 * blocks)  # the per-game interval of the same tournaments
+    se = games.std(axis=1, ddof=1) / math.sqrt(2 * blocks)
+    out.append(float((np.abs(games.mean(axis=1) - truth) <= Z * se).mean()))
     return out
 
 
@@ -150,13 +156,14 @@ def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> lis
         formula = formula_games(values, per_game)
         lo, hi = formula_interval(values, per_game, rng)
         plain = plain or games
-        lines.append(f"| {data['game']} | {label} | {games:.0f} | {plain / games:.2f}x | {formula:.0f} "
+        lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | {label} | {games:.0f} | {plain / games:.2f}x | {formula:.0f} "
                      f"[{lo:.0f}, {hi:.0f}] | {100 * undecided:.1f} % | {100 * wrong:.1f} % |")
-    cov_fixed, cov_raw = coverage(raw, fixed, rng, tournaments, coverage_blocks)
-    lines.append(f"| {data['game']} | A's score {100 * raw.mean():.1f} % raw, {100 * fixed.mean():.1f} % corrected "
+    cov_own, cov_fixed, cov_raw, cov_plain = coverage(raw, fixed, rng, tournaments, coverage_blocks)
+    lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | A's score {100 * raw.mean():.1f} % raw, {100 * fixed.mean():.1f} % corrected "
                  f"(difference {bias:+.2f} raw SE of the block mean; per-game SE {100 * se_raw:.1f} %); "
-                 f"coverage of 95 % intervals of {coverage_blocks} blocks: corrected {100 * cov_fixed:.1f} %, "
-                 f"raw {100 * cov_raw:.1f} %; {n} blocks, {data['cpu_s']} s CPU to play and correct | | | | | |")
+                 f"coverage of 95 % intervals of {coverage_blocks} blocks: corrected {100 * cov_own:.1f} % (of the "
+                 f"corrected mean), {100 * cov_fixed:.1f} % (of the raw mean), "
+                 f"block unit {100 * cov_raw:.1f} %, plain per game {100 * cov_plain:.1f} %; {n} blocks, {data['cpu_s']} s CPU to play and correct | | | | | |")
     return lines
 
 
@@ -170,13 +177,16 @@ def main() -> None:
     parser.add_argument("--coverage-blocks", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--refresh", action="store_true", help="play the games again")
+    parser.add_argument("--fixed", action="store_true",
+                        help="B's random moves a function of what it sees (a deterministic bot: no result is "
+                             "the bot's own dice)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
     print("| game | analysis | games to a verdict (resampled) | fewer than plain | formula [95 % bootstrap] "
           "| undecided | verdicts for the weaker bot |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for game_id in args.games:
-        data = dataset(game_id, args.blocks, args.share, args.samples, args.refresh)
+        data = dataset(game_id, args.blocks, args.share, args.samples, args.refresh, args.fixed)
         for line in report(data, args.tournaments, args.coverage_blocks, args.seed):
             print(line, flush=True)
 

@@ -4,6 +4,8 @@ played to the end, and a duplicate block (every rotation of one deal)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from typing import Any
 
@@ -24,11 +26,20 @@ def request_for(state: Any, seat: int) -> Request:
                    time_left_ms=10 * MOVE_MS, move_ms=MOVE_MS)
 
 
-def mixed_policy(game_id: str, share: float, kind: str = "heuristic"):
-    """The reference ``kind`` policy, replaced by a random legal move in ``share`` of its decisions."""
+def mixed_policy(game_id: str, share: float, kind: str = "heuristic", fixed: bool = False):
+    """The reference ``kind`` policy, replaced by a random legal move in ``share`` of its decisions.
+
+    ``fixed``: the "random" choice is a function of the observation (a hash of it seeds the
+    draw), so the bot is deterministic: what it does depends on the cards only, as the
+    heuristic's own choices do, and no part of a result is the bot's own dice.
+    """
     base = random_policy if kind == "random" else policies(kind)[game_id]
 
     def policy(request: Request, rng: random.Random) -> Any:
+        if fixed:
+            digest = hashlib.sha256(json.dumps([request.seat, request.kind, request.observation], sort_keys=True,
+                                               default=str).encode()).digest()
+            rng = random.Random(digest)
         if share and rng.random() < share:
             return random_policy(request, rng)
         return base(request, rng)
