@@ -15,7 +15,9 @@ resampling (``--tournaments`` tournaments drawn from the blocks with replacement
   (every game an independent observation, the per-game interval), *block* (a duplicate block
   one observation), *corrected* (blocks, each game's score less its luck); the mean games and
   the share of verdicts that named the wrong bot;
-- the same from the formula ``n = (1.96 sd / (mean - 1/2))^2`` with a bootstrap 95 % interval;
+- the same from the formula ``n = (1.96 sd / (mean - 1/2))^2`` at the raw mean for all three
+  (the correction leaves the expected score as it is, so they differ in spread alone), with
+  bootstrap 95 % intervals of it and of its ratio to plain duplicate (the headline figures);
 - coverage: the share of 95 % corrected intervals of ``--coverage-blocks``-block tournaments
   that hold the raw mean of all the blocks (the truth of the resampling);
 - bias: the corrected mean of all blocks against the raw one, in raw standard errors.
@@ -109,18 +111,28 @@ def games_to_verdict(values: np.ndarray, per_game: bool, rng: np.random.Generato
     return float(games.mean()) if done.any() else math.nan, float(1 - done.mean()), float(wrong)
 
 
-def formula_games(values: np.ndarray, per_game: bool) -> float:
-    """Games to a 95 % verdict from the mean and spread: ``(1.96 sd / (mean - 1/2))^2``."""
-    mean = values.mean()
+def formula_games(values: np.ndarray, per_game: bool, mean: float | None = None) -> float:
+    """Games to a 95 % verdict from the spread: ``(1.96 sd / (mean - 1/2))^2``, ``mean`` the
+    values' own unless given (the raw mean: the correction does not change the expected score,
+    so the three analyses are compared at the same difference and differ only in spread)."""
+    mean = values.mean() if mean is None else mean
     if per_game:
         return (Z * values.std(ddof=1) / (mean - 0.5)) ** 2
     return 2 * (Z * (values.sum(axis=1) / 2).std(ddof=1) / (mean - 0.5)) ** 2
 
 
-def formula_interval(values: np.ndarray, per_game: bool, rng: np.random.Generator, reps: int = 1000):
-    """Bootstrap (over blocks) 95 % interval of :func:`formula_games`."""
-    out = [formula_games(values[rng.integers(0, len(values), len(values))], per_game) for _ in range(reps)]
-    return float(np.percentile(out, 2.5)), float(np.percentile(out, 97.5))
+def formula_interval(values: np.ndarray, raw: np.ndarray, per_game: bool, rng: np.random.Generator,
+                     reps: int = 1000):
+    """Bootstrap (over blocks) 95 % intervals of :func:`formula_games` at the raw mean, and of
+    its ratio to the plain figure (the same replicate blocks)."""
+    out, ratio = [], []
+    for _ in range(reps):
+        pick = rng.integers(0, len(values), len(values))
+        mean = raw[pick].mean()
+        games = formula_games(values[pick], per_game, mean)
+        out.append(games)
+        ratio.append(formula_games(raw[pick], True, mean) / games)
+    return [float(np.percentile(x, q)) for x in (out, ratio) for q in (2.5, 97.5)]
 
 
 def coverage(raw: np.ndarray, fixed: np.ndarray, rng: np.random.Generator, tournaments: int, blocks: int):
@@ -153,11 +165,12 @@ def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> lis
     for label, values, per_game in (("plain duplicate", raw, True), ("duplicate block unit", raw, False),
                                     ("block unit + corrected", fixed, False)):
         games, undecided, wrong = games_to_verdict(values, per_game, rng, tournaments, max_blocks)
-        formula = formula_games(values, per_game)
-        lo, hi = formula_interval(values, per_game, rng)
-        plain = plain or games
-        lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | {label} | {games:.0f} | {plain / games:.2f}x | {formula:.0f} "
-                     f"[{lo:.0f}, {hi:.0f}] | {100 * undecided:.1f} % | {100 * wrong:.1f} % |")
+        formula = formula_games(values, per_game, raw.mean())
+        plain = plain or formula
+        lo, hi, rlo, rhi = formula_interval(values, raw, per_game, rng)
+        lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | {label} | {formula:.0f} "
+                     f"[{lo:.0f}, {hi:.0f}] | {plain / formula:.2f}x [{rlo:.2f}, {rhi:.2f}] | {games:.0f} | "
+                     f"{100 * undecided:.1f} % | {100 * wrong:.1f} % |")
     cov_own, cov_fixed, cov_raw, cov_plain = coverage(raw, fixed, rng, tournaments, coverage_blocks)
     lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | A's score {100 * raw.mean():.1f} % raw, {100 * fixed.mean():.1f} % corrected "
                  f"(difference {bias:+.2f} raw SE of the block mean; per-game SE {100 * se_raw:.1f} %); "
@@ -182,8 +195,8 @@ def main() -> None:
                              "the bot's own dice)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
-    print("| game | analysis | games to a verdict (resampled) | fewer than plain | formula [95 % bootstrap] "
-          "| undecided | verdicts for the weaker bot |")
+    print("| game | analysis | games to a 95 % verdict [bootstrap 95 %] | fewer than plain [95 %] | "
+          "resampled sequential: mean games | undecided | verdicts for the weaker bot |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for game_id in args.games:
         data = dataset(game_id, args.blocks, args.share, args.samples, args.refresh, args.fixed)
