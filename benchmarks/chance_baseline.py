@@ -72,9 +72,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--out", type=Path, default=DEFAULT_PATH)
+    parser.add_argument("--only", nargs="*", help="fit these games again, keep the others' entries of --out")
     args = parser.parse_args()
     games: dict[str, dict[str, dict[str, float]]] = {}
+    if args.only:
+        games = json.loads(args.out.read_text())["games"]
     for game_id, tables in TABLES.items():
+        if args.only and game_id not in args.only:
+            continue
         for players in tables:
             rows, length, scale = samples_of(game_id, players, args.games)
             weight, progress = fit(rows, length, scale)

@@ -17,6 +17,12 @@ benchmark measure). Its worth is in the variance: the more of the result's sprea
 traces to the cards drawn and the dice rolled, the more of it the correction removes. The
 deal itself is a chance event too: ``V(s_0)`` against the mean over ``n`` fresh deals.
 
+The value of step t is read as the acting seat knows the game (the hook's ``viewer``): its
+own hidden cards count, the others' only by what is public (how many). A term may use any
+value fixed before the chance it follows, so each step can read with its own seat's eyes;
+reading every hand at every step would count an opponent's hand, which no step changes,
+again at each step (noise, not luck). The deal itself is read with nobody's eyes.
+
 Steps where several seats act at once are left out (their term is 0): a resample keeps only
 one seat's knowledge, and the others' actions may not be legal in it. Leaving out a step
 chosen before its chance is drawn keeps the expectation zero. The assumption behind
@@ -41,19 +47,21 @@ from ._baseline import ValueModel
 DEFAULT_SAMPLES = 4
 
 
-def state_values(state: Any, model: ValueModel, step: int) -> list[list[float]]:
-    """``V_ij`` of ``state`` (k x k): the result itself once the game is over."""
+def state_values(state: Any, model: ValueModel, step: int, viewer: int | None = None) -> list[list[float]]:
+    """``V_ij`` of ``state`` (k x k) as ``viewer`` may know it: the result itself once the game
+    is over."""
     if state.is_terminal():
         ranks = state.outcome().ranks
         return [[1.0 if a < b else 0.5 if a == b else 0.0 for b in ranks] for a in ranks]
-    return model.pair_values(state_features(state), step)
+    return model.pair_values(state_features(state, viewer), step)
 
 
-def state_features(state: Any) -> Sequence[float]:
-    """The running standing per seat a value reads: the state's ``luck_features()`` where the
-    game has that hook, else its ``outcome().scores`` (every engine scores a state in progress)."""
+def state_features(state: Any, viewer: int | None = None) -> Sequence[float]:
+    """The running standing per seat a value reads: the state's ``luck_features(viewer)`` where
+    the game has that hook (what ``viewer`` may know of the others' hidden cards must not
+    enter it), else its ``outcome().scores`` (every engine scores a state in progress)."""
     hook = getattr(state, "luck_features", None)
-    return hook() if hook is not None else state.outcome().scores
+    return hook(viewer) if hook is not None else state.outcome().scores
 
 
 def game_luck(replay: Replay | Mapping[str, Any], model: ValueModel, samples: int = DEFAULT_SAMPLES,
@@ -89,13 +97,13 @@ def game_luck(replay: Replay | Mapping[str, Any], model: ValueModel, samples: in
                 except EngineError:  # the action needs what the acting seat could not know
                     sampled = []
                     break
-                sampled.append(state_values(other, model, t + 1))
+                sampled.append(state_values(other, model, t + 1, acting[0]))
         try:
             state.apply(step)
         except EngineError as error:
             raise ValueError(f"the replay does not replay at step {t}: {error}") from None
         if sampled:
-            _add(luck, state_values(state, model, t + 1), sampled)
+            _add(luck, state_values(state, model, t + 1, acting[0]), sampled)
     return luck
 
 

@@ -207,10 +207,10 @@ class DeadMansDrawState(State):
             result.append(score)
         return result
 
-    def luck_features(self) -> list[float]:
+    def luck_features(self, viewer: int | None = None) -> list[float]:
         """Per seat, the running standing the arena's chance correction values a state by
         (arena/ratings/_chance.py): the score now, plus, for the seat whose turn it is, what
-        banking the cards in play would add. Without the row a card drawn would count only
+        banking the cards in play would add (all public: ``viewer`` changes nothing). Without the row a card drawn would count only
         once it is banked, and the draw that busts a long row would look like no luck at all."""
         result = [float(score) for score in self.scores()]
         gain = 0

@@ -40,6 +40,9 @@ _CARD_WORTH = {"X": 1500, "3": 900, "K": 800, "Q": 1200, "9": 500, "7": 400, "5"
                "2": 200, "4": 400, "6": 600, "8": 800, "T": 1000}
 
 
+_AVERAGE_WORTH = 650  # about the mean of _CARD_WORTH over a deck, own-suit treasures included
+
+
 def _hand_worth(card: str, suit: str) -> int:
     worth = _CARD_WORTH.get(card[0], 0)
     return 2 * worth if card[0] in "2468T" and card[1:] == suit else worth
@@ -391,15 +394,18 @@ class OpitoState(State):
     def outcome(self) -> Outcome:
         return Outcome.from_keys(self.totals)
 
-    def luck_features(self) -> list[float]:
+    def luck_features(self, viewer: int | None = None) -> list[float]:
         """Per seat, the running standing the arena's chance correction values a state by
         (arena/ratings/_chance.py; the arena reads ``outcome().scores`` of games without this
-        hook): the total so far, what the table would score now, and a rough worth of the
-        hand (treasures at face value, doubled in the seat's Ace suit; others a fixed worth).
-        Without the hand a card drawn would change nothing until it is played, and the luck
-        of the draw would go uncounted."""
+        hook): the total so far, what the table would score now, and the worth of the hand:
+        ``viewer``'s own hand card by card (treasures at face value, doubled in its Ace suit;
+        others a fixed worth), every other hand at an average worth per card (its size is
+        public, its cards are not). Without the hand a card drawn would change nothing until it
+        is played, and the luck of the draw would go uncounted; valuing hands ``viewer``
+        cannot see would count an opponent's hand again at every step."""
         now = self.table.points(self.aces)
-        return [total + points + sum(_hand_worth(card, self.aces[seat]) for card in self.hands[seat])
+        return [total + points + (sum(_hand_worth(card, self.aces[seat]) for card in self.hands[seat])
+                                  if seat == viewer else _AVERAGE_WORTH * len(self.hands[seat]))
                 for seat, (total, points) in enumerate(zip(self.totals, now))]
 
     def observation(self, player: int) -> dict[str, Any]:
