@@ -88,3 +88,16 @@ def test_a_changed_or_foreign_baseline_file_is_refused(tmp_path):
         load_baseline(path)
     with pytest.raises(BaselineError, match="cannot read the chance baseline"):
         load_baseline(tmp_path / "missing.json")
+
+
+def test_opito_values_only_the_viewers_own_hidden_hand():
+    """The hook reads a state as ``viewer`` knows it: its own hand card by card, the others'
+    by size alone, so an opponent's hand (which no step changes) is not counted as luck."""
+    state = get_game("opito-bay").new_state(2, 5, {})
+    assert state.hands == [["KD", "8S", "JD", "5H", "X"], ["5C", "JH", "3H", "6S", "6H"]]
+    public = state.luck_features(None)
+    assert public == [650 * 5, 650 * 5]  # no totals or table yet: five average cards each
+    # seat 0 (Ace of clubs): K 800, 8 800 (not clubs), J 200, 5 300, Joker 1500
+    assert state.luck_features(0) == [3600, 650 * 5]
+    # seat 1 (Ace of hearts): 5 300, J 200, 3 900, 6 600, 6 of hearts doubled 1200
+    assert state.luck_features(1) == [650 * 5, 3200]
