@@ -180,6 +180,25 @@ def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> lis
     return lines
 
 
+def policy_noise(game_id: str, share: float, fixed: bool, deals: int) -> str:
+    """The share of a result's variance that is the bots' own dice: each deal played twice with
+    the same seats and other bot seeds; half the mean squared difference over the variance."""
+    from benchmarks.bench_variance_play import play
+
+    seats = [mixed_policy(game_id, 0.0), mixed_policy(game_id, share, fixed=fixed)]
+    results = []
+    for deal in range(deals):
+        row = []
+        for bots in (1, 2):
+            ranks = play(game_id, seats, 5000 + deal, bot_seed=bots * 100_000 + deal)[0].outcome().ranks
+            row.append(1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0)
+        results.append(row)
+    r = np.array(results)
+    within = ((r[:, 0] - r[:, 1]) ** 2 / 2).mean()
+    return (f"{game_id}, B {'fixed' if fixed else 'with its own dice'} ({share:.0%} random moves), {deals} deals "
+            f"played twice: {100 * within / r.var():.0f} % of the variance of a result is the bots' own dice")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=list(GAMES))
@@ -190,10 +209,16 @@ def main() -> None:
     parser.add_argument("--coverage-blocks", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--refresh", action="store_true", help="play the games again")
+    parser.add_argument("--policy-noise", type=int, default=0, metavar="DEALS",
+                        help="only measure the share of a result's variance that is the bots' own dice")
     parser.add_argument("--fixed", action="store_true",
                         help="B's random moves a function of what it sees (a deterministic bot: no result is "
                              "the bot's own dice)")
     args = parser.parse_args()
+    if args.policy_noise:
+        for game_id in args.games:
+            print(policy_noise(game_id, args.share, args.fixed, args.policy_noise), flush=True)
+        return
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
     print("| game | analysis | games to a 95 % verdict [bootstrap 95 %] | fewer than plain [95 %] | "
           "resampled sequential: mean games | undecided | verdicts for the weaker bot |")
