@@ -7,30 +7,32 @@ step t, with state ``s_t`` and the actions ``a_t`` taken there, the step's luck 
 
     L_t = V_ij(s_{t+1}) - mean over n samples of V_ij(apply(resample(s_t), a_t))
 
-``resample`` is the engine's own (every engine has it, for determinized search and the leak
-tests): a copy of ``s_t`` in which everything the acting seat cannot know (the deck's order,
-the others' hands, the dice to come) is drawn again, with a fresh random generator. So the
-real next state and each sampled one are draws of the same chance from the same knowledge,
-and ``E[L_t] = 0`` step by step: the correction ``sum_t L_t`` has expectation zero under any
+``resample`` is the engine's ``resample_chance(rng)`` where it has one: a copy of ``s_t`` in
+which only what no seat knows (the unseen part of the deck, the dice to come: a fresh random
+generator) is drawn again, hands and every seat's knowledge kept. Then the real next state
+and each sampled one are draws of the same chance from the same state, exactly, and ``V``
+may read every hand. Otherwise the engine's ``resample(seat, rng)`` (every engine has it,
+for determinized search and the leak tests) from the acting seat's knowledge, with the
+value read as that seat knows the game (below). Either way ``E[L_t] = 0`` step by step: the correction ``sum_t L_t`` has expectation zero under any
 fixed ``V`` and subtracting it leaves the expected score unchanged (what the tests and the
 benchmark measure). Its worth is in the variance: the more of the result's spread ``V``
 traces to the cards drawn and the dice rolled, the more of it the correction removes. The
 deal itself is a chance event too: ``V(s_0)`` against the mean over ``n`` fresh deals.
 
-The value of step t is read as the acting seat knows the game (the hook's ``viewer``): its
+Without ``resample_chance``, the value of step t is read as the acting seat knows the game (the hook's ``viewer``): its
 own hidden cards count, the others' only by what is public (how many). A term may use any
 value fixed before the chance it follows, so each step can read with its own seat's eyes;
 reading every hand at every step would count an opponent's hand, which no step changes,
 again at each step (noise, not luck). The deal itself is read with nobody's eyes.
 
-Steps where several seats act at once are left out (their term is 0): a resample keeps only
-one seat's knowledge, and the others' actions may not be legal in it. Leaving out a step
-chosen before its chance is drawn keeps the expectation zero. The assumption behind
-"exactly zero": the engine's ``resample`` draws the hidden part from its distribution given
-the acting seat's knowledge. That is exact where what is hidden is shuffled uniformly and no
-other seat's choices say anything about it (Dead Man's Draw's deck); where opponents' earlier
-choices hint at their hands it is the uniform approximation every determinizing bot uses, and
-the benchmark measures the mean correction (BENCHMARKS.md).
+Without ``resample_chance``, steps where several seats act at once are left out (their term
+is 0): a resample keeps only one seat's knowledge, and the others' actions may not be legal
+in it. Leaving out a step chosen before its chance is drawn keeps the expectation zero; but
+"exactly zero" then rests on ``resample`` drawing the hidden part from its distribution given
+the acting seat's knowledge, and where opponents' choices hint at their hands (a strong bot
+keeps its good cards, so the library holds fewer of them) it does not: the first benchmark of
+Opito Bay, on ``resample``, measured a mean correction 4.8 standard errors from zero. Dead
+Man's Draw and Opito Bay have ``resample_chance``; Karibik uses ``resample``.
 """
 
 from __future__ import annotations
@@ -86,24 +88,26 @@ def game_luck(replay: Replay | Mapping[str, Any], model: ValueModel, samples: in
     deals = [state_values(game.new_state(k, rng.getrandbits(53), replay.options), model, 0)
              for _ in range(samples)]
     _add(luck, state_values(state, model, 0), deals)
+    exact = hasattr(state, "resample_chance")
     for t, step in enumerate(replay.steps):
         acting = tuple(state.acting)
+        viewer = None if exact else acting[0] if acting else None
         sampled = []
-        if len(acting) == 1:
+        if exact or len(acting) == 1:
             for _ in range(samples):
-                other = state.resample(acting[0], rng)
+                other = state.resample_chance(rng) if exact else state.resample(acting[0], rng)
                 try:
                     other.apply(step)
                 except EngineError:  # the action needs what the acting seat could not know
                     sampled = []
                     break
-                sampled.append(state_values(other, model, t + 1, acting[0]))
+                sampled.append(state_values(other, model, t + 1, viewer))
         try:
             state.apply(step)
         except EngineError as error:
             raise ValueError(f"the replay does not replay at step {t}: {error}") from None
         if sampled:
-            _add(luck, state_values(state, model, t + 1, acting[0]), sampled)
+            _add(luck, state_values(state, model, t + 1, viewer), sampled)
     return luck
 
 

@@ -242,6 +242,19 @@ class DeadMansDrawState(State):
         new.tasks = self.tasks[:]
         return new
 
+    def resample_chance(self, rng: random.Random) -> DeadMansDrawState:
+        """A copy in which only what no seat knows is drawn again: the draw pile below the top
+        cards some seat has seen; deals stay. For the arena's chance correction: the real next
+        state and a copy's are then draws of the same chance from the same state."""
+        new = self.clone()
+        new.rng = random.Random(rng.getrandbits(64))
+        new._rng_shared = False
+        cut = len(new.draw) - max(new.known, default=0)
+        hidden = new.draw[:cut]
+        rng.shuffle(hidden)
+        new.draw[:cut] = hidden
+        return new
+
     def resample(self, player: int, rng: random.Random) -> DeadMansDrawState:
         """A copy with the unknown part of the draw pile reshuffled and others' deals redrawn."""
         new = self.clone()

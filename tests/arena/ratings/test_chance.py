@@ -90,14 +90,30 @@ def test_a_changed_or_foreign_baseline_file_is_refused(tmp_path):
         load_baseline(tmp_path / "missing.json")
 
 
-def test_opito_values_only_the_viewers_own_hidden_hand():
+def test_opito_luck_features_read_what_the_viewer_may_know():
     """The hook reads a state as ``viewer`` knows it: its own hand card by card, the others'
-    by size alone, so an opponent's hand (which no step changes) is not counted as luck."""
+    by size alone (for engines without ``resample_chance``); without a viewer, every hand."""
     state = get_game("opito-bay").new_state(2, 5, {})
     assert state.hands == [["KD", "8S", "JD", "5H", "X"], ["5C", "JH", "3H", "6S", "6H"]]
-    public = state.luck_features(None)
-    assert public == [650 * 5, 650 * 5]  # no totals or table yet: five average cards each
+    assert state.luck_features(None) == [3600, 3200]  # no totals or table yet: the hands alone
     # seat 0 (Ace of clubs): K 800, 8 800 (not clubs), J 200, 5 300, Joker 1500
     assert state.luck_features(0) == [3600, 650 * 5]
     # seat 1 (Ace of hearts): 5 300, J 200, 3 900, 6 600, 6 of hearts doubled 1200
     assert state.luck_features(1) == [650 * 5, 3200]
+
+
+@pytest.mark.parametrize("game_id", ["dead-mans-draw", "opito-bay"])
+def test_resample_chance_keeps_every_hand_and_redraws_only_the_unseen_deck(game_id):
+    state, replay = _random_game(game_id, 8)
+    state = get_game(game_id).new_state(2, 8, {})
+    for step in replay.steps[:len(replay.steps) // 2]:
+        state.apply(step)
+    rng = random.Random(2)
+    copies = [state.resample_chance(rng) for _ in range(20)]
+    pile = "library" if game_id == "opito-bay" else "draw"
+    assert any(getattr(c, pile) != getattr(state, pile) for c in copies)
+    for c in copies:
+        assert sorted(getattr(c, pile)) == sorted(getattr(state, pile))
+        if game_id == "opito-bay":
+            assert c.hands == state.hands
+        assert c.observation(0) == state.observation(0) and c.observation(1) == state.observation(1)
