@@ -99,19 +99,51 @@ def _standings(records: list[GameRecord], n_boot: int | None, anchor: tuple[str,
     return standings
 
 
-def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: str | None) -> None:
-    """Print the standings of every game stored in ``store`` (also the end of a tournament run)."""
+def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: str | None,
+                    corrected: bool = False) -> None:
+    """Print the standings of every game stored in ``store`` (also the end of a tournament run);
+    with ``corrected``, the chance-corrected points beside the raw ones."""
     from ..report._tables import fault_counts, records_of
 
     n_boot, pinned = _checked(n_boot, anchor)
     games = list(store.games())
     if not games:
         raise UsageError(f"{store.path}: no finished games yet")
+    if corrected and fmt == "csv":
+        raise UsageError("--corrected shows a second table: use --format table or json")
     standings = _standings(records_of(games), n_boot, pinned)
-    _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
+    if not corrected:
+        _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
+    else:
+        from ..ratings._corrected import corrected_points, corrected_table
+
+        records, label = _luck_records(store, games)
+        rows = corrected_points(records)
+        if fmt == "json":
+            from ..report._tables import standings_json
+
+            data = json.loads(standings_json(standings, fault_counts(games)))
+            data["corrected"] = {"baseline": label, "rows": [row.as_dict() for row in rows]}
+            typer.echo(json.dumps(data, indent=2))
+            return
+        _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
+        typer.echo("")
+        typer.echo(corrected_table(rows, label))
     if fmt == "table":
         for line in entrant_lines(store.entrant_events(), games):
             typer.echo(line)
+
+
+def _luck_records(store: ResultsStore, games) -> tuple[list[GameRecord], str]:
+    """The games with their luck (computed from the replays, cached in the database)."""
+    from ..report._luck import BaselineError, records_with_luck
+
+    try:
+        return records_with_luck(store, games)
+    except BaselineError as error:
+        raise UsageError(str(error)) from None
+    except ValueError as error:  # a stored replay that does not replay
+        raise UsageError(f"cannot correct for chance: {error}") from None
 
 
 def entrant_lines(events, games) -> list[str]:
@@ -154,19 +186,23 @@ def standings_command(
     fmt: FormatOption = StandingsFormat.TABLE,
     bootstrap: BootOption = None,
     anchor: AnchorOption = None,
+    corrected: Annotated[bool, typer.Option(
+        "--corrected", help="Also show chance-corrected points: each game's luck (from its replay, under the "
+        "shipped baseline value) taken out, duplicate blocks as the unit (docs/ratings.md).")] = False,
 ) -> None:
     """Standings: Elo (Bradley-Terry) with 95% error bars, points, wins, faults.
 
     Examples:
       arena standings quickstart.db
       arena standings t.db --anchor random=0 --format csv
+      arena standings t.db --corrected
     """
     from ..tournament._store import ResultsStore
 
     _checked(bootstrap, anchor)
     store = ResultsStore.open(database, read_only=True)
     try:
-        print_standings(store, fmt, bootstrap, anchor)
+        print_standings(store, fmt, bootstrap, anchor, corrected)
     finally:
         store.close()
 
@@ -270,18 +306,37 @@ def compare_command(
     a: Annotated[str, typer.Argument(metavar="A", help="One entrant.")],
     b: Annotated[str, typer.Argument(metavar="B", help="The entrant it is compared to.")],
     fmt: TextFormatOption = "table",
+    raw: Annotated[bool, typer.Option(
+        "--raw", help="Raw scores only: no chance correction (the figures before it, faster).")] = False,
+    per_game: Annotated[bool, typer.Option(
+        "--per-game", help="Count every game as an independent observation (naive: ignores the "
+        "duplicate blocks).")] = False,
 ) -> None:
     """Compare two entrants on their shared games: W/D/L, Elo difference +/- 95%, LOS, pairs.
 
+    By default a duplicate block (all rotations of one deal) is one observation and each game's
+    score is corrected for the chance it met (docs/ratings.md); --raw shows the raw figures.
+
     Example:
       arena compare t.db bot-v2 bot-v1
+      arena compare t.db bot-v2 bot-v1 --raw
     """
     from ..ratings import compare
 
     fmt = _text_format(fmt, "compare")
     records = _stored_records(database, (a, b))
+    label = None
+    if not raw and a != b:
+        from ..tournament._store import ResultsStore
+
+        store = ResultsStore.open(database)
+        try:  # only the shared games' luck is needed (and computed, then cached)
+            shared = [g for g in store.games() if a in g.seats and b in g.seats]
+            records, label = _luck_records(store, shared)
+        finally:
+            store.close()
     try:
-        result = compare(records, a, b)
+        result = compare(records, a, b, unit="game" if per_game else "block", correct=not raw, baseline=label)
     except ValueError as error:  # the same entrant twice, or no shared game
         raise UsageError(f"{database}: {error}") from None
     typer.echo(json.dumps(result.as_dict(), indent=2) if fmt == "json" else "\n".join(result.lines()))

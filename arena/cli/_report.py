@@ -30,12 +30,14 @@ def report_command(
     bootstrap: Annotated[Optional[int], typer.Option("--bootstrap", metavar="N", help=(
         "Draw the error bars from N bootstrap replicates (default: cluster-robust, as `arena standings` "
         "and the live display)."))] = None,
+    corrected: Annotated[bool, typer.Option(
+        "--corrected", help="Add chance-corrected points, as `arena standings --corrected`.")] = False,
 ) -> None:
     """Write the tournament report: one offline HTML file with standings, charts and replays.
 
     Examples:
       arena report quickstart.db
-      arena report t.db -o t.html --replay-mb 50
+      arena report t.db -o t.html --replay-mb 50 --corrected
     """
     from ..report import write_report
 
@@ -45,7 +47,7 @@ def report_command(
         raise UsageError(f"--bootstrap must be a number of replicates >= 1, got {bootstrap}")
     _writable(output)
     try:
-        figures = write_report(database, output, int(replay_mb * 1e6), bootstrap)
+        figures = write_report(database, output, int(replay_mb * 1e6), bootstrap, corrected)
     except ValueError as error:  # no games yet, or a game the engines cannot re-play
         raise UsageError(str(error)) from None
     typer.echo(f"wrote {output}: {plural(figures['games'], 'game')}, {plural(figures['embedded'], 'replay')} embedded, "

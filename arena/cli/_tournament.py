@@ -127,8 +127,10 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         typer.echo(f"warning: entrant {name!r} {detail}: it forfeited its remaining games", err=True)
     for line in _always_faulting_lines(store, set(runner.broken) | set(runner.withdrawn)):
         typer.echo(line, err=True)
-    if runner.sprt_result is not None and runner.sprt_result.decided:
-        typer.echo(f"sprt: {runner.sprt_result.verdict()}; the gauntlet stopped", err=True)
+    if runner.sprt is not None and runner.sprt.decided:
+        for line in runner.sprt.lines():
+            typer.echo(f"sprt: {line}", err=True)
+        typer.echo("sprt: every test has decided; the gauntlet stopped", err=True)
     from ._ratings import print_standings
 
     print_standings(store, "table", None, None)

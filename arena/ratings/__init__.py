@@ -25,7 +25,9 @@ from ._sprt import sprt as sprt
 from ._sprt import sprt_from_counts as sprt_from_counts
 from ._sprt_stop import SprtStop as SprtStop
 from ._sprt_stop import SprtTally as SprtTally
-from ._sprt_stop import sprt_stop_from_table as sprt_stop_from_table
+from ._sprt_watch import SprtWatch as SprtWatch
+from ._sprt_watch import WatchTally as WatchTally
+from ._sprt_watch import sprt_watch_from_table as sprt_watch_from_table
 from ._readers import ResultsFileError as ResultsFileError
 from ._readers import read_jsonl as read_jsonl
 from ._readers import read_pgn as read_pgn

@@ -5,8 +5,12 @@ The numbers are those a chess engine author reads in cutechess or fastchess
 ("Elo difference: 12.3 +/- 8.1, LOS: 99.8 %"), computed from the shared games
 only. Each shared game gives A a score: 1 if A finished ahead of B, 1/2 level,
 0 behind (in a k-player game the other players are ignored). With ``block``
-ids, the games of one block (a duplicate deal) are one observation, so the
-deal's luck, which cancels inside the block, is not counted as noise.
+ids, the games of one block (a duplicate deal: all k rotations of a k-player
+table, for 2 to 8 players) are one observation, so the deal's luck, which
+cancels inside the block, is not counted as noise; the output says how many
+independent observations there were and how many independent games they are
+worth. With each game's ``luck`` (the chance correction), the headline is the
+chance-corrected score and the raw one is shown beside it.
 """
 
 from __future__ import annotations
@@ -75,6 +79,21 @@ class Comparison:
         los: likelihood that A is stronger than B.
         virtual: True if one virtual win and one virtual loss were added to
             keep a one-sided or spread-free result finite (see :func:`compare`).
+        unit: ``"block"`` (a duplicate block is one observation) or
+            ``"game"`` (every game one: the naive figures).
+        observations: independent observations (blocks, or games).
+        worth: independent games the interval is worth: the spread of one
+            game's score over the squared standard error (more than
+            ``games`` when the blocks cancel luck).
+        corrected: True if ``score``, ``elo``, ``error`` and ``los`` are of the
+            chance-corrected scores (each game's score less its luck); the
+            raw ones are then in ``raw``.
+        raw: ``{score, elo, error, los}`` of the raw scores with the same
+            unit, when ``corrected``; else None.
+        luck: the mean correction per game and its standard error (the
+            correction has expectation zero: a mean far from 0 in units of
+            its error says something is off), when ``corrected``.
+        baseline: which baseline value made the correction, if given.
     """
 
     a: str
@@ -91,6 +110,13 @@ class Comparison:
     error: float
     los: float
     virtual: bool
+    unit: str = "block"
+    observations: int = 0
+    worth: float = 0.0
+    corrected: bool = False
+    raw: dict[str, float] | None = None
+    luck: tuple[float, float] | None = None
+    baseline: str | None = None
 
     def headline(self) -> str:
         """``Elo difference: 12.3 +/- 8.1, LOS: 99.8 %`` (as cutechess prints it)."""
@@ -98,10 +124,20 @@ class Comparison:
 
     def lines(self) -> list[str]:
         """The headline and the details, for a person."""
+        what = "chance-corrected" if self.corrected else "raw"
+        unit = ("duplicate blocks (all rotations of one deal) as the unit" if self.unit == "block"
+                else "every game as the unit")
         out = [f"{self.a} vs {self.b}: {self.games} shared games",
-               self.headline(),
+               self.headline() + f" ({what}; {unit})",
                f"W/D/L: {self.wins}/{self.draws}/{self.losses} (score {100.0 * self.score:.1f} % for {self.a}; "
-               f"95 % interval [{self.elo - self.error:.1f}, {self.elo + self.error:.1f}])"]
+               f"95 % interval [{self.elo - self.error:.1f}, {self.elo + self.error:.1f}])",
+               f"independent observations: {self.observations} "
+               f"{'blocks' if self.unit == 'block' else 'games'}, worth {self.worth:.0f} independent games"]
+        if self.corrected and self.raw is not None and self.luck is not None:
+            out.append(f"raw: Elo difference: {self.raw['elo']:.1f} +/- {self.raw['error']:.1f}, "
+                       f"LOS: {100.0 * self.raw['los']:.1f} % (score {100.0 * self.raw['score']:.1f} %); "
+                       f"mean correction {self.luck[0]:+.4f} +/- {self.luck[1]:.4f} per game"
+                       + (f" (baseline {self.baseline})" if self.baseline else ""))
         if self.pentanomial is not None:
             counts = ", ".join(f"{n} {c}" for n, c in zip(PENTANOMIAL, self.pentanomial))
             out.append(f"pentanomial ({sum(self.pentanomial)} pairs): {counts}"
@@ -122,18 +158,29 @@ class Comparison:
             "pentanomial": None if self.pentanomial is None else list(self.pentanomial),
             "unpaired": self.unpaired, "score": self.score, "elo": self.elo, "error": self.error,
             "los": self.los, "virtual": self.virtual, "headline": self.headline(),
+            "unit": self.unit, "observations": self.observations, "worth": self.worth,
+            "corrected": self.corrected, "raw": self.raw,
+            "luck": None if self.luck is None else {"mean": self.luck[0], "error": self.luck[1]},
+            "baseline": self.baseline,
         }
 
 
-def compare(records: Iterable[GameRecord], a: str, b: str) -> Comparison:
+def compare(records: Iterable[GameRecord], a: str, b: str, *, unit: str = "block", correct: bool = True,
+            baseline: str | None = None) -> Comparison:
     """Compare ``a`` with ``b`` on the games they shared.
 
     ``score`` is A's mean score; the Elo difference is
     ``400 log10(score / (1 - score))``. Its standard error comes from the
-    spread of the per-block scores (a block is a duplicate deal, or a game
-    without one: the cluster-robust variance of the mean), carried to the
+    spread of the per-unit scores (``unit="block"``: a block is a duplicate
+    deal, or a game without one: the cluster-robust variance of the mean;
+    ``unit="game"``: every game on its own, the naive figure), carried to the
     Elo scale by the derivative of that curve, so the interval is symmetric
     there and always contains the estimate. LOS is ``Phi((score - 1/2) / se)``.
+
+    With ``correct`` and every shared game carrying ``luck``, each game's
+    score is first reduced by A's luck against B in it (the chance
+    correction); the raw figures are kept in ``raw``. ``baseline`` names the
+    baseline value that made the luck (shown with it).
 
     Where that spread is zero or the score is 0 or 1 (one game, a 10-0 sweep,
     only draws), one virtual win and one virtual loss are added, each a block
@@ -141,8 +188,10 @@ def compare(records: Iterable[GameRecord], a: str, b: str) -> Comparison:
     honest width instead of showing ``inf`` or ``+/- 0``.
 
     Raises:
-        ValueError: ``a == b``, or no shared game.
+        ValueError: ``a == b``, no shared game, or an unknown ``unit``.
     """
+    if unit not in ("block", "game"):
+        raise ValueError(f"unit must be 'block' or 'game', got {unit!r}")
     shared = head_to_head(records, a, b)
     if not shared:
         raise ValueError(f"{a!r} and {b!r} never played in the same game")
@@ -159,26 +208,59 @@ def compare(records: Iterable[GameRecord], a: str, b: str) -> Comparison:
     blocked = any(rec.block is not None for rec, _ in shared)
     penta, odd = pentanomial(shared) if blocked else (None, ())
     odd_set = set(odd)
-    units: dict[object, list[float]] = {}
-    for g, (rec, score) in enumerate(shared):
-        units.setdefault(("block", rec.block) if rec.block is not None else ("game", g), []).append(score)
-    totals = [(sum(v), len(v)) for v in units.values()]
-    mean, se = _mean_and_error(totals)
-    virtual = se == 0.0 or mean in (0.0, 1.0)
-    if virtual:
-        mean, se = _mean_and_error(totals + [(1.0, 1), (0.0, 1)])
-    slope = 400.0 / math.log(10.0) / (mean * (1.0 - mean))  # d elo / d score
+    keys = [("block", rec.block) if rec.block is not None and unit == "block" else ("game", g)
+            for g, (rec, _) in enumerate(shared)]
+    raw = _estimate(keys, scores)
+    corrected = correct and all(rec.luck is not None for rec, _ in shared)
+    luck = None
+    if corrected:
+        lucks = [rec.luck[rec.players.index(a)][rec.players.index(b)] for rec, _ in shared]
+        main = _estimate(keys, [s - x for s, x in zip(scores, lucks)])
+        mean_luck, luck_se = _mean_and_error(_totals(keys, lucks))
+        luck = (mean_luck, luck_se)
+    else:
+        main = raw
     return Comparison(
         a=a, b=b, games=len(shared),
         wins=scores.count(1.0), draws=scores.count(0.5), losses=scores.count(0.0),
         places=places, pentanomial=penta,
         unpaired=sum(1 for rec, _ in shared if rec.block in odd_set),
-        score=sum(scores) / len(scores),
-        elo=400.0 * math.log10(mean / (1.0 - mean)),
-        error=Z95 * se * slope,
-        los=0.5 * math.erfc(-(mean - 0.5) / (se * math.sqrt(2.0))),
-        virtual=virtual,
+        score=main["score"], elo=main["elo"], error=main["error"], los=main["los"], virtual=bool(main["virtual"]),
+        unit=unit, observations=len(set(keys)), worth=main["worth"], corrected=corrected,
+        raw={key: raw[key] for key in ("score", "elo", "error", "los")} if corrected else None,
+        luck=luck, baseline=baseline if corrected else None,
     )
+
+
+def _totals(keys: list[tuple[str, object]], values: list[float]) -> list[tuple[float, int]]:
+    """(sum, games) per unit."""
+    units: dict[tuple[str, object], list[float]] = {}
+    for key, value in zip(keys, values):
+        units.setdefault(key, []).append(value)
+    return [(sum(v), len(v)) for v in units.values()]
+
+
+def _estimate(keys: list[tuple[str, object]], values: list[float]) -> dict[str, float]:
+    """Score, Elo difference, its 95 % half-width, LOS and worth of per-game ``values``
+    clustered by ``keys`` (the virtual win and loss added where needed)."""
+    totals = _totals(keys, values)
+    mean, se = _mean_and_error(totals)
+    virtual = se == 0.0 or not 0.0 < mean < 1.0
+    if virtual:
+        mean, se = _mean_and_error(totals + [(1.0, 1), (0.0, 1)])
+        mean = min(max(mean, 1e-6), 1.0 - 1e-6)  # corrected scores may leave [0, 1]
+        se = max(se, 1e-12)
+    games = len(values)
+    spread = sum((v - sum(values) / games) ** 2 for v in values) / max(games - 1, 1)
+    slope = 400.0 / math.log(10.0) / (mean * (1.0 - mean))  # d elo / d score
+    return {
+        "score": sum(values) / games,
+        "elo": 400.0 * math.log10(mean / (1.0 - mean)),
+        "error": Z95 * se * slope,
+        "los": 0.5 * math.erfc(-(mean - 0.5) / (se * math.sqrt(2.0))),
+        "virtual": float(virtual),
+        "worth": spread / se**2 if spread > 0 else float(games),
+    }
 
 
 def _mean_and_error(totals: list[tuple[float, int]]) -> tuple[float, float]:

@@ -23,7 +23,13 @@ class GameRecord:
             need not be dense (``(1, 1, 3)`` and ``(1, 1, 2)`` mean the same).
         block: optional duplicate-deal block id. Games of one block (e.g. the
             seat rotations of one deal) are resampled together by the
-            bootstrap and form the game pairs of the pentanomial SPRT.
+            bootstrap, are one observation of every interval, LOS and SPRT,
+            and form the game pairs of the pentanomial SPRT.
+        luck: optional k x k matrix, ``luck[i][j]`` the part of seat i's
+            result against seat j that chance explains
+            (:func:`arena.ratings._chance.game_luck`); antisymmetric. When
+            present, comparisons and standings can report chance-corrected
+            scores beside the raw ones.
 
     Lists are accepted and stored as tuples.
 
@@ -37,6 +43,7 @@ class GameRecord:
     players: tuple[str, ...]
     ranks: tuple[int, ...]
     block: str | None = None
+    luck: tuple[tuple[float, ...], ...] | None = None
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
@@ -44,6 +51,11 @@ class GameRecord:
         object.__setattr__(self, "players", players)
         object.__setattr__(self, "ranks", ranks)
         problem = record_problem(players, ranks, self.block)
+        if problem is None and self.luck is not None:
+            luck = tuple(tuple(float(x) for x in row) for row in self.luck)
+            object.__setattr__(self, "luck", luck)
+            if len(luck) != len(players) or any(len(row) != len(players) for row in luck):
+                problem = f"luck must be a {len(players)} x {len(players)} matrix"
         if problem is not None:
             raise ValueError(problem)
 
@@ -55,6 +67,7 @@ def trusted_record(players: tuple[str, ...], ranks: tuple[int, ...], block: str 
     object.__setattr__(record, "players", players)
     object.__setattr__(record, "ranks", ranks)
     object.__setattr__(record, "block", block)
+    object.__setattr__(record, "luck", None)
     return record
 
 

@@ -15,7 +15,10 @@ Implements the generalized SPRT of fishtest (Michel Van den Bergh,
 
 The LLR is the log ratio of the two multinomial maximum likelihoods of the
 observed outcome frequencies under each constraint (trinomial: loss/draw/win
-per game; pentanomial: the score 0, 1/2, 1, 3/2, 2 of a game pair). Zero
+per game; pentanomial: the score 0, 1/2, 1, 3/2, 2 of a game pair; for a
+duplicate block of m games, as a k-player table's k rotations are: its
+total score 0, 1/2, ..., m, one outcome per block, so the block is the
+independent observation for any number of players). Zero
 counts are replaced by 1e-3 first, as in fishtest and fastchess. Bounds are
 Wald's: ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.
 fishtest's dynamic overshoot correction is not applied.
@@ -29,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._compare import head_to_head, pentanomial
+from ._compare import head_to_head
 from ._results import GameRecord
 
 _REGULARIZE = 1e-3
@@ -54,9 +57,13 @@ class SprtResult:
         llr: log-likelihood ratio of H1 over H0.
         lower, upper: the stopping bounds.
         decision: ACCEPT_H0, ACCEPT_H1 or CONTINUE.
-        model: ``"trinomial"`` or ``"pentanomial"``.
+        model: ``"trinomial"`` (one game per observation), ``"pentanomial"``
+            (a pair of games) or ``"blocks of m"`` (a block of m games).
         counts: the outcome frequencies the LLR was computed from, worst
-            first: (L, D, W), or (LL, LD+DL, LW+DD+WL, DW+WD, WW).
+            first: (L, D, W), (LL, LD+DL, LW+DD+WL, DW+WD, WW), or for
+            blocks of m games the number of blocks whose total score is
+            0, 1/2, 1, ..., m (in units of the outcome's step: see
+            ``step``).
         elo0, elo1, alpha, beta: the test's parameters.
         elo_model: ``"logistic"`` or ``"normalized"``: what elo0 and elo1 mean.
     """
@@ -74,6 +81,11 @@ class SprtResult:
     elo_model: str = "logistic"
 
     @property
+    def observations(self) -> int:
+        """Independent observations the test used: games (trinomial) or blocks."""
+        return sum(self.counts)
+
+    @property
     def decided(self) -> bool:
         """True once H0 or H1 is accepted."""
         return self.decision is not SprtDecision.CONTINUE
@@ -85,10 +97,19 @@ class SprtResult:
             SprtDecision.ACCEPT_H0: f"H0 accepted: the Elo difference is at most {self.elo0:g}",
             SprtDecision.CONTINUE: "no decision yet: play more games",
         }[self.decision]
-        names = ("L", "D", "W") if self.model == "trinomial" else ("LL", "LD", "WL+DD", "WD", "WW")
-        counts = ", ".join(f"{n} {c}" for n, c in zip(names, self.counts))
+        if self.model == "trinomial":
+            counts = ", ".join(f"{n} {c}" for n, c in zip(("L", "D", "W"), self.counts))
+            unit = "games"
+        elif self.model == "pentanomial":
+            counts = ", ".join(f"{n} {c}" for n, c in zip(("LL", "LD", "WL+DD", "WD", "WW"), self.counts))
+            unit = "duplicate pairs"
+        else:
+            top = len(self.counts) - 1
+            counts = "block scores " + ", ".join(f"{i}/{top}: {c}" for i, c in enumerate(self.counts) if c)
+            unit = f"duplicate {self.model}"
         return (f"{what} ({self.elo_model} Elo [{self.elo0:g}, {self.elo1:g}], alpha {self.alpha:g}, "
-                f"beta {self.beta:g}); LLR {self.llr:.2f} in ({self.lower:.2f}, {self.upper:.2f}); {counts}")
+                f"beta {self.beta:g}); LLR {self.llr:.2f} in ({self.lower:.2f}, {self.upper:.2f}); "
+                f"{self.observations} independent observations ({unit}); {counts}")
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready dict; the decision as its string value."""
@@ -104,6 +125,7 @@ class SprtResult:
             "alpha": self.alpha,
             "beta": self.beta,
             "elo_model": self.elo_model,
+            "observations": self.observations,
             "verdict": self.verdict(),
         }
 
@@ -116,12 +138,19 @@ def sprt_from_counts(
     alpha: float = 0.05,
     beta: float = 0.05,
     elo_model: str = "logistic",
+    games: int | None = None,
 ) -> SprtResult:
     """SPRT of outcome counts from the candidate's point of view.
 
     Args:
-        counts: 3 numbers (losses, draws, wins) for the trinomial model, or 5
-            (LL, LD+DL, LW+DD+WL, DW+WD, WW) for game pairs (pentanomial).
+        counts: 3 numbers (losses, draws, wins) for the trinomial model, 5
+            (LL, LD+DL, LW+DD+WL, DW+WD, WW) for game pairs (pentanomial),
+            or any number ``c >= 3``: the count of observations whose mean
+            score per game is ``i / (c - 1)``, worst first (a block of m
+            games scored in half points has ``2 m + 1`` levels).
+        games: games per observation (default: ``(len(counts) - 1) / 2``,
+            at least 1): only the normalized model uses it, as the t-value of
+            a mean of m games is ``sqrt m`` times that of one game.
         elo0, elo1: the hypotheses, ``elo0 < elo1``, in ``elo_model`` Elo.
         alpha, beta: the error rates, each in (0, 1), ``alpha + beta < 1``.
         elo_model: ``"logistic"`` or ``"normalized"`` (module docstring).
@@ -132,8 +161,10 @@ def sprt_from_counts(
             or an unknown ``elo_model``.
     """
     counts = tuple(int(c) for c in counts)
-    if len(counts) not in (3, 5):
-        raise ValueError(f"counts needs 3 (L, D, W) or 5 (pentanomial) numbers, got {len(counts)}")
+    if len(counts) < 3:
+        raise ValueError(f"counts needs 3 (L, D, W), 5 (pentanomial) or more numbers, got {len(counts)}")
+    if games is None:
+        games = max(1, (len(counts) - 1) // 2)
     if min(counts) < 0:
         raise ValueError(f"counts must be >= 0, got {counts}")
     check_parameters(elo0, elo1, alpha, beta, elo_model)
@@ -144,14 +175,14 @@ def sprt_from_counts(
     elif elo_model == "logistic":
         llr = _llr_logistic(elo0, elo1, counts)
     else:
-        llr = _llr_normalized(elo0, elo1, counts)
+        llr = _llr_normalized(elo0, elo1, counts, games)
     if llr <= lower:
         decision = SprtDecision.ACCEPT_H0
     elif llr >= upper:
         decision = SprtDecision.ACCEPT_H1
     else:
         decision = SprtDecision.CONTINUE
-    model = "trinomial" if len(counts) == 3 else "pentanomial"
+    model = {3: "trinomial", 5: "pentanomial"}.get(len(counts), f"blocks of {games}")
     return SprtResult(llr, lower, upper, decision, model, counts, elo0, elo1, alpha, beta, elo_model)
 
 
@@ -187,16 +218,18 @@ def sprt(
     Every record seating both gives one outcome for the candidate: win if it
     ranked better than the baseline, draw if level, loss if worse (in a
     k-player game the other players are ignored). If any such record has a
-    ``block`` id the pentanomial model is used: each block must hold exactly
-    two of these games (a duplicate pair with seats swapped), whose summed
-    score 0 .. 2 is one pentanomial outcome. Otherwise the trinomial model.
-    ``unfinished="skip"`` leaves out blocks holding another number of games
-    (pairs a running tournament has not finished) instead of raising.
+    ``block`` id, the block is the observation: each block must hold the same
+    number m of these games (m the most any block holds: 2 for a two-player
+    duplicate pair, k for the k rotations of a k-player table), and its
+    total score 0, 1/2, ..., m is one outcome of a (2m + 1)-nomial (the
+    pentanomial for m = 2). Otherwise the trinomial model, one game per
+    observation. ``unfinished="skip"`` leaves out blocks holding fewer games
+    (blocks a running tournament has not finished) instead of raising.
 
     Raises:
         ValueError: as :func:`sprt_from_counts`; ``candidate == baseline``; or,
-            for blocked data, a block that does not hold exactly two games of
-            the two (with ``unfinished="error"``), or such a game without a
+            for blocked data, a block that holds fewer games of the two than
+            another (with ``unfinished="error"``), or such a game without a
             block id.
     """
     if unfinished not in ("error", "skip"):
@@ -210,17 +243,41 @@ def sprt(
     if any(rec.block is None for rec, _ in shared):
         raise ValueError(
             f"a game of {candidate!r} against {baseline!r} has no block id while others "
-            "do; the pentanomial SPRT needs every game in a pair block"
+            "do; the block SPRT needs every game in a duplicate block"
         )
-    counts, odd = pentanomial(shared)
+    counts, odd, size = block_counts([(rec.block, score) for rec, score in shared])
     if odd and unfinished == "error":
         held = sum(1 for rec, _ in shared if rec.block == odd[0])
         raise ValueError(
             f"block {odd[0]!r} holds {held} game{'s' if held != 1 else ''} of {candidate!r} against "
-            f"{baseline!r}; the pentanomial SPRT needs exactly 2 per block "
+            f"{baseline!r}; the block SPRT needs {size} per block, as the fullest block holds "
             "(finish the tournament first, or remove the block ids for a trinomial SPRT)"
         )
-    return sprt_from_counts(counts, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, elo_model=elo_model)
+    return sprt_from_counts(counts, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, elo_model=elo_model,
+                            games=size)
+
+
+def block_counts(scores: Sequence[tuple[object, float]], size: int | None = None,
+                 ) -> tuple[list[int], tuple[object, ...], int]:
+    """Counts of the block totals of ``(block, score)`` pairs (scores in half points).
+
+    Returns ``(counts, unfinished, size)``: ``counts[i]`` is the number of
+    blocks of ``size`` games (the most any block holds, unless given) whose
+    total score is ``i / 2``; ``unfinished`` the blocks holding another number.
+    """
+    totals: dict[object, list[float]] = {}
+    for block, score in scores:
+        totals.setdefault(block, []).append(score)
+    if size is None:
+        size = max((len(v) for v in totals.values()), default=1)
+    counts = [0] * (2 * size + 1)
+    odd = []
+    for block, values in totals.items():
+        if len(values) == size:
+            counts[int(round(2 * sum(values)))] += 1
+        else:
+            odd.append(block)
+    return counts, tuple(odd), size
 
 
 def _logistic(elo: float) -> float:
@@ -242,10 +299,11 @@ def _llr_logistic(elo0: float, elo1: float, counts: tuple[int, ...]) -> float:
     return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
 
 
-def _llr_normalized(nelo0: float, nelo1: float, counts: tuple[int, ...]) -> float:
+def _llr_normalized(nelo0: float, nelo1: float, counts: tuple[int, ...], games: int) -> float:
     total, values, probs = _frequencies(counts)
-    # A pair's mean score has sqrt(2) times less spread than one game: t-values scale by sqrt 2.
-    scale = 1.0 if len(counts) == 3 else math.sqrt(2.0)
+    # A pair's mean score has sqrt(2) times less spread than one game: t-values scale by sqrt 2
+    # (by sqrt m for a block of m games).
+    scale = math.sqrt(games)
     p0 = _mle_with_t_value(values, probs, scale * nelo0 / NELO_PER_T)
     p1 = _mle_with_t_value(values, probs, scale * nelo1 / NELO_PER_T)
     return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))

@@ -1,55 +1,65 @@
-"""A gauntlet that stops itself: the ``[sprt]`` table of a tournament file and the
-decision, after each stored game, whether the test is over.
+"""One sequential test a running tournament watches: a candidate against one rival or against
+the whole field, with the duplicate block as the observation, kept up to date game by game.
 
-A tournament file may hold::
+The observation is a block (all rotations of one deal: the k games of a k-player table), never
+a game: the games of one deal share its luck, so counting them as independent would make the
+test stop too early. A block counts once all of its ``block_games`` games are stored; an
+unfinished block is left out (the tournament is still running), not an error.
 
-    format = "gauntlet"
-    candidates = ["new"]
-    [sprt]
-    elo0 = 0          # H0: the candidate is at most this much better (required)
-    elo1 = 5          # H1: at least this much (required)
-    alpha = 0.05      # default 0.05
-    beta = 0.05       # default 0.05
-    model = "normalized"   # or "logistic" (the default)
-    baseline = "old"  # the field entrant tested against; default: the only one
+The candidate's score in one game, in half points:
 
-The test runs on the games of the candidate and the baseline stored so far;
-with duplicate deals, a pair counts once both of its games are stored (an
-unfinished pair is left out, not an error: the tournament is still running).
+- against a rival: 2 if it finished ahead of the rival, 1 level, 0 behind (the other players
+  ignored): ``top = 2`` per game;
+- against the field (``baseline=None``): the sum of those over every other player at the
+  table, ``top = 2 (k - 1)`` per game, i.e. its mean pairwise score against the table.
+
+A block's total (0 .. ``block_games * top``) is one outcome of the multinomial the GSPRT of
+:mod:`arena.ratings._sprt` runs on; for two players and duplicate pairs it is the pentanomial.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from ._results import GameRecord
-from ._sprt import SprtDecision, SprtResult, check_parameters, sprt, sprt_from_counts
-
-SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model", "baseline")
+from ._sprt import SprtResult, sprt_from_counts
 
 
 @dataclass(frozen=True)
 class SprtStop:
-    """When a gauntlet may stop: the SPRT of ``candidate`` against ``baseline`` has decided."""
+    """One test: ``candidate`` against ``baseline`` (None: against the field).
+
+    Attributes:
+        block_games: games per duplicate block (the players per table: one game per rotation).
+    """
 
     candidate: str
-    baseline: str
+    baseline: str | None
     elo0: float
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
     model: str = "logistic"
+    block_games: int = 2
 
-    def result(self, records: Iterable[GameRecord]) -> SprtResult:
-        """The test on the games stored so far (unfinished duplicate pairs left out)."""
-        return sprt(records, self.candidate, self.baseline, elo0=self.elo0, elo1=self.elo1, alpha=self.alpha,
-                    beta=self.beta, elo_model=self.model, unfinished="skip")
+    @property
+    def label(self) -> str:
+        """``new vs old`` or ``new vs the field``."""
+        return f"{self.candidate} vs {self.baseline if self.baseline is not None else 'the field'}"
+
+    def result(self, records: Iterable[GameRecord], alpha: float | None = None,
+               beta: float | None = None) -> SprtResult:
+        """The test on the games stored so far (unfinished blocks left out); ``alpha`` and
+        ``beta`` replace the test's own (a multiple-comparison correction)."""
+        tally = SprtTally(self)
+        for record in records:
+            tally.add(record)
+        return tally.result(alpha, beta)
 
     def decided(self, records: Iterable[GameRecord]) -> bool:
         """True once H0 or H1 is accepted: the remaining games need not be played."""
-        return self.result(records).decision is not SprtDecision.CONTINUE
+        return self.result(records).decided
 
 
 class SprtTally:
@@ -58,75 +68,69 @@ class SprtTally:
 
     def __init__(self, stop: SprtStop) -> None:
         self.stop = stop
-        self._trinomial = [0, 0, 0]
-        self._pentanomial = [0, 0, 0, 0, 0]
-        self._open: dict[str, float] = {}  # block -> score of its first game, until the second comes
-        self._blocked = False
+        self._unit_counts: list[int] = []
+        self._single: list[int] = []  # games without a block: one observation each
+        self._open: dict[str, tuple[int, int]] = {}  # block -> (half points, games) until complete
+        self._top = 0  # half points one game can give (2 against a rival, 2 (k - 1) against the field)
+        self._cache: tuple[tuple, SprtResult] | None = None  # most games leave the counts as they were
 
-    def add(self, record: GameRecord) -> SprtResult:
-        """Count one stored game (ignored unless it seats both) and return the test so far."""
-        a, b = self.stop.candidate, self.stop.baseline
-        if a in record.players and b in record.players:
-            ra, rb = record.ranks[record.players.index(a)], record.ranks[record.players.index(b)]
-            score = 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+    def add(self, record: GameRecord, alpha: float | None = None, beta: float | None = None) -> SprtResult:
+        """Count one stored game (ignored unless it seats the candidate, and the rival if any)
+        and return the test so far."""
+        points = game_points(record, self.stop.candidate, self.stop.baseline)
+        if points is not None:
+            half, top = points
+            if self._top and top != self._top:
+                raise ValueError(f"{self.stop.label}: a game of {len(record.players)} players among games of "
+                                 f"another size; the test needs tables of one size")
+            self._top = top
             if record.block is None:
-                self._trinomial[int(2 * score)] += 1
+                _bump(self._single, half, top)
             else:
-                self._blocked = True
-                first = self._open.pop(record.block, None)
-                if first is None:
-                    self._open[record.block] = score
+                total, games = self._open.pop(record.block, (0, 0))
+                total, games = total + half, games + 1
+                if games >= self.stop.block_games:
+                    _bump(self._unit_counts, total, top * self.stop.block_games)
                 else:
-                    self._pentanomial[int(round(2 * (first + score)))] += 1
-        return self.result()
+                    self._open[record.block] = (total, games)
+        return self.result(alpha, beta)
 
-    def result(self) -> SprtResult:
-        """The test on the games added so far (pentanomial once any game had a block)."""
+    def result(self, alpha: float | None = None, beta: float | None = None) -> SprtResult:
+        """The test on the games added so far: blocks once any game had one, else single games."""
         s = self.stop
-        counts = self._pentanomial if self._blocked else self._trinomial
-        return sprt_from_counts(counts, elo0=s.elo0, elo1=s.elo1, alpha=s.alpha, beta=s.beta, elo_model=s.model)
+        top = self._top or 2
+        if self._unit_counts or (self._open and not self._single):
+            counts, games = _padded(self._unit_counts, top * s.block_games + 1), s.block_games
+        else:
+            counts, games = _padded(self._single, top + 1), 1
+        alpha, beta = s.alpha if alpha is None else alpha, s.beta if beta is None else beta
+        key = (tuple(counts), games, alpha, beta)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = key, sprt_from_counts(counts, elo0=s.elo0, elo1=s.elo1, alpha=alpha, beta=beta,
+                                                elo_model=s.model, games=games)
+        return self._cache[1]
 
 
-def sprt_stop_from_table(table: Any, candidates: Sequence[str], field: Sequence[str]) -> SprtStop:
-    """Read the ``[sprt]`` table of a gauntlet.
-
-    Args:
-        table: the parsed TOML table.
-        candidates: the gauntlet's candidates (exactly one is needed).
-        field: the other entrants; ``baseline`` must name one (it may be left
-            out when there is only one).
-
-    Raises:
-        ValueError: ``[sprt] ...``: not a table, an unknown key, a missing or
-            non-numeric ``elo0``/``elo1``, a bad ``alpha``/``beta``/``model``
-            (the rules of :func:`sprt_from_counts`), not exactly one candidate,
-            or a baseline that is not in the field.
-    """
-    if not isinstance(table, Mapping):
-        raise ValueError(f"[sprt] must be a table, got {type(table).__name__}")
-    unknown = sorted(set(table) - set(SPRT_KEYS))
-    if unknown:
-        raise ValueError(f"[sprt] key {unknown[0]!r} is unknown; known keys: {', '.join(SPRT_KEYS)}")
-    values: dict[str, float] = {}
-    for key, default in (("elo0", None), ("elo1", None), ("alpha", 0.05), ("beta", 0.05)):
-        value = table.get(key, default)
-        if value is None:
-            raise ValueError(f"[sprt] needs {key} (an Elo difference)")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"[sprt] {key} must be a number, got {value!r}")
-        values[key] = float(value)
-    model = table.get("model", "logistic")
-    try:
-        check_parameters(values["elo0"], values["elo1"], values["alpha"], values["beta"], model)
-    except ValueError as error:
-        raise ValueError(f"[sprt] {str(error).replace('elo_model', 'model')}") from None
-    if len(candidates) != 1:
-        raise ValueError(f"[sprt] needs a gauntlet with exactly one candidate, got {len(candidates)}")
-    baseline = table.get("baseline")
+def game_points(record: GameRecord, candidate: str, baseline: str | None) -> tuple[int, int] | None:
+    """The candidate's half points in ``record`` against ``baseline`` (None: every other
+    player) and the most it could have had; None if the record does not seat them."""
+    if candidate not in record.players:
+        return None
+    mine = record.ranks[record.players.index(candidate)]
     if baseline is None:
-        if len(field) != 1:
-            raise ValueError(f"[sprt] baseline must name the entrant to test against, one of: {', '.join(field)}")
-        baseline = field[0]
-    if baseline not in field:
-        raise ValueError(f"[sprt] baseline {baseline!r} is not in the field: {', '.join(field)}")
-    return SprtStop(candidates[0], baseline, values["elo0"], values["elo1"], values["alpha"], values["beta"], model)
+        others = [r for p, r in zip(record.players, record.ranks) if p != candidate]
+    elif baseline in record.players:
+        others = [record.ranks[record.players.index(baseline)]]
+    else:
+        return None
+    return sum(2 if mine < r else 1 if mine == r else 0 for r in others), 2 * len(others)
+
+
+def _bump(counts: list[int], index: int, top: int) -> None:
+    if len(counts) < top + 1:
+        counts.extend([0] * (top + 1 - len(counts)))
+    counts[index] += 1
+
+
+def _padded(counts: list[int], size: int) -> list[int]:
+    return counts + [0] * (size - len(counts))

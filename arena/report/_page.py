@@ -167,12 +167,14 @@ def _chunked(groups: list[list[int]], payload_of: Callable[[int], dict[str, Any]
 
 
 def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot: int | None = None,
-                progress_points: int = 20) -> tuple[str, dict[str, int]]:
+                progress_points: int = 20, corrected: bool = False) -> tuple[str, dict[str, int]]:
     """The report of a results database, and figures about it (``games``, ``embedded``,
     ``replay_bytes``, ``diverged``: replays the engines no longer re-play). Replays are
-    embedded until ``replay_budget`` bytes are used.
+    embedded until ``replay_budget`` bytes are used. ``corrected``: a section of
+    chance-corrected points (:mod:`arena.report._luck`).
 
-    Raises :class:`ValueError` if the database holds no finished game.
+    Raises :class:`ValueError` if the database holds no finished game, or (``corrected``)
+    the baseline file is bad or a stored replay does not replay.
     """
     games = list(store.games())
     if not games:
@@ -189,6 +191,7 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
     progress = progress_data(games, names, progress_points, progress_boot)
     listed = games_data(games, names)
     faults = faults_data(games)
+    luck_section = _corrected_section(store, games) if corrected else ""
     diverged: list[int] = []
     limits = time_limits(config)
 
@@ -218,11 +221,28 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
     body = (f'<header><h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>'
             '<a href="#standings">Standings</a> <a href="#head-to-head">Head to head</a> '
             '<a href="#progress">Progress</a> <a href="#faults">Faults</a> <a href="#games">Games</a></nav></header>'
-            f'{standings_section(standings)}{head_to_head_section(standings)}{progress_section(progress, names, progress_boot)}'
+            f'{standings_section(standings)}{luck_section}{head_to_head_section(standings)}{progress_section(progress, names, progress_boot)}'
             f'{faults_section(faults, listed)}<section id="games"><h2>Games</h2><div id="game-list"></div></section>'
             + _json_script("report-data", {"game": game_id, "names": names, "games": listed}))
     page = _page(title, body, _scripts(game_id, "report.js"), chunks)
     return page, {"games": len(games), "embedded": embedded, "replay_bytes": used, "diverged": len(diverged)}
+
+
+def _corrected_section(store: ResultsStore, games: list[StoredGame]) -> str:
+    """The chance-corrected points as an HTML section (docs/ratings.md)."""
+    from ..ratings._corrected import corrected_points
+    from ._luck import records_with_luck
+
+    records, label = records_with_luck(store, games)
+    rows = "".join(
+        f"<tr><td>{html.escape(row.name)}</td><td>{100 * row.raw:.1f} &plusmn; {100 * row.raw_error:.1f}</td>"
+        f"<td>{100 * row.corrected:.1f} &plusmn; {100 * row.corrected_error:.1f}</td><td>{row.luck:+.4f}</td>"
+        f"<td>{row.blocks}</td></tr>" for row in corrected_points(records))
+    return ('<section id="corrected"><h2>Chance-corrected points</h2><table class="num"><thead><tr>'
+            '<th>bot</th><th>raw points %</th><th>corrected points %</th><th>mean luck</th><th>blocks</th>'
+            f'</tr></thead><tbody>{rows}</tbody></table><p class="note">Each game\'s luck (the chance events '
+            f'it met, valued by baseline {html.escape(label)}) taken out of its pairwise results; 95% intervals '
+            'with a duplicate block as one observation. As <code>arena standings --corrected</code>.</p></section>')
 
 
 def viewer_html(replay: Replay, meta: dict[str, Any], frames: bool = False) -> str:
@@ -239,11 +259,11 @@ def viewer_html(replay: Replay, meta: dict[str, Any], frames: bool = False) -> s
 
 
 def write_report(database: Path, output: Path, replay_budget: int = REPLAY_BUDGET,
-                 n_boot: int | None = None) -> dict[str, int]:
+                 n_boot: int | None = None, corrected: bool = False) -> dict[str, int]:
     """Write the report of ``database`` to ``output``; return :func:`report_html`'s figures."""
     store = ResultsStore.open(database, read_only=True)
     try:
-        page, figures = report_html(store, replay_budget, n_boot)
+        page, figures = report_html(store, replay_budget, n_boot, corrected=corrected)
     finally:
         store.close()
     output.write_text(page, encoding="utf-8")

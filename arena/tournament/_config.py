@@ -26,7 +26,7 @@ from ._ranges import RangeError, check_number
 from ._schedule import Format, ScheduleSpec
 
 if TYPE_CHECKING:
-    from ..ratings import SprtStop
+    from ..ratings._sprt_watch import SprtWatch
 
 
 class ConfigError(ValueError):
@@ -48,7 +48,7 @@ class TournamentConfig:
     #: the file's content as parsed, stored in the database to recognise the tournament
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
     #: a gauntlet's ``[sprt]`` table: stop once the test has decided (docs/ratings.md)
-    sprt: SprtStop | None = None
+    sprt: SprtWatch | None = None
     #: worker processes the games are spread over; 0: one per core (arena.tournament._workers)
     workers: int = 0
     #: "local": worker processes on this machine; "dask": on a Dask cluster (arena.tournament._dask)
@@ -197,7 +197,7 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         raise reader.error("database", "must be a file path, got an empty string")
     database = base / database_text
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
-                            concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path),
+                            concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path, players),
                             workers=reader.number(data, "workers", 0),
                             withdraw_after=reader.number(faults, "withdraw_after", 5, "faults.withdraw_after"),
                             **_executor(reader))
@@ -223,15 +223,15 @@ def _variant(game: engines.Game, game_id: str, options: dict[str, Any]) -> str:
 
 
 def _sprt(data: dict[str, Any], fmt: Format, candidates: tuple[str, ...], names: list[str],
-          path: Path) -> SprtStop | None:
+          path: Path, players: int) -> SprtWatch | None:
     if "sprt" not in data:
         return None
     if fmt is not Format.GAUNTLET:
         raise ConfigError(f"{path}: [sprt] is for format = \"gauntlet\" (one candidate against the field)")
-    from ..ratings._sprt_stop import sprt_stop_from_table  # numpy: not on the CLI's start-up path
+    from ..ratings._sprt_watch import sprt_watch_from_table  # numpy: not on the CLI's start-up path
 
     try:
-        return sprt_stop_from_table(data["sprt"], candidates, [n for n in names if n not in candidates])
+        return sprt_watch_from_table(data["sprt"], candidates, [n for n in names if n not in candidates], players)
     except ValueError as error:
         raise ConfigError(f"{path}: {error}") from None
 

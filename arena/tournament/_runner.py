@@ -38,7 +38,7 @@ from ._store import ResultsStore, StoreError
 from ._workers import default_workers
 
 if TYPE_CHECKING:
-    from ..ratings import SprtResult, SprtTally
+    from ..ratings._sprt_watch import WatchTally
 
 
 def log_dir_of(database: Path) -> Path:
@@ -106,9 +106,8 @@ class TournamentRunner:
     broken: list[str] = field(default_factory=list)
     _tally: _Tally = field(default_factory=_Tally)
     _error: StoreError | None = None
-    #: the gauntlet's SPRT so far (None without an ``[sprt]`` table); the run stops once it decides
-    sprt_result: SprtResult | None = None
-    _sprt: SprtTally | None = None
+    #: the gauntlet's SPRTs so far (None without an ``[sprt]`` table); the run stops once all decide
+    sprt: WatchTally | None = None
     #: one line per worker process that died during the run (its games were played again)
     lost_workers: list[str] = field(default_factory=list)
     #: entrant -> why, for those withdrawn for their faults between games (before or in this run)
@@ -135,10 +134,9 @@ class TournamentRunner:
         stored before it are kept; resume later).
         """
         if self.config.sprt is not None:
-            from ..ratings import SprtTally
+            from ..ratings._sprt_watch import WatchTally
 
-            self._sprt = SprtTally(self.config.sprt)
-            self.sprt_result = self._sprt.result()
+            self.sprt = WatchTally(self.config.sprt)
         for stored in self.store.games():
             self._tally.add(stored.seats, stored.ranks)
             self._sprt_add(stored.seats, stored.ranks, stored.block)
@@ -266,13 +264,13 @@ class TournamentRunner:
                 self._pool.withdraw(name, detail)
 
     def _sprt_add(self, seats: tuple[str, ...], ranks: tuple[int, ...], block: str) -> None:
-        if self._sprt is not None:
+        if self.sprt is not None:
             from ..ratings import GameRecord
 
-            self.sprt_result = self._sprt.add(GameRecord(seats, ranks, block))
+            self.sprt.add(GameRecord(seats, ranks, block))
 
     def _sprt_decided(self) -> bool:
-        return self.sprt_result is not None and self.sprt_result.decided
+        return self.sprt is not None and self.sprt.decided
 
     def _death(self, name: str, detail: str) -> None:
         """A fault between games that no game could be charged with (the entrant had no game

@@ -291,6 +291,33 @@ class ResultsStore:
         return msgpack.unpackb(row[0], strict_map_key=False) if row else None
 
 
+_LUCK = ("CREATE TABLE IF NOT EXISTS luck (key TEXT NOT NULL, baseline TEXT NOT NULL, samples INTEGER NOT NULL, "
+         "value TEXT NOT NULL, PRIMARY KEY (key, baseline, samples))")
+
+
+def cached_luck(store: ResultsStore, baseline: str, samples: int) -> dict[str, list[list[float]]]:
+    """The chance correction's luck matrices already computed for ``store``'s games under
+    ``baseline`` (its label: version and hash) with ``samples``, by game key. A cache: the
+    luck is a pure function of the replay, the baseline and the samples."""
+    try:
+        rows = store._db.execute("SELECT key, value FROM luck WHERE baseline = ? AND samples = ?",
+                                 (baseline, samples))
+        return {key: json.loads(value) for key, value in rows}
+    except sqlite3.OperationalError:
+        return {}  # no luck yet: the table is made with the first
+
+
+def cache_luck(store: ResultsStore, baseline: str, samples: int, luck: dict[str, list[list[float]]]) -> None:
+    """Keep computed luck matrices (see :func:`cached_luck`); a read-only database keeps none."""
+    try:
+        with store._db:
+            store._db.execute(_LUCK)
+            store._db.executemany("INSERT OR REPLACE INTO luck VALUES (?, ?, ?, ?)",
+                                  [(key, baseline, samples, json.dumps(value)) for key, value in luck.items()])
+    except sqlite3.Error:
+        pass  # a cache: computing it again next time is the only cost
+
+
 def _moves_column(result: MatchResult) -> list[Any]:
     """The ``moves`` column: per decision ``[seat, elapsed_ms, by_bot, reserve_ms]`` (the last
     left out when the result has no reserves: a database of an earlier version holds triples)."""

@@ -207,6 +207,19 @@ class DeadMansDrawState(State):
             result.append(score)
         return result
 
+    def luck_features(self, viewer: int | None = None) -> list[float]:
+        """Per seat, the running standing the arena's chance correction values a state by
+        (arena/ratings/_chance.py): the score now, plus, for the seat whose turn it is, what
+        banking the cards in play would add (all public: ``viewer`` changes nothing). Without the row a card drawn would count only
+        once it is banked, and the draw that busts a long row would look like no luck at all."""
+        result = [float(score) for score in self.scores()]
+        gain = 0
+        for card in self.row:
+            stack = self.banks[self.turn][suit_of(card)]
+            gain += max(0, value_of(card) - (value_of(stack[-1]) if stack else 0))
+        result[self.turn] += gain
+        return result
+
     def outcome(self) -> Outcome:
         scores = self.scores()
         cards = [sum(len(stack) for stack in stacks) for stacks in self.banks]
@@ -227,6 +240,19 @@ class DeadMansDrawState(State):
         new.locker = self.locker[:]
         new.known = self.known[:]
         new.tasks = self.tasks[:]
+        return new
+
+    def resample_chance(self, rng: random.Random) -> DeadMansDrawState:
+        """A copy in which only what no seat knows is drawn again: the draw pile below the top
+        cards some seat has seen; deals stay. For the arena's chance correction: the real next
+        state and a copy's are then draws of the same chance from the same state."""
+        new = self.clone()
+        new.rng = random.Random(rng.getrandbits(64))
+        new._rng_shared = False
+        cut = len(new.draw) - max(new.known, default=0)
+        hidden = new.draw[:cut]
+        rng.shuffle(hidden)
+        new.draw[:cut] = hidden
         return new
 
     def resample(self, player: int, rng: random.Random) -> DeadMansDrawState:

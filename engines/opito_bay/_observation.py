@@ -97,6 +97,25 @@ def resample(state: State, player: int, rng: random.Random) -> State:
     return other
 
 
+def resample_chance(state: State, rng: random.Random) -> State:
+    """A copy with the library positions no seat knows reshuffled among themselves and a new
+    rng; hands, table and every seat's knowledge stay (see ``OpitoState.resample_chance``)."""
+    other = state.clone()
+    other.rng = random.Random(rng.getrandbits(64))
+    other._rng_shared = False
+    library = other.library
+    size = len(library)
+    known: set[int] = set()
+    for seat in range(state.num_players):
+        known.update(_known_positions(state, seat))
+    slots = [size - 1 - index for index in range(size) if index not in known]
+    pool = [library[slot] for slot in slots]
+    rng.shuffle(pool)
+    for slot, card in zip(slots, pool):
+        library[slot] = card
+    return other
+
+
 def _refill_others_knowledge(state: State, player: int) -> None:
     """Make the other seats' private knowledge agree with the redrawn library."""
     library = state.library

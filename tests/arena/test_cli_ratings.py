@@ -159,10 +159,42 @@ def test_compare_prints_the_cutechess_line_and_pairs(db):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "r0 vs r1: 6 shared games"
-    assert re.fullmatch(r"Elo difference: -?\d+\.\d \+/- \d+\.\d, LOS: \d+\.\d %", lines[1])
-    assert lines[3].startswith("pentanomial (3 pairs): LL ")
+    assert re.fullmatch(r"Elo difference: -?\d+\.\d \+/- \d+\.\d, LOS: \d+\.\d % \(chance-corrected; duplicate "
+                        r"blocks \(all rotations of one deal\) as the unit\)", lines[1])
+    assert re.fullmatch(r"independent observations: 3 blocks, worth \d+ independent games", lines[3])
+    assert re.fullmatch(r"raw: Elo difference: .* per game \(baseline v1 sha256:[0-9a-f]{12}\)", lines[4])
+    assert lines[5].startswith("pentanomial (3 pairs): LL ")
     data = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json").stdout)
-    assert data["games"] == 6 and sum(data["pentanomial"]) == 3 and data["headline"] == lines[1]
+    assert data["games"] == 6 and sum(data["pentanomial"]) == 3 and lines[1].startswith(data["headline"])
+    assert data["corrected"] and data["unit"] == "block" and data["observations"] == 3
+    # the old raw figures, one option away; and the naive per-game unit
+    raw = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json", "--raw").stdout)
+    assert not raw["corrected"] and raw["raw"] is None and raw["elo"] == data["raw"]["elo"]
+    assert raw["error"] == data["raw"]["error"] and raw["score"] == data["raw"]["score"]
+    naive = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json", "--raw", "--per-game").stdout)
+    assert naive["unit"] == "game" and naive["observations"] == 6 and naive["elo"] == raw["elo"]
+    # the luck is kept in the database: a second run reads it, and says the same
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM luck").fetchone()[0] == 6
+    con.close()
+    assert run_cli("compare", db, "r0", "r1").stdout == result.stdout
+
+
+def test_standings_corrected_shows_raw_and_corrected_points(db):
+    result = run_cli("standings", db, "--corrected")
+    assert result.exit_code == 0, result.output
+    table = result.stdout.split("\n\n")[1].splitlines()
+    assert re.fullmatch(r"chance-corrected points \(baseline v1 sha256:[0-9a-f]{12}; duplicate blocks as the unit; "
+                        r"95 % intervals\)", table[0])
+    assert table[1].split() == ["bot", "raw", "%", "corrected", "%", "mean", "luck", "blocks"]
+    data = json.loads(run_cli("standings", db, "--corrected", "--format", "json").stdout)
+    rows = data["corrected"]["rows"]
+    assert {row["name"] for row in rows} == {row["name"] for row in data["rows"]}
+    for row in rows:
+        assert row["raw"] - row["corrected"] == pytest.approx(row["luck"])
+    assert sum(row["luck"] for row in rows) == pytest.approx(0.0, abs=1e-9)  # antisymmetric luck
+    assert one_error_line(run_cli("standings", db, "--corrected", "--format", "csv")) == (
+        "--corrected shows a second table: use --format table or json")
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +212,8 @@ def test_sprt_exit_code_says_the_verdict(r0_sweeps):
     undecided = run_cli("sprt", r0_sweeps, "r0", "r1", "--elo0", "0", "--elo1", "50")
     assert undecided.exit_code == 3
     assert undecided.stdout == ("no decision yet: play more games (logistic Elo [0, 50], alpha 0.05, beta 0.05); "
-                                "LLR 0.40 in (-2.94, 2.94); LL 0, LD 0, WL+DD 0, WD 0, WW 3\n")
+                                "LLR 0.40 in (-2.94, 2.94); 3 independent observations (duplicate pairs); "
+                                "LL 0, LD 0, WL+DD 0, WD 0, WW 3\n")
     # three won pairs reach the bounds of alpha = beta = 0.3 (+-0.85)
     wide = ["--elo0", "0", "--elo1", "200", "--alpha", "0.3", "--beta", "0.3"]
     accepted = run_cli("sprt", r0_sweeps, "r0", "r1", *wide)
@@ -222,8 +255,10 @@ def test_a_gauntlet_with_an_sprt_table_stops_once_it_decides(tmp_path):
     before the 40 scheduled games; a resume plays nothing more."""
     path = write_tournament(tmp_path, rounds=20, entrants=2, extra=SPRT_GAUNTLET)
     result = arena("tournament", "run", str(path), "-q")
-    [line] = [x for x in result.stderr.splitlines() if x.startswith("sprt: ")]
-    assert line.startswith(("sprt: H0 accepted", "sprt: H1 accepted")) and line.endswith("; the gauntlet stopped")
+    [line, last] = [x for x in result.stderr.splitlines() if x.startswith("sprt: ")]
+    assert line.startswith(("sprt: r0 vs r1: H0 accepted", "sprt: r0 vs r1: H1 accepted"))
+    assert "independent observations (duplicate pairs)" in line
+    assert last == "sprt: every test has decided; the gauntlet stopped"
     with sqlite3.connect(tmp_path / "t.db") as con:
         stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     con.close()
@@ -235,12 +270,41 @@ def test_a_gauntlet_with_an_sprt_table_stops_once_it_decides(tmp_path):
     con.close()
 
 
+def test_a_three_player_gauntlet_stops_once_the_candidate_against_the_field_is_decided(tmp_path):
+    """Three-player tables of random bots, the candidate against the field: a block of three
+    rotations is one observation; the wide test decides long before the 36 scheduled games."""
+    extra = SPRT_GAUNTLET.replace("beta = 0.3\n", "beta = 0.3\nfield = true\n")
+    path = write_tournament(tmp_path, rounds=4, entrants=4, extra=extra)
+    path.write_text(path.read_text().replace("players = 2", "players = 3"))
+    result = arena("tournament", "run", str(path), "-q")
+    [line, last] = [x for x in result.stderr.splitlines() if x.startswith("sprt: ")]
+    assert line.startswith(("sprt: r0 vs the field: H0 accepted", "sprt: r0 vs the field: H1 accepted"))
+    assert "independent observations (duplicate blocks of 3)" in line
+    assert last == "sprt: every test has decided; the gauntlet stopped"
+    with sqlite3.connect(tmp_path / "t.db") as con:
+        stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    con.close()
+    assert 3 <= stored < 36
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     ("[sprt]\nelo0 = 0\nelo1 = 5\n", '[sprt] is for format = "gauntlet" (one candidate against the field)'),
     (SPRT_GAUNTLET.replace("elo0 = 0", "elo0 = 500"), "[sprt] elo0 must be below elo1, got elo0=500.0, elo1=200.0"),
-    (SPRT_GAUNTLET + "colour = 1\n", "[sprt] key 'colour' is unknown; known keys: elo0, elo1, alpha, beta, model, baseline"),
+    (SPRT_GAUNTLET + "colour = 1\n", "[sprt] key 'colour' is unknown; known keys: elo0, elo1, alpha, beta, model, "
+     "baseline, baselines, field, correction"),
 ])
 def test_bad_sprt_tables_are_one_error_line(tmp_path, extra, message):
     path = write_tournament(tmp_path, rounds=1, entrants=2, extra=extra)
     result = run_cli("tournament", "run", path, "-q")
     assert one_error_line(result) == f"{path}: {message}"
+
+
+def test_report_corrected_has_the_chance_corrected_section(db, tmp_path):
+    out = tmp_path / "r.html"
+    result = run_cli("report", db, "-o", out, "--corrected")
+    assert result.exit_code == 0, result.output
+    page = out.read_text()
+    assert '<section id="corrected"><h2>Chance-corrected points</h2>' in page
+    assert re.search(r"baseline v1 sha256:[0-9a-f]{12}\) taken out", page)
+    run_cli("report", db, "-o", out)
+    assert 'id="corrected"' not in out.read_text()

@@ -65,25 +65,48 @@ def test_blocks_give_pentanomial_counts():
 
 
 def test_incomplete_pair_is_an_error_that_says_what_to_do():
-    records = [GameRecord(("new", "old"), (1, 2), "d1")] * 3
+    pairs = [GameRecord(("new", "old"), (1, 2), "d0"), GameRecord(("old", "new"), (2, 1), "d0")]
+    records = pairs + [GameRecord(("new", "old"), (1, 2), "d1")]
     with pytest.raises(ValueError) as info:
         sprt(records, "new", "old", elo0=0, elo1=5)
     assert str(info.value) == (
-        "block 'd1' holds 3 games of 'new' against 'old'; the pentanomial SPRT needs "
-        "exactly 2 per block (finish the tournament first, or remove the block ids for a trinomial SPRT)"
+        "block 'd1' holds 1 game of 'new' against 'old'; the block SPRT needs 2 per block, as the fullest "
+        "block holds (finish the tournament first, or remove the block ids for a trinomial SPRT)"
     )
-    pairs = [GameRecord(("new", "old"), (1, 2), "d0"), GameRecord(("old", "new"), (2, 1), "d0")]
-    skipped = sprt(pairs + records, "new", "old", elo0=0, elo1=5, unfinished="skip")
+    skipped = sprt(records, "new", "old", elo0=0, elo1=5, unfinished="skip")
     assert skipped.counts == (0, 0, 0, 0, 1)
     mixed = [GameRecord(("new", "old"), (1, 2), "d1"), GameRecord(("new", "old"), (1, 2))]
     with pytest.raises(ValueError, match="has no block id while others do"):
         sprt(mixed, "new", "old", elo0=0, elo1=5)
 
 
+def test_a_three_player_block_of_rotations_is_one_observation_of_seven_levels():
+    def block(name, places):  # three rotations of one deal; places of (new, old, x) per rotation
+        seats = [("new", "old", "x"), ("old", "x", "new"), ("x", "new", "old")]
+        return [GameRecord(s, tuple(places[r][("new", "old", "x").index(p)] for p in s), name)
+                for r, s in enumerate(seats)]
+    records = (block("b0", [(1, 2, 3), (1, 3, 2), (2, 1, 3)])  # new vs old: W W L = 2 of 3
+               + block("b1", [(1, 1, 3), (2, 3, 1), (3, 2, 1)])  # D W L = 1.5
+               + block("b2", [(1, 2, 3), (1, 2, 3), (1, 2, 3)]))  # 3
+    res = sprt(records, "new", "old", elo0=0, elo1=50)
+    assert res.model == "blocks of 3" and res.counts == (0, 0, 0, 1, 1, 0, 1) and res.observations == 3
+    assert "3 independent observations (duplicate blocks of 3)" in res.verdict()
+    assert "block scores 3/6: 1, 4/6: 1, 6/6: 1" in res.verdict()
+    # The same games without blocks are nine independent games: a longer LLR from the same data.
+    plain = sprt([GameRecord(r.players, r.ranks) for r in records], "new", "old", elo0=0, elo1=50)
+    assert plain.counts == (2, 1, 6) and plain.observations == 9
+
+
+def test_block_counts_equal_the_pentanomial_for_pairs():
+    a = sprt_from_counts((3, 5, 9, 7, 2), elo0=-10, elo1=10, elo_model="normalized")
+    b = sprt_from_counts((3, 5, 9, 7, 2), elo0=-10, elo1=10, elo_model="normalized", games=2)
+    assert a == b and a.model == "pentanomial"
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"counts": (1, 2), "elo0": 0, "elo1": 5}, "counts needs 3 (L, D, W) or 5 (pentanomial) numbers, got 2"),
+        ({"counts": (1, 2), "elo0": 0, "elo1": 5}, "counts needs 3 (L, D, W), 5 (pentanomial) or more numbers, got 2"),
         ({"counts": (1, -2, 3), "elo0": 0, "elo1": 5}, "counts must be >= 0, got (1, -2, 3)"),
         ({"counts": (1, 2, 3), "elo0": 5, "elo1": 5}, "elo0 must be below elo1, got elo0=5, elo1=5"),
         ({"counts": (1, 2, 3), "elo0": 0, "elo1": 5, "alpha": 0}, "alpha must be in (0, 1), got 0"),
@@ -134,7 +157,7 @@ def test_verdict_is_one_line_for_a_person():
     res = sprt_from_counts((591, 2163, 716), elo0=0, elo1=5)
     assert res.verdict() == (
         "H1 accepted: the Elo difference is at least 5 (logistic Elo [0, 5], alpha 0.05, beta 0.05); "
-        f"LLR {res.llr:.2f} in (-2.94, 2.94); L 591, D 2163, W 716")
+        f"LLR {res.llr:.2f} in (-2.94, 2.94); 3470 independent observations (games); L 591, D 2163, W 716")
     h0 = sprt_from_counts((5026, 15699, 5019), elo0=0, elo1=5)
     assert h0.verdict().startswith("H0 accepted: the Elo difference is at most 0 (")
     assert sprt_from_counts((1, 1, 1), elo0=0, elo1=5).verdict().startswith("no decision yet: play more games (")

@@ -1,0 +1,126 @@
+"""The baseline value estimate of the chance correction, fixed before the games: a small data
+file with a format name, a version and the SHA-256 of its content, checked at load.
+
+The file (``chance_baseline.json`` beside this module, made by
+``benchmarks/chance_baseline.py`` from the reference bots' self-play) holds, per game id and
+number of players, the two weights of :class:`ValueModel`. The correction is unbiased whatever
+the weights are, as long as they do not depend on the games being corrected; the hash makes
+"which baseline was used" one short string a report can print, and a file edited by hand (or
+truncated) is refused instead of silently correcting with other numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT = "pirate-arena-chance-baseline"
+VERSION = 1
+DEFAULT_PATH = Path(__file__).with_name("chance_baseline.json")
+
+
+class BaselineError(ValueError):
+    """The baseline file is missing, malformed, of another version, or fails its hash."""
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """``V_ij(s)``: the chance that seat i finishes ahead of seat j from state s (a tie half).
+
+    At a finished state it is the result itself (1, 1/2, 0 from the ranks). Before that it is
+    ``sigmoid(d * (weight + progress * t / length))`` with ``d = (f_i - f_j) / scale``, ``f``
+    the game's running score per seat (its ``outcome().scores`` on a state in progress, or the
+    state's ``luck_features()`` if it has one), ``t`` the steps played. Antisymmetric:
+    ``V_ij + V_ji = 1``.
+    """
+
+    weight: float
+    progress: float
+    scale: float
+    length: float
+
+    def pair_values(self, features: Sequence[float], step: int) -> list[list[float]]:
+        """``V`` of a state in progress as a k x k matrix (diagonal 1/2)."""
+        slope = (self.weight + self.progress * step / self.length) / self.scale
+        k = len(features)
+        out = [[0.5] * k for _ in range(k)]
+        for i in range(k):
+            for j in range(i + 1, k):
+                x = slope * (features[i] - features[j])
+                v = 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0
+                out[i][j], out[j][i] = v, 1.0 - v
+        return out
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The value models per (game id, players), and the file's identity."""
+
+    models: Mapping[tuple[str, int], ValueModel]
+    version: int
+    sha256: str
+    source: str
+
+    def model(self, game: str, players: int) -> ValueModel:
+        """The model of ``game`` at ``players`` seats; BaselineError if the file has none."""
+        try:
+            return self.models[(game, players)]
+        except KeyError:
+            known = ", ".join(f"{g}/{p}" for g, p in sorted(self.models)) or "none"
+            raise BaselineError(f"{self.source}: no baseline value for {game} with {players} players "
+                                f"(the file has {known})") from None
+
+    @property
+    def label(self) -> str:
+        """``v1 sha256:0123abcd``: which baseline corrected the scores."""
+        return f"v{self.version} sha256:{self.sha256[:12]}"
+
+
+def content_hash(games: Any) -> str:
+    """SHA-256 of the canonical JSON of the ``games`` table (sorted keys, no spaces)."""
+    return hashlib.sha256(json.dumps(games, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def make_baseline_file(games: Mapping[str, Mapping[str, Mapping[str, float]]]) -> dict[str, Any]:
+    """The file's JSON for ``games[game][players] = {weight, progress, scale, length}``."""
+    return {"format": FORMAT, "version": VERSION, "sha256": content_hash(games), "games": games}
+
+
+def load_baseline(path: str | Path | None = None) -> Baseline:
+    """Read and check a baseline file (default: the one shipped with the arena).
+
+    Raises:
+        BaselineError: unreadable, not JSON, another format or version, a hash that does not
+            match the content, or a model without its four positive numbers.
+    """
+    source = str(path or DEFAULT_PATH)
+    try:
+        data = json.loads(Path(source).read_text())
+    except (OSError, ValueError) as error:
+        raise BaselineError(f"{source}: cannot read the chance baseline ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BaselineError(f"{source}: not a chance baseline (format {FORMAT!r} expected)")
+    if data.get("version") != VERSION:
+        raise BaselineError(f"{source}: chance baseline version {data.get('version')!r}; this arena reads "
+                            f"version {VERSION}")
+    games = data.get("games")
+    if content_hash(games) != data.get("sha256"):
+        raise BaselineError(f"{source}: the chance baseline's content does not match its sha256; "
+                            "it was changed after it was made (make it again with benchmarks/chance_baseline.py)")
+    models = {}
+    for game, by_players in games.items():
+        for players, fields in by_players.items():
+            try:
+                model = ValueModel(*(float(fields[key]) for key in ("weight", "progress", "scale", "length")))
+            except (KeyError, TypeError, ValueError):
+                raise BaselineError(f"{source}: {game}/{players} needs numbers weight, progress, scale, "
+                                    "length") from None
+            if model.scale <= 0 or model.length <= 0:
+                raise BaselineError(f"{source}: {game}/{players}: scale and length must be positive")
+            models[(game, int(players))] = model
+    return Baseline(models, VERSION, data["sha256"], source)

@@ -1,0 +1,85 @@
+"""Chance-corrected points per entrant: each entrant's pairwise points share, raw and with the
+luck of every game taken out (:mod:`arena.ratings._chance`), with 95 % intervals that count a
+duplicate block as one observation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ._compare import _mean_and_error
+from ._intervals import Z95
+from ._results import GameRecord
+
+
+@dataclass(frozen=True)
+class CorrectedRow:
+    """One entrant's points share (0 .. 1, a tie half) against everyone it met.
+
+    Attributes:
+        pairs: pairwise results (a k-player game gives k - 1 per seat).
+        blocks: independent observations (duplicate blocks, or games without one).
+        raw, raw_error: the share and its 95 % half-width.
+        corrected, corrected_error: the same with the luck taken out.
+        luck: the mean luck per pairwise result (expectation zero).
+    """
+
+    name: str
+    pairs: int
+    blocks: int
+    raw: float
+    raw_error: float
+    corrected: float
+    corrected_error: float
+    luck: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "pairs": self.pairs, "blocks": self.blocks, "raw": self.raw,
+                "raw_error": self.raw_error, "corrected": self.corrected,
+                "corrected_error": self.corrected_error, "luck": self.luck}
+
+
+def corrected_points(records: Iterable[GameRecord]) -> list[CorrectedRow]:
+    """Rows, best corrected share first.
+
+    Raises:
+        ValueError: a record without ``luck`` (every game needs it), or no records.
+    """
+    raw: dict[str, dict[object, list[float]]] = {}
+    fixed: dict[str, dict[object, list[float]]] = {}
+    count = 0
+    for g, rec in enumerate(records):
+        if rec.luck is None:
+            raise ValueError("a game has no luck: the chance correction needs every game's replay")
+        count += 1
+        unit = ("block", rec.block) if rec.block is not None else ("game", g)
+        for i, name in enumerate(rec.players):
+            for j in range(len(rec.players)):
+                if i == j:
+                    continue
+                score = 1.0 if rec.ranks[i] < rec.ranks[j] else 0.5 if rec.ranks[i] == rec.ranks[j] else 0.0
+                raw.setdefault(name, {}).setdefault(unit, []).append(score)
+                fixed.setdefault(name, {}).setdefault(unit, []).append(score - rec.luck[i][j])
+    if not count:
+        raise ValueError("no games")
+    rows = []
+    for name in raw:
+        r_mean, r_se = _mean_and_error([(sum(v), len(v)) for v in raw[name].values()])
+        c_mean, c_se = _mean_and_error([(sum(v), len(v)) for v in fixed[name].values()])
+        pairs = sum(len(v) for v in raw[name].values())
+        rows.append(CorrectedRow(name, pairs, len(raw[name]), r_mean, Z95 * r_se, c_mean, Z95 * c_se,
+                                 r_mean - c_mean))
+    return sorted(rows, key=lambda row: (-row.corrected, row.name))
+
+
+def corrected_table(rows: list[CorrectedRow], baseline: str) -> str:
+    """The rows as a text table for a person, with the baseline named."""
+    width = max(len("bot"), *(len(row.name) for row in rows))
+    lines = [f"chance-corrected points (baseline {baseline}; duplicate blocks as the unit; 95 % intervals)",
+             f"{'bot':<{width}}  {'raw %':>14}  {'corrected %':>14}  {'mean luck':>9}  {'blocks':>6}"]
+    for row in rows:
+        lines.append(f"{row.name:<{width}}  {100 * row.raw:6.1f} +/- {100 * row.raw_error:4.1f}  "
+                     f"{100 * row.corrected:6.1f} +/- {100 * row.corrected_error:4.1f}  {row.luck:+9.4f}  "
+                     f"{row.blocks:>6}")
+    return "\n".join(lines)

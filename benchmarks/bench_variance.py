@@ -1,0 +1,233 @@
+"""Fewer games to a verdict: plain duplicate, the duplicate block as the unit, and the chance
+correction, measured on real games between reference bots of known order.
+
+For each game: ``--blocks`` duplicate pairs (both seatings of one deal) between the heuristic
+reference bot (A) and the same bot making a random move in ``--share`` of its decisions (B, weaker
+by construction; with ``--fixed`` those moves are a function of what B sees, so B is as
+deterministic as the heuristic and every difference between two plays of a deal is chance),
+played in process; each game's luck computed from its replay under the
+shipped baseline (arena/ratings/chance_baseline.json, fitted on other seeds). The games are
+played once and kept in ``benchmarks/data/variance_<game>.json``; everything after is
+resampling (``--tournaments`` tournaments drawn from the blocks with replacement):
+
+- games to a verdict: each resampled tournament adds one block at a time and stops once the
+  95 % interval of A's score excludes 1/2 (at least 8 blocks), under three analyses: *plain*
+  (every game an independent observation, the per-game interval), *block* (a duplicate block
+  one observation), *corrected* (blocks, each game's score less its luck); the mean games and
+  the share of verdicts that named the wrong bot;
+- the same from the formula ``n = (1.96 sd / (mean - 1/2))^2`` at the raw mean for all three
+  (the correction leaves the expected score as it is, so they differ in spread alone), with
+  bootstrap 95 % intervals of it and of its ratio to plain duplicate (the headline figures);
+- coverage: the share of 95 % corrected intervals of ``--coverage-blocks``-block tournaments
+  that hold the raw mean of all the blocks (the truth of the resampling);
+- bias: the corrected mean of all blocks against the raw one, in raw standard errors.
+
+    PYTHONPATH=. python benchmarks/bench_variance.py              # play once, then resample
+    PYTHONPATH=. python benchmarks/bench_variance.py --games dead-mans-draw --blocks 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.ratings._baseline import load_baseline  # noqa: E402
+from arena.ratings._chance import game_luck  # noqa: E402
+from benchmarks.bench_variance_play import duplicate_block, mixed_policy  # noqa: E402
+
+DATA = Path(__file__).with_name("data")
+GAMES = ("dead-mans-draw", "opito-bay", "karibik")
+Z = 1.959963984540054
+MIN_BLOCKS = 8
+
+
+def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool, fixed: bool) -> dict:
+    """The played blocks of ``game_id`` (from the file, or played now and written there)."""
+    path = DATA / f"variance_{game_id}{'_fixed' if fixed else ''}.json"
+    if path.exists() and not refresh:
+        data = json.loads(path.read_text())
+        if data["blocks"] >= blocks and data["share"] == share and data["samples"] == samples:
+            return data
+    baseline = load_baseline()
+    model = baseline.model(game_id, 2)
+    table = {"A": mixed_policy(game_id, 0.0), "B": mixed_policy(game_id, share, fixed=fixed)}
+    rows = []
+    start = time.process_time()
+    for seed in range(blocks):
+        pair = []
+        for game in duplicate_block(game_id, ["A", "B"], table, 7000 + seed):
+            a, b = game["seats"].index("A"), game["seats"].index("B")
+            ra, rb = game["ranks"][a], game["ranks"][b]
+            luck = game_luck(game["replay"], model, samples, seed=1)[a][b]
+            pair.append([1.0 if ra < rb else 0.5 if ra == rb else 0.0, round(luck, 6)])
+        rows.append(pair)
+    data = {"game": game_id, "fixed": fixed, "blocks": blocks, "share": share, "samples": samples, "baseline": baseline.label,
+            "cpu_s": round(time.process_time() - start, 1), "pairs": rows}
+    DATA.mkdir(exist_ok=True)
+    path.write_text(json.dumps(data) + "\n")
+    return data
+
+
+def block_values(data: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(blocks, 2) raw scores of A and corrected ones."""
+    pairs = np.array(data["pairs"], dtype=float)  # (blocks, 2 games, [score, luck])
+    return pairs[:, :, 0], pairs[:, :, 0] - pairs[:, :, 1]
+
+
+def games_to_verdict(values: np.ndarray, per_game: bool, rng: np.random.Generator, tournaments: int,
+                     max_blocks: int) -> tuple[float, float, float]:
+    """Mean games to a verdict over resampled tournaments, the share that never decided within
+    ``max_blocks``, and the share of verdicts for B (the weaker bot)."""
+    draws = values[rng.integers(0, len(values), size=(tournaments, max_blocks))]  # (T, n, 2)
+    n = np.arange(1, max_blocks + 1)
+    if per_game:
+        flat = draws.reshape(tournaments, 2 * max_blocks)
+        s1, s2 = np.cumsum(flat, axis=1), np.cumsum(flat**2, axis=1)
+        m = np.arange(1, 2 * max_blocks + 1)
+        mean = s1 / m
+        var = np.maximum(s2 / m - mean**2, 0) * m / np.maximum(m - 1, 1)
+        se = np.sqrt(var / m)
+        mean, se = mean[:, 1::2], se[:, 1::2]  # checked after each block, as the others
+    else:
+        totals = draws.sum(axis=2)  # per block, 2 games
+        s1, s2 = np.cumsum(totals, axis=1), np.cumsum(totals**2, axis=1)
+        mean = s1 / (2 * n)
+        spread = np.maximum(s2 - 2 * s1 * 2 * mean + n * (2 * mean) ** 2, 0)  # sum (t - 2 mean)^2
+        se = np.sqrt(spread * n / np.maximum(n - 1, 1)) / (2 * n)
+    decided = (np.abs(mean - 0.5) > Z * se) & (n >= MIN_BLOCKS) & (se > 0)
+    first = np.where(decided.any(axis=1), decided.argmax(axis=1), -1)
+    done = first >= 0
+    games = 2 * (first[done] + 1)
+    wrong = (mean[done, first[done]] < 0.5).mean() if done.any() else math.nan
+    return float(games.mean()) if done.any() else math.nan, float(1 - done.mean()), float(wrong)
+
+
+def formula_games(values: np.ndarray, per_game: bool, mean: float | None = None) -> float:
+    """Games to a 95 % verdict from the spread: ``(1.96 sd / (mean - 1/2))^2``, ``mean`` the
+    values' own unless given (the raw mean: the correction does not change the expected score,
+    so the three analyses are compared at the same difference and differ only in spread)."""
+    mean = values.mean() if mean is None else mean
+    if per_game:
+        return (Z * values.std(ddof=1) / (mean - 0.5)) ** 2
+    return 2 * (Z * (values.sum(axis=1) / 2).std(ddof=1) / (mean - 0.5)) ** 2
+
+
+def formula_interval(values: np.ndarray, raw: np.ndarray, per_game: bool, rng: np.random.Generator,
+                     reps: int = 1000):
+    """Bootstrap (over blocks) 95 % intervals of :func:`formula_games` at the raw mean, and of
+    its ratio to the plain figure (the same replicate blocks)."""
+    out, ratio = [], []
+    for _ in range(reps):
+        pick = rng.integers(0, len(values), len(values))
+        mean = raw[pick].mean()
+        games = formula_games(values[pick], per_game, mean)
+        out.append(games)
+        ratio.append(formula_games(raw[pick], True, mean) / games)
+    return [float(np.percentile(x, q)) for x in (out, ratio) for q in (2.5, 97.5)]
+
+
+def coverage(raw: np.ndarray, fixed: np.ndarray, rng: np.random.Generator, tournaments: int, blocks: int):
+    """Shares of 95 % intervals holding the truth: corrected (block unit) around the corrected
+    mean of all blocks (the truth of the resampling for it), corrected around the raw mean of
+    all blocks, raw (block unit) and plain per game around the raw mean."""
+    truth = raw.mean()
+    idx = rng.integers(0, len(raw), size=(tournaments, blocks))
+    out = []
+    for values, own in ((fixed, True), (fixed, False), (raw, False)):
+        totals = values[idx].sum(axis=2)
+        mean = totals.sum(axis=1) / (2 * blocks)
+        se = np.sqrt(((totals - 2 * mean[:, None]) ** 2).sum(axis=1) * blocks / (blocks - 1)) / (2 * blocks)
+        out.append(float((np.abs(mean - (values.mean() if own else truth)) <= Z * se).mean()))
+    games = raw[idx].reshape(tournaments, 2 * blocks)  # the per-game interval of the same tournaments
+    se = games.std(axis=1, ddof=1) / math.sqrt(2 * blocks)
+    out.append(float((np.abs(games.mean(axis=1) - truth) <= Z * se).mean()))
+    return out
+
+
+def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    raw, fixed = block_values(data)
+    n = len(raw)
+    max_blocks = 4 * n
+    lines = []
+    se_raw = raw.std(ddof=1) / math.sqrt(raw.size)
+    bias = (fixed.mean() - raw.mean()) / (raw.sum(axis=1) / 2).std(ddof=1) * math.sqrt(n)
+    plain = None
+    for label, values, per_game in (("plain duplicate", raw, True), ("duplicate block unit", raw, False),
+                                    ("block unit + corrected", fixed, False)):
+        games, undecided, wrong = games_to_verdict(values, per_game, rng, tournaments, max_blocks)
+        formula = formula_games(values, per_game, raw.mean())
+        plain = plain or formula
+        lo, hi, rlo, rhi = formula_interval(values, raw, per_game, rng)
+        lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | {label} | {formula:.0f} "
+                     f"[{lo:.0f}, {hi:.0f}] | {plain / formula:.2f}x [{rlo:.2f}, {rhi:.2f}] | {games:.0f} | "
+                     f"{100 * undecided:.1f} % | {100 * wrong:.1f} % |")
+    cov_own, cov_fixed, cov_raw, cov_plain = coverage(raw, fixed, rng, tournaments, coverage_blocks)
+    lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | A's score {100 * raw.mean():.1f} % raw, {100 * fixed.mean():.1f} % corrected "
+                 f"(difference {bias:+.2f} raw SE of the block mean; per-game SE {100 * se_raw:.1f} %); "
+                 f"coverage of 95 % intervals of {coverage_blocks} blocks: corrected {100 * cov_own:.1f} % (of the "
+                 f"corrected mean), {100 * cov_fixed:.1f} % (of the raw mean), "
+                 f"block unit {100 * cov_raw:.1f} %, plain per game {100 * cov_plain:.1f} %; {n} blocks, {data['cpu_s']} s CPU to play and correct | | | | | |")
+    return lines
+
+
+def policy_noise(game_id: str, share: float, fixed: bool, deals: int) -> str:
+    """The share of a result's variance that is the bots' own dice: each deal played twice with
+    the same seats and other bot seeds; half the mean squared difference over the variance."""
+    from benchmarks.bench_variance_play import play
+
+    seats = [mixed_policy(game_id, 0.0), mixed_policy(game_id, share, fixed=fixed)]
+    results = []
+    for deal in range(deals):
+        row = []
+        for bots in (1, 2):
+            ranks = play(game_id, seats, 5000 + deal, bot_seed=bots * 100_000 + deal)[0].outcome().ranks
+            row.append(1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0)
+        results.append(row)
+    r = np.array(results)
+    within = ((r[:, 0] - r[:, 1]) ** 2 / 2).mean()
+    return (f"{game_id}, B {'fixed' if fixed else 'with its own dice'} ({share:.0%} random moves), {deals} deals "
+            f"played twice: {100 * within / r.var():.0f} % of the variance of a result is the bots' own dice")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--blocks", type=int, default=200)
+    parser.add_argument("--share", type=float, default=0.2, help="B's share of random moves")
+    parser.add_argument("--samples", type=int, default=4, help="samples per chance event")
+    parser.add_argument("--tournaments", type=int, default=4000)
+    parser.add_argument("--coverage-blocks", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--refresh", action="store_true", help="play the games again")
+    parser.add_argument("--policy-noise", type=int, default=0, metavar="DEALS",
+                        help="only measure the share of a result's variance that is the bots' own dice")
+    parser.add_argument("--fixed", action="store_true",
+                        help="B's random moves a function of what it sees (a deterministic bot: no result is "
+                             "the bot's own dice)")
+    args = parser.parse_args()
+    if args.policy_noise:
+        for game_id in args.games:
+            print(policy_noise(game_id, args.share, args.fixed, args.policy_noise), flush=True)
+        return
+    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
+    print("| game | analysis | games to a 95 % verdict [bootstrap 95 %] | fewer than plain [95 %] | "
+          "resampled sequential: mean games | undecided | verdicts for the weaker bot |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for game_id in args.games:
+        data = dataset(game_id, args.blocks, args.share, args.samples, args.refresh, args.fixed)
+        for line in report(data, args.tournaments, args.coverage_blocks, args.seed):
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""Make arena/ratings/chance_baseline.json: the baseline value of the chance correction, fitted
+once on the reference bots' self-play, never on the games it will correct.
+
+For each game and number of players: play ``--games`` games in process between the
+reference policies (heuristic against heuristic, and heuristic with a share of random moves
+against each other, so that leads are made and lost), record every state's running scores
+and step number, and fit the two weights of :class:`arena.ratings._baseline.ValueModel` by
+logistic regression of the final pairwise result on the score difference (Newton steps, no
+intercept: the model is antisymmetric). Seeds 10^6 and up: the benchmark's games use others.
+
+    PYTHONPATH=. python benchmarks/chance_baseline.py --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.ratings._baseline import DEFAULT_PATH, make_baseline_file  # noqa: E402
+from benchmarks.bench_variance_play import mixed_policy, play  # noqa: E402
+
+SEED_BASE = 10**6
+TABLES = {"dead-mans-draw": (2, 3), "opito-bay": (2, 3), "karibik": (2, 3)}
+
+
+def samples_of(game_id: str, players: int, games: int):
+    """Rows (step, score difference, final result) of every ordered pair of every state."""
+    rows = []
+    lengths = []
+    scale = []
+    for number in range(games):
+        rng = random.Random(SEED_BASE + number)
+        policies = [mixed_policy(game_id, rng.choice((0.0, 0.1, 0.3))) for _ in range(players)]
+        final, states = play(game_id, policies, SEED_BASE + number, keep_scores=True)
+        lengths.append(len(states))
+        ranks = final.outcome().ranks
+        end = final.outcome().scores
+        scale.extend(abs(end[i] - end[j]) for i in range(players) for j in range(i + 1, players))
+        for t, scores in enumerate(states):
+            for i in range(players):
+                for j in range(players):
+                    if i != j:
+                        y = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+                        rows.append((t, scores[i] - scores[j], y))
+    return np.array(rows, dtype=float), float(np.mean(lengths)), float(np.mean(scale)) or 1.0
+
+
+def fit(rows: np.ndarray, length: float, scale: float) -> tuple[float, float]:
+    """Weights (w, p) of ``sigmoid(d / scale * (w + p t / length))`` by Newton's method."""
+    x = np.stack([rows[:, 1] / scale, rows[:, 1] / scale * rows[:, 0] / length], axis=1)
+    y = rows[:, 2]
+    beta = np.zeros(2)
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ beta, -50, 50)))
+        grad = x.T @ (y - p)
+        hess = (x * (p * (1 - p))[:, None]).T @ x + 1e-9 * np.eye(2)
+        step = np.linalg.solve(hess, grad)
+        beta += step
+        if np.abs(step).max() < 1e-10:
+            break
+    return float(beta[0]), float(beta[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--out", type=Path, default=DEFAULT_PATH)
+    parser.add_argument("--only", nargs="*", help="fit these games again, keep the others' entries of --out")
+    args = parser.parse_args()
+    games: dict[str, dict[str, dict[str, float]]] = {}
+    if args.only:
+        games = json.loads(args.out.read_text())["games"]
+    for game_id, tables in TABLES.items():
+        if args.only and game_id not in args.only:
+            continue
+        for players in tables:
+            rows, length, scale = samples_of(game_id, players, args.games)
+            weight, progress = fit(rows, length, scale)
+            games.setdefault(game_id, {})[str(players)] = {
+                "weight": round(weight, 6), "progress": round(progress, 6),
+                "scale": round(scale, 6), "length": round(length, 3)}
+            print(game_id, players, games[game_id][str(players)], flush=True)
+    args.out.write_text(json.dumps(make_baseline_file(games), indent=1, sort_keys=True) + "\n")
+    print("wrote", args.out)
+
+
+if __name__ == "__main__":
+    main()

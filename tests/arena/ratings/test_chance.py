@@ -1,0 +1,119 @@
+"""The chance correction: zero mean by construction, less spread, and its baseline file."""
+
+import json
+import random
+import statistics
+
+import pytest
+
+from arena.ratings._baseline import BaselineError, ValueModel, load_baseline, make_baseline_file
+from arena.ratings._chance import game_luck
+from engines import Replay, get_game
+
+DMD = ValueModel(weight=0.0, progress=1.5, scale=16.0, length=55.0)
+
+
+def _random_game(game_id, seed, players=2):
+    state = get_game(game_id).new_state(players, seed, {})
+    rng = random.Random(seed + 1)
+    while not state.is_terminal():
+        state.apply({seat: state.random_action(seat, rng) for seat in state.acting})
+    return state, Replay.of(state, game_id, seed)
+
+
+def test_mean_correction_is_zero_within_its_standard_error_and_it_removes_spread():
+    """400 Dead Man's Draw games of random bots, seed fixed: the mean luck of seat 0 against
+    seat 1 is within 3 standard errors of 0 (it is 0 in expectation whatever the value), and
+    the corrected results spread less than the raw ones (the benchmark measures how much less
+    between reference bots)."""
+    raw, luck = [], []
+    for seed in range(400):
+        state, replay = _random_game("dead-mans-draw", seed)
+        ranks = state.outcome().ranks
+        raw.append(1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0)
+        luck.append(game_luck(replay, DMD, samples=4, seed=1)[0][1])
+    mean, se = statistics.fmean(luck), statistics.stdev(luck) / len(luck) ** 0.5
+    assert abs(mean) < 3 * se
+    corrected = [r - x for r, x in zip(raw, luck)]
+    # random bots: much of the spread is their own random choices, which no correction removes
+    assert statistics.variance(corrected) < 0.9 * statistics.variance(raw)
+    # the two means differ by the mean luck: within two raw standard errors here
+    assert abs(statistics.fmean(corrected) - statistics.fmean(raw)) < 2 * statistics.stdev(raw) / len(raw) ** 0.5
+
+
+def test_luck_is_antisymmetric_deterministic_and_three_players_work():
+    _, replay = _random_game("dead-mans-draw", 3, players=3)
+    model = ValueModel(0.0, 1.4, 14.6, 55.0)
+    luck = game_luck(replay, model, samples=2, seed=5)
+    assert luck == game_luck(replay.as_dict(), model, samples=2, seed=5)
+    assert all(luck[i][j] == pytest.approx(-luck[j][i]) for i in range(3) for j in range(3))
+    assert all(luck[i][i] == 0.0 for i in range(3))
+    with pytest.raises(ValueError, match="samples must be at least 1, got 0"):
+        game_luck(replay, model, samples=0)
+
+
+def test_a_replay_that_does_not_replay_is_one_clear_error():
+    _, replay = _random_game("dead-mans-draw", 4)
+    data = replay.as_dict()
+    data["steps"][3] = [[0, ["no such action"]]]
+    with pytest.raises(ValueError, match="the replay does not replay at step 3"):
+        game_luck(data, DMD, samples=1)
+
+
+def test_the_shipped_baseline_loads_and_covers_every_game():
+    baseline = load_baseline()
+    for game in ("dead-mans-draw", "opito-bay", "karibik"):
+        for players in (2, 3):
+            assert baseline.model(game, players).length > 0
+    assert baseline.label.startswith("v1 sha256:") and len(baseline.label) == len("v1 sha256:") + 12
+    with pytest.raises(BaselineError, match="no baseline value for karibik with 7 players"):
+        baseline.model("karibik", 7)
+
+
+def test_a_changed_or_foreign_baseline_file_is_refused(tmp_path):
+    good = make_baseline_file({"dead-mans-draw": {"2": {"weight": 0, "progress": 1, "scale": 16, "length": 55}}})
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(good))
+    assert load_baseline(path).model("dead-mans-draw", 2) == ValueModel(0.0, 1.0, 16.0, 55.0)
+    edited = json.loads(json.dumps(good))
+    edited["games"]["dead-mans-draw"]["2"]["weight"] = 3
+    path.write_text(json.dumps(edited))
+    with pytest.raises(BaselineError, match="content does not match its sha256"):
+        load_baseline(path)
+    path.write_text(json.dumps({**good, "version": 2}))
+    with pytest.raises(BaselineError, match="chance baseline version 2; this arena reads version 1"):
+        load_baseline(path)
+    path.write_text("[1]")
+    with pytest.raises(BaselineError, match="not a chance baseline"):
+        load_baseline(path)
+    with pytest.raises(BaselineError, match="cannot read the chance baseline"):
+        load_baseline(tmp_path / "missing.json")
+
+
+def test_opito_luck_features_read_what_the_viewer_may_know():
+    """The hook reads a state as ``viewer`` knows it: its own hand card by card, the others'
+    by size alone (for engines without ``resample_chance``); without a viewer, every hand."""
+    state = get_game("opito-bay").new_state(2, 5, {})
+    assert state.hands == [["KD", "8S", "JD", "5H", "X"], ["5C", "JH", "3H", "6S", "6H"]]
+    assert state.luck_features(None) == [3600, 3200]  # no totals or table yet: the hands alone
+    # seat 0 (Ace of clubs): K 800, 8 800 (not clubs), J 200, 5 300, Joker 1500
+    assert state.luck_features(0) == [3600, 650 * 5]
+    # seat 1 (Ace of hearts): 5 300, J 200, 3 900, 6 600, 6 of hearts doubled 1200
+    assert state.luck_features(1) == [650 * 5, 3200]
+
+
+@pytest.mark.parametrize("game_id", ["dead-mans-draw", "opito-bay"])
+def test_resample_chance_keeps_every_hand_and_redraws_only_the_unseen_deck(game_id):
+    state, replay = _random_game(game_id, 8)
+    state = get_game(game_id).new_state(2, 8, {})
+    for step in replay.steps[:len(replay.steps) // 2]:
+        state.apply(step)
+    rng = random.Random(2)
+    copies = [state.resample_chance(rng) for _ in range(20)]
+    pile = "library" if game_id == "opito-bay" else "draw"
+    assert any(getattr(c, pile) != getattr(state, pile) for c in copies)
+    for c in copies:
+        assert sorted(getattr(c, pile)) == sorted(getattr(state, pile))
+        if game_id == "opito-bay":
+            assert c.hands == state.hands
+        assert c.observation(0) == state.observation(0) and c.observation(1) == state.observation(1)
