@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sandbox._sandbox import Limits
-from ..sandbox._view import view_widening
+from ..sandbox._widening import view_widening
 from ._toml import describe_value, read_toml
 
 

@@ -5,6 +5,7 @@ about games or the protocol.
   :func:`detect_sandbox`, the ``preexec`` that confines a process before ``exec``;
 - :mod:`._open`: :func:`open_sandbox` for ``--sandbox MODE``, the missing-protection warning;
 - :mod:`._view`, :mod:`._mounts`: what a bot sees of the filesystem (bubblewrap's arguments);
+- :mod:`._widening`: what no manifest may name, as it would widen a bot's view;
 - :mod:`._libraries`: the system's files a program needs (its ELF objects' libraries);
 - :mod:`._python`: what a Python bot sees of the arena's Python;
 - :mod:`._farm`: those files laid out once per machine, shown in a few mounts;

@@ -1,25 +1,33 @@
-"""What a bot sees of the filesystem under bubblewrap: what a language runtime needs, no more.
+"""What a bot sees of the filesystem under bubblewrap: what its program needs, no more.
 
 :func:`view` gives bubblewrap's mount arguments for one bot:
 
-- read-only, the system's programs and libraries: ``/usr``, and ``/bin``, ``/sbin``, ``/lib*``
-  as on the host (links into ``/usr``, or folders); the files of ``/etc`` that runtimes read
-  (the dynamic linker's cache, users and groups, time zone, Debian's alternatives, the JVM's
-  and Python's configuration: :data:`ETC`); the CPU lists of ``/sys`` that runtimes read to
-  count cores;
+- read-only, of the system only what its program needs (``_libraries``: the program, a
+  script's interpreter, the libraries it and its runtime load, ``/bin/sh``; a system runtime's
+  folder, as a JDK), with ``/bin``, ``/lib*`` as the links into ``/usr`` they are; the files of
+  ``/etc`` that runtimes read (the dynamic linker's cache, users and groups, time zone,
+  Debian's alternatives, the JVM's and Python's configuration: :data:`ETC`); the CPU lists of
+  ``/sys`` that runtimes read to count cores. ``whole_system`` (a ladder's build step, which
+  runs compilers) shows ``/usr`` whole instead;
+- of the arena's Python, when it runs that, what ``_python`` names (the standard library, the
+  packages pirate-arena depends on); these and the system's files come from a farm of hard
+  links made once per machine (``_farm``), a handful of mounts;
 - read-only, exactly the paths the bot needs, each as itself (never the folder holding it):
   its folder, the files named on its command line with their folder (the file alone where
   that folder is shared by every user, as ``/tmp``, is a top-level one or a home; a folder
-  named there is not shown), its program's installation
-  (the arena's Python when it runs that; otherwise the folder holding the program's ``bin/``),
-  the arena's packages a Python bot imports, ``PYTHONPATH``/``NODE_PATH`` entries;
+  named there is not shown), its program's installation (the folder holding the program's
+  ``bin/``), the arena's packages a Python bot imports, ``PYTHONPATH``/``NODE_PATH`` entries;
+  never ``/`` or a top-level folder whole (what a manifest may name: ``_widening``);
 - private: ``/dev`` (null, zero, random, urandom, tty...), ``/proc`` of its own PID namespace,
   and size-capped writable ``/tmp`` and ``/dev/shm``; the root and ``/dev`` read-only;
 - nothing else: no ``/run`` (where databases, container daemons and Dask schedulers listen),
-  ``/var``, ``/home``, ``/root``, ``/sys``, ``/opt``, ``/mnt`` or host's ``/tmp``.
+  ``/var``, ``/home``, ``/root``, ``/sys``, ``/opt``, ``/mnt`` or host's ``/tmp``, but the path
+  down to what it is shown.
 
 Paths the organiser hides (the tournament file, the database and logs; a ladder's other
-submissions) are covered wherever they fall inside a shown path.
+submissions) are covered wherever they fall inside a shown path. Every file of a view is kept
+resident in the page cache before the bot starts (``_resident``, through
+:meth:`arena.sandbox._sandbox.Sandbox.keep_view_resident`).
 """
 
 from __future__ import annotations
@@ -192,62 +200,6 @@ def _with_siblings(path: Path) -> Path:
     home)."""
     folder = Path(os.path.abspath(path)).parent
     return path if too_wide(folder) else folder
-
-
-def view_widening(argv: Sequence[str], cwd: Path, env: Mapping[str, str], own: Path,
-                  env_keys: Sequence[str] = ()) -> tuple[str, str] | None:
-    """What in a bot's start would show it more than its own folder ``own`` (its manifest's),
-    the runtime its program runs on (:func:`runtime_folders`) and the system's folders, as
-    ``(field, why)`` (fields: ``cwd``, ``command``, ``env.NAME``), or ``None``. The runtime is
-    the arena's Python installation and its packages when the program is that, else the
-    folder above the program's ``bin/`` (:func:`installation`).
-
-    ``env_keys``: the variables the manifest itself sets (a ``PATH`` of its own makes its
-    program's installation its choice too). Both a path as written and as its links resolve
-    are checked: the view shows both (a link in the bot's folder to ``/`` would show ``/``).
-    """
-    own = Path(os.path.abspath(own))
-    reason = too_wide(own)
-    if reason:
-        return "cwd", f"the bot's folder {own} is {reason}: give the bot a folder of its own"
-    allowed = [own]
-    program = program_path(argv, cwd, env)
-    arenas_python = program is not None and Path(os.path.realpath(program)) == Path(os.path.realpath(sys.executable))
-    if program is not None and "/" in argv[0] and not arenas_python and not _allowed(program, allowed):
-        return "command", f"its program {argv[0]!r} lies outside the bot's folder"
-    if program is not None:
-        runtime = installation(program)
-        chosen = "/" in argv[0] or "PATH" in env_keys
-        for folder in runtime:
-            if not _system(folder) and too_wide(folder):
-                return "command", f"its program {program} is installed in {folder}, which is {too_wide(folder)}"
-            if chosen and not _allowed(folder, allowed) and not arenas_python:
-                field = "env.PATH" if "/" not in argv[0] else "command"
-                return field, f"its program {program} lies outside the bot's folder {own}"
-        allowed += runtime
-    allowed += [PROJECT_ROOT / name for name in PACKAGES]
-    if not _allowed(Path(cwd), allowed):
-        return "cwd", f"{cwd} lies outside the bot's folder {own}"
-    for arg in argv[1:]:
-        if os.path.isabs(arg) and os.path.exists(arg) and not _allowed(Path(arg), allowed):
-            return "command", f"{arg} lies outside the bot's folder {own} and its runtime"
-    for key in ("PYTHONPATH", "NODE_PATH"):
-        if key not in env_keys:
-            continue
-        for entry in env.get(key, "").split(os.pathsep):
-            if os.path.isabs(entry) and not _allowed(Path(entry), allowed):
-                return f"env.{key}", f"{entry} lies outside the bot's folder {own} and its runtime"
-    return None
-
-
-def _allowed(path: Path, allowed: Sequence[Path]) -> bool:
-    """Whether ``path``, as written and with its links resolved, lies in the system's folders
-    or in one of ``allowed`` (each also as written and resolved)."""
-    roots = {Path(os.path.abspath(root)) for root in allowed} | {Path(os.path.realpath(root)) for root in allowed}
-    for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
-        if not (_system(form) and form != Path("/")) and not any(_within(form, root) for root in roots):
-            return False
-    return True
 
 
 def _reachable(path: Path, plan: MountPlan) -> bool:
