@@ -129,9 +129,11 @@ def load_manifest(path: str | os.PathLike[str]) -> BotSpec:
 def manifest_from_dict(data: Mapping, base: Path, where: str, inline: bool = False) -> BotSpec:
     """Build a :class:`BotSpec` from a manifest table; ``base`` resolves a relative ``cwd``.
 
-    The bot's own folder, beyond which nothing may widen its view, is the manifest's (``base``);
-    for a bot written inline in an organiser's tournament file (``inline``), its ``cwd``: the
-    organiser put it there."""
+    A manifest may not widen its bot's view beyond its own folder (``base``, the manifest's),
+    its runtime and the system's folders (:func:`_check_view`). A bot written inline in an
+    organiser's tournament file (``inline``) is the organiser's own word, as a command line
+    typed to ``arena match`` is: it is not checked (the view still never shows ``/`` or a
+    top-level folder whole)."""
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ManifestError(f"{where}: unknown key {unknown[0]!r}; known keys: {sorted(_KEYS)}")
@@ -162,7 +164,8 @@ def manifest_from_dict(data: Mapping, base: Path, where: str, inline: bool = Fal
         limits=limits,
         build=tuple(build) if build is not None else None,
     )
-    _check_view(spec, spec.cwd if inline else base, where, cwd)
+    if not inline:
+        _check_view(spec, base, where, cwd)
     return spec
 
 
