@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import glob
 import os
+import re
 import stat
 import sys
 from collections.abc import Mapping, Sequence
@@ -59,6 +60,15 @@ SYS = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible", "/s
 #: small files of the system every runtime may read: OpenSSL's configuration (Node reads it at
 #: start), the time zone /etc/localtime names
 SYSTEM_FILES = ("/usr/lib/ssl/openssl.cnf", os.path.realpath("/etc/localtime"))
+#: where the system's own interpreters keep their libraries, by the program's name: a bot run by
+#: Debian's Python, Node, Perl or Ruby (not the arena's Python: ``_python``)
+INTERPRETER_FOLDERS = (
+    (r"python(3\.\d+)", ("/usr/lib/python{0}", "/usr/lib/python3/dist-packages", "/usr/local/lib/python{0}")),
+    (r"node(?:js)?", ("/usr/share/nodejs", "/usr/lib/nodejs")),
+    (r"perl(?:5[.\d]*)?", ("/usr/share/perl", "/usr/share/perl5", "/usr/lib/x86_64-linux-gnu/perl",
+                           "/usr/lib/x86_64-linux-gnu/perl5", "/usr/lib/x86_64-linux-gnu/perl-base")),
+    (r"ruby(?:[\d.]*)", ("/usr/lib/ruby",)),
+)
 #: never shown, whatever a command line names (sockets of the host's services, kernel state)
 NEVER = (Path("/run"), Path("/var/run"), Path("/proc"), Path("/sys"), Path("/dev"))
 #: the folder holding the engines/protocol/bots/envs packages; a Python bot imports them
@@ -148,7 +158,14 @@ def system_runtime(program: Path) -> list[Path]:
     its ``bin/`` when that is a runtime's own (``/usr/lib/jvm/java-17-openjdk-amd64`` for
     ``java``, not ``/usr`` for ``node``), with what links inside it point to elsewhere."""
     real = Path(os.path.realpath(program))
-    if not _system(real) or real.parent.name != "bin" or real.parent.parent in (Path("/usr"), Path("/usr/local"), Path("/")):
+    if not _system(real):
+        return []
+    for pattern, folders in INTERPRETER_FOLDERS:
+        match = re.fullmatch(pattern, real.name)
+        if match:
+            return [Path(folder.format(*match.groups())) for folder in folders
+                    if os.path.isdir(folder.format(*match.groups()))]
+    if real.parent.name != "bin" or real.parent.parent in (Path("/usr"), Path("/usr/local"), Path("/")):
         return []
     folder = real.parent.parent
     return [folder, *map(Path, links_out_of(str(folder)))]
