@@ -48,7 +48,7 @@ from ._loopback import PrivateLoopback
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
 from ._uids import UidAllocator
-from ._resident import Residency, keep_resident
+from ._resident import Residency, keep_resident, lock_resident
 from ._view import PACKAGES, PROJECT_ROOT, bot_path, etc_files, needed_paths, program_path, view, view_paths
 
 
@@ -303,7 +303,8 @@ class Sandbox:
             return None
         inside = Path(os.path.abspath(cwd or Path.cwd()))
         also = needed_paths(view_argv, inside, env) if view_argv else ()
-        return keep_resident([*etc_files(), *view_paths(argv, inside, env, also=also)])
+        paths = [*etc_files(), *view_paths(argv, inside, env, also=also)]
+        return lock_resident(paths) or keep_resident(paths)
 
     def environment(self, env: dict[str, str], argv: Sequence[str] = (), cwd: Path | None = None) -> dict[str, str]:
         """The environment a bot started as ``argv`` in ``cwd`` gets: under bubblewrap its home

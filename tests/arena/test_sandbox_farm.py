@@ -12,7 +12,7 @@ from arena.sandbox import _resident
 from arena.sandbox._farm import farm
 from arena.sandbox._libraries import closure, read_elf, system_needs
 from arena.sandbox._python import LEFT_OUT, python_view
-from arena.sandbox._resident import keep_resident, state_folder
+from arena.sandbox._resident import keep_resident, lock_resident, state_folder
 
 
 def test_the_elf_reader_finds_the_loader_and_the_c_library_of_the_arenas_python():
@@ -81,3 +81,27 @@ def test_residency_reads_once_then_advises_when_stale_and_skips_when_fresh(tmp_p
     clock[0] += 2
     stale = keep_resident([data], now=lambda: clock[0])
     assert (stale.read, stale.bytes) == (1, 0)  # asked again, nothing copied
+
+
+def test_a_locked_view_stays_resident_when_the_kernel_is_asked_to_drop_it(tmp_path):
+    """What reading once could not do on this VM (its proactive reclaim dropped pages untouched
+    for a minute): a file the arena locked stays in the page cache, whatever drops it."""
+    if os.geteuid() != 0:
+        pytest.skip("locking memory needs root (CAP_IPC_LOCK)")
+    import ctypes
+    import mmap
+
+    data = tmp_path / "big"
+    data.write_bytes(os.urandom(64 * mmap.PAGESIZE))
+    assert lock_resident([data]).bytes == 64 * mmap.PAGESIZE
+    with open(data, "rb") as file:
+        os.posix_fadvise(file.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        address = libc.mmap(None, 64 * mmap.PAGESIZE, 1, 1, file.fileno(), 0)
+        vector = (ctypes.c_ubyte * 64)()
+        assert libc.mincore(ctypes.c_void_p(address), 64 * mmap.PAGESIZE, vector) == 0
+    assert [page & 1 for page in vector] == [1] * 64
+    assert lock_resident([data]).fresh == 1  # once per process
