@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -40,18 +39,14 @@ async def train_and_play(tmp_path, policy):
     assert done.returncode == 0, done.stderr
     assert "saved" in done.stdout and policy.is_file()
     policy.chmod(0o644)
-    manifest = tmp_path / "bot.toml"
-    manifest.write_text(textwrap.dedent(f"""
-        name = "learned-policy"
-        command = ["python", "{LEARN / 'policy_bot.py'}"]
-        cwd = "{LEARN}"
-        [env]
-        POLICY = "{policy}"
-    """))
+    # Written into the tournament file (the organiser's own word): a manifest in tmp_path naming
+    # a cwd and a policy outside its folder would be refused (it would widen the bot's view).
+    inline = (f'name = "learned-policy"\ncommand = ["python", "{LEARN / "policy_bot.py"}"]\n'
+              f'cwd = "{LEARN}"\nenv = {{ POLICY = "{policy}" }}')
     path = tmp_path / "t.toml"
     path.write_text((LEARN / "versus-random.toml").read_text()
                     .replace("rounds = 200", "rounds = 2")
-                    .replace('manifest = "policy-bot.toml"', f'manifest = "{manifest}"')
+                    .replace('manifest = "policy-bot.toml"', inline)
                     .replace('manifest = "../bots/py-random.toml"',
                              f'manifest = "{LEARN.parent / "bots" / "py-random.toml"}"'))
     config = dataclasses.replace(load_config(path), database=tmp_path / "t.db")
