@@ -251,9 +251,10 @@ SPRT_GAUNTLET = 'format = "gauntlet"\ncandidates = ["r0"]\n[sprt]\nelo0 = 0\nelo
 
 
 def test_a_gauntlet_with_an_sprt_table_stops_once_it_decides(tmp_path):
-    """Two random bots: the test (wide bounds, +-0.85) decides within a few pairs, long
-    before the 40 scheduled games; a resume plays nothing more."""
-    path = write_tournament(tmp_path, rounds=20, entrants=2, extra=SPRT_GAUNTLET)
+    """Two random bots: the test (wide bounds, +-0.85) decides within some tens of pairs, long
+    before the 400 scheduled games (with 40 it once had not decided: the walk to a bound is
+    random); a resume plays nothing more."""
+    path = write_tournament(tmp_path, rounds=200, entrants=2, extra=SPRT_GAUNTLET)
     result = arena("tournament", "run", str(path), "-q")
     [line, last] = [x for x in result.stderr.splitlines() if x.startswith("sprt: ")]
     assert line.startswith(("sprt: r0 vs r1: H0 accepted", "sprt: r0 vs r1: H1 accepted"))
@@ -262,7 +263,7 @@ def test_a_gauntlet_with_an_sprt_table_stops_once_it_decides(tmp_path):
     with sqlite3.connect(tmp_path / "t.db") as con:
         stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     con.close()
-    assert 2 <= stored < 40
+    assert 2 <= stored < 400
     again = arena("tournament", "resume", str(tmp_path / "t.db"), "-q")
     assert line in again.stderr
     with sqlite3.connect(tmp_path / "t.db") as con:
