@@ -25,6 +25,7 @@ import json
 import os
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -68,6 +69,7 @@ def _stamp(path: Path) -> Path:
 LOCK_MAX = 4 << 30
 #: paths this process holds locked in memory, oldest first, with the mappings that hold each
 _LOCKED: dict[str, list[tuple[int, int]]] = {}
+_GUARD = threading.Lock()
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _LIBC.mmap.restype = ctypes.c_void_p
 _LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
@@ -85,7 +87,11 @@ def lock_resident(paths: Iterable[Path]) -> Residency | None:
     process, so locking them in several arena processes costs no more memory."""
     if os.geteuid() != 0:
         return None
-    paths = [str(path) for path in paths]
+    with _GUARD:  # bots start from several threads at once
+        return _lock_paths([str(path) for path in paths])
+
+
+def _lock_paths(paths: list[str]) -> Residency:
     locked = fresh = total = 0
     for key in paths:
         if key in _LOCKED:

@@ -105,3 +105,34 @@ def test_a_locked_view_stays_resident_when_the_kernel_is_asked_to_drop_it(tmp_pa
         assert libc.mincore(ctypes.c_void_p(address), 64 * mmap.PAGESIZE, vector) == 0
     assert [page & 1 for page in vector] == [1] * 64
     assert lock_resident([data]).fresh == 1  # once per process
+
+
+def test_views_locked_from_many_threads_at_once_are_each_locked_once(tmp_path):
+    """Bots start from several threads at once (a tournament's games): locking is guarded (a
+    run of the suite once failed with the registry changed while another thread read it)."""
+    if os.geteuid() != 0:
+        pytest.skip("locking memory needs root (CAP_IPC_LOCK)")
+    import threading
+
+    folders = []
+    for index in range(8):
+        folder = tmp_path / f"view{index}"
+        folder.mkdir()
+        (folder / "data").write_bytes(b"x" * 8192)
+        folders.append(folder)
+    errors = []
+
+    def lock(paths):
+        try:
+            for _ in range(20):
+                lock_resident(paths)
+        except Exception as error:  # noqa: BLE001  (the test reports any)
+            errors.append(error)
+
+    threads = [threading.Thread(target=lock, args=(folders[i::2],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert lock_resident(folders).fresh == len(folders)
