@@ -191,6 +191,21 @@ def lookups():
     return sorted(times)[len(times) // 2]
 first = lookups()
 found["dentry_ratio"] = round(first / max(lookups(), 1), 1)
+# the filesystems its folder, its runtime's library and the system's programs lie on: each one's
+# kind and device (the arena compares them with its own mounts: a filesystem mounted for the
+# bot alone is none of them)
+mounts = []
+with open("/proc/self/mountinfo") as table:
+    for line in table:
+        fields = line.split()
+        mounts.append((fields[4], fields[fields.index("-") + 1]))
+def filesystem(path):
+    path = os.path.realpath(path)
+    kind = max((mount for mount in mounts if path == mount[0] or path.startswith(mount[0].rstrip("/") + "/")),
+               key=lambda mount: len(mount[0]))[1]
+    device = os.stat(path).st_dev
+    return {"path": path, "type": kind, "device": "%d:%d" % (os.major(device), os.minor(device))}
+found["filesystems"] = [filesystem(path) for path in (os.getcwd(), os.path.dirname(os.__file__), "/usr/bin")]
 
 # who it is, whom it can signal, what it sees of processes, its environment and limits
 found["uid"] = os.getuid()
@@ -385,6 +400,18 @@ class _Targets:
         return found
 
 
+def _mounted_devices() -> set[str]:
+    """The devices (``major:minor``) of every filesystem mounted in the arena's own view."""
+    with open("/proc/self/mountinfo") as table:
+        return {line.split()[2] for line in table}
+
+
+def own_filesystems(found: dict) -> bool:
+    """Whether every folder the probe looked at lay on a filesystem mounted for it alone (none
+    of those the arena has mounted): then no file it reads has an inode another bot's has."""
+    return all(seen.get("own") for seen in found["filesystems"])
+
+
 async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec | None = None) -> dict:
     """Start the probe in ``sandbox`` and return what it found, with what reached the targets
     (``reached``) and the processes it left behind (``survivors``). Raises ``RuntimeError`` if
@@ -419,6 +446,9 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
         except (IndexError, ValueError):
             raise RuntimeError("the sandbox probe said nothing" + (f"; its stderr ends: {lines[-1]}" if lines else ""))
         found["reached"] = targets.reached()
+        devices = _mounted_devices()
+        for seen in found["filesystems"]:
+            seen["own"] = seen["device"] not in devices
         found["survivors"] = targets.survivors()
         for pid in found["survivors"]:  # the arena's own cleanup failed: do not leave it running
             try:
@@ -459,12 +489,27 @@ CHANNELS_LEFT = (
 )
 
 
+#: the first rows of :data:`CHANNELS_LEFT` go through files two bots share (their inodes)
+THROUGH_SHARED_FILES = 2
+
+
 def channels_left(found: dict) -> list[tuple[str, str, str]]:
-    """``arena doctor``'s table of the channels left open: :data:`CHANNELS_LEFT`, the dentry
-    cache's row with what the probe found of it in its own folder."""
+    """``arena doctor``'s table of the channels left open: :data:`CHANNELS_LEFT`, without those
+    through shared files where the probe's folders lay on filesystems mounted for it alone
+    (:func:`own_filesystems`), else with the dentry cache's row saying what the probe found of
+    it in its own folder."""
     rows = [list(row) for row in CHANNELS_LEFT]
+    if own_filesystems(found):
+        return [tuple(row) for row in rows[THROUGH_SHARED_FILES:]]
     rows[0][2] += f"; the probe: a name looked up again answered {found['dentry_ratio']}x faster"
     return [tuple(row) for row in rows]
+
+
+def _filesystems(found: dict) -> str:
+    """What the probe found its folders on, in a few words each."""
+    return "; ".join(f"{seen['path']}: {seen['type']} {seen['device']}, "
+                     + ("mounted for it alone" if seen.get("own") else "the arena's own, shared")
+                     for seen in found["filesystems"])
 
 
 def judge(found: dict) -> list[Check]:
@@ -490,10 +535,13 @@ def judge(found: dict) -> list[Check]:
               not found["visible"] and not found.get("wrote"),
               (f"sees {', '.join(found['visible'])}" if found["visible"] else "none of them visible")
               + (f"; wrote to {', '.join(found['wrote'])}" if found.get("wrote") else "; / and /usr read-only")),
-        Check("page cache: every page of its view resident, none asked of or dropped",
-              found["pagecache"]["resident"] == found["pagecache"]["pages"] > 0
+        Check("dentry cache and futexes: every folder it sees a filesystem mounted for it alone",
+              own_filesystems(found), _filesystems(found)),
+        Check("page cache: no page of its view shared, or every one resident; none asked of or dropped",
+              (own_filesystems(found) or found["pagecache"]["resident"] == found["pagecache"]["pages"] > 0)
               and found["pagecache"]["mincore"] != "done" and found["pagecache"]["pageout"] != "done",
-              f"{found['pagecache']['resident']} of {found['pagecache']['pages']} pages sampled in its "
+              ("its files on filesystems of its own (above); " if own_filesystems(found) else "")
+              + f"{found['pagecache']['resident']} of {found['pagecache']['pages']} pages sampled in its "
               f"{found['pagecache']['files']} largest files resident; mincore: {found['pagecache']['mincore']}; "
               f"madvise(MADV_PAGEOUT): {found['pagecache']['pageout']}"),
         Check("own unprivileged uid", found["uid"] not in (0, os.getuid()), f"ran as uid {found['uid']}"),

@@ -321,11 +321,12 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
     seccomp_fd = None
     try:
-        await trio.to_thread.run_sync(sandbox.keep_view_resident, argv, spec.cwd, env, view_argv)
+        prepared = await trio.to_thread.run_sync(sandbox.prepare_view, argv, spec.cwd, env, uid, confinement.plan,
+                                                 sandbox.tmpfs_bytes(spec.limits), view_argv)
         seccomp_fd = sandbox.seccomp_fd()
         process = await trio.lowlevel.open_process(
             sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env, seccomp_fd=seccomp_fd,
-                            tmp_bytes=sandbox.tmpfs_bytes(spec.limits), view_argv=view_argv),
+                            view_argv=view_argv, prepared=prepared),
             stdin=subprocess.PIPE,
             stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -334,7 +335,7 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             start_new_session=True,
             pass_fds=(seccomp_fd,) if seccomp_fd is not None else (),
             preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd(),
-                                       seccomp=True),
+                                       seccomp=True, images=prepared.images if prepared is not None else ()),
         )
     except (OSError, subprocess.SubprocessError) as error:
         if reply_socket is not None:

@@ -48,8 +48,9 @@ from ._loopback import PrivateLoopback
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
 from ._uids import UidAllocator
-from ._resident import Residency, keep_resident, lock_resident
-from ._view import PACKAGES, PROJECT_ROOT, bot_path, etc_files, needed_paths, program_path, view, view_paths
+from ._images import Image, bound, image_of, images_missing, mount_images, through_images
+from ._resident import keep_resident, lock_resident, state_folder
+from ._view import PACKAGES, PROJECT_ROOT, bot_path, needed_paths, program_path, view
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,15 @@ def _needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> tup
     return required, optional
 
 
+@dataclass(frozen=True)
+class PreparedView:
+    """One bot's view, made ready before it starts (:meth:`Sandbox.prepare_view`): bubblewrap's
+    arguments for it, and the images its child mounts (:func:`arena.sandbox._images.mount_images`)."""
+
+    arguments: tuple[str, ...]
+    images: tuple[Image, ...] = ()
+
+
 @dataclass
 class Sandbox:
     """How bot processes are confined on this machine. Create with :func:`detect_sandbox`.
@@ -167,6 +177,9 @@ class Sandbox:
     #: the system-call filter every bot runs under (``_seccomp``), or None, and then why not
     seccomp: bytes | None = None
     seccomp_missing: str = "not checked (a Sandbox made without detect_sandbox)"
+    #: why the folders of a bot's view cannot be images of their own here (``_images``), or
+    #: None where they are
+    images_missing: str | None = "not checked (a Sandbox made without detect_sandbox)"
     uids: UidAllocator = field(default_factory=UidAllocator, repr=False)
     root_bots: set[str] = field(default_factory=set, repr=False)
     #: the organiser's ceilings for the cgroup limits: a manifest may ask less, never more
@@ -265,7 +278,7 @@ class Sandbox:
                 plan: MountPlan = MountPlan(), writable: Sequence[Path] = (),
                 env: Mapping[str, str] | None = None, tmp_bytes: int | None = None,
                 seccomp_fd: int | None = None, view_argv: Sequence[str] = (),
-                whole_system: bool = False) -> list[str]:
+                whole_system: bool = False, prepared: PreparedView | None = None) -> list[str]:
         """``argv`` wrapped in bubblewrap when available, which shows it only what it needs
         (``_view``; run as ``uid`` inside ``plan``'s view; ``env``: the environment it is
         started with, to find its program); ``writable`` folders stay writable inside (a
@@ -274,18 +287,17 @@ class Sandbox:
         bubblewrap installs; ``view_argv``: another command whose paths it is shown too
         (``arena doctor``'s probe, in the view a manifest's bot gets); ``whole_system``:
         ``/usr`` and the like shown whole (a ladder's build step runs compilers), not only the
-        files the program needs of them."""
+        files the program needs of them; ``prepared``: the view :meth:`prepare_view` made for
+        these same arguments (a bot's), used as it is."""
         if self.bwrap is None:
             return list(argv)
         # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
         # signal fires when that *thread* ends (seconds later), killing healthy bots. Bots of
         # an arena that died are killed through their cgroups by the next arena instead.
         inside = Path(os.path.abspath(cwd or Path.cwd()))
-        env = os.environ if env is None else env
-        also = needed_paths(view_argv, inside, env) if view_argv else ()
-        wrapped = [self.bwrap, "--new-session", "--unshare-all",
-                   *view(argv, inside, env, uid, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes, also,
-                         whole_system)]
+        arguments = (list(prepared.arguments) if prepared is not None else
+                     self._view(argv, inside, env, uid, plan, tmp_bytes, view_argv, whole_system))
+        wrapped = [self.bwrap, "--new-session", "--unshare-all", *arguments]
         for path in writable:
             wrapped += ["--bind", str(path), str(path)]
         if seccomp_fd is not None:
@@ -294,17 +306,46 @@ class Sandbox:
         wrapped += ["--remount-ro", "/", "--chdir", str(inside), "--"]
         return wrapped + list(argv)
 
-    def keep_view_resident(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str],
-                           view_argv: Sequence[str] = ()) -> Residency | None:
-        """Before a bot starts under bubblewrap: every file of its view read into the page
-        cache (``_resident``: timing a read then tells a bot nothing of what another read).
-        Slow the first time on a machine (the files come from disk); run it in a thread."""
+    def _view(self, argv: Sequence[str], inside: Path, env: Mapping[str, str] | None, uid: int | None,
+              plan: MountPlan, tmp_bytes: int | None, view_argv: Sequence[str], whole_system: bool) -> list[str]:
+        env = os.environ if env is None else env
+        also = needed_paths(view_argv, inside, env) if view_argv else ()
+        return view(argv, inside, env, uid, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes, also,
+                    whole_system)
+
+    def prepare_view(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str], uid: int | None = None,
+                     plan: MountPlan = MountPlan(), tmp_bytes: int | None = None,
+                     view_argv: Sequence[str] = ()) -> PreparedView | None:
+        """Before a bot starts under bubblewrap (``None`` without it), its view made ready for
+        :meth:`command` and :meth:`preexec`: each folder of it an image of its own where this
+        machine allows (``_images``: no cache of inodes shared with another bot), and every
+        file it can read still shared (the images themselves, the files bound one by one)
+        locked or read into the page cache (``_resident``: timing a read then tells a bot
+        nothing of what another read). Slow the first time on a machine (images are made,
+        files come from disk); run it in a thread."""
         if self.bwrap is None:
             return None
         inside = Path(os.path.abspath(cwd or Path.cwd()))
-        also = needed_paths(view_argv, inside, env) if view_argv else ()
-        paths = [*etc_files(), *view_paths(argv, inside, env, also=also)]
-        return lock_resident(paths) or keep_resident(paths)
+        arguments = self._view(argv, inside, env, uid, plan, tmp_bytes, view_argv, False)
+        images: list[Image] = []
+        if self.images_missing is None:
+            farms = str(state_folder() / "farms") + "/"
+            hidden_folders = [path for path in self.hidden_paths if path.is_dir()]
+            for source, _ in bound(arguments):
+                if source == "/dev/null" or not os.path.isdir(source):
+                    continue
+                if any(_holds(Path(source), folder) and _holds(folder, inside) for folder in hidden_folders):
+                    continue  # a folder shown again inside a hidden one (a ladder's own submission)
+                image = image_of(Path(source), self.hidden_paths, unchanging=source.startswith(farms))
+                if image is not None:
+                    images.append(image)
+            arguments = through_images(arguments, images)
+        mounted = {str(image.mount_point) for image in images}
+        shared = [*(image.file for image in images),
+                  *(Path(source) for source, _ in bound(arguments) if source != "/dev/null" and source not in mounted)]
+        if lock_resident(shared) is None:
+            keep_resident(shared)
+        return PreparedView(tuple(arguments), tuple(images))
 
     def environment(self, env: dict[str, str], argv: Sequence[str] = (), cwd: Path | None = None) -> dict[str, str]:
         """The environment a bot started as ``argv`` in ``cwd`` gets: under bubblewrap its home
@@ -323,10 +364,11 @@ class Sandbox:
 
     def preexec(self, limits: Limits, uid: int | None, cgroup: BotCgroup | None,
                 plan: MountPlan = MountPlan(), cwd: Path | None = None,
-                seccomp: bool = False) -> Callable[[], None]:
+                seccomp: bool = False, images: Sequence[Image] = ()) -> Callable[[], None]:
         """The child's set-up before exec. ``seccomp``: a bot, so without bubblewrap install
         the filter last (under bubblewrap, :meth:`seccomp_fd` hands it to bubblewrap, whose
-        own set-up needs calls the filter refuses)."""
+        own set-up needs calls the filter refuses); ``images``: those of its prepared view
+        (:meth:`prepare_view`), mounted in a mount namespace of its own."""
         install = (filter_installer(self.seccomp)
                    if seccomp and self.bwrap is None and self.seccomp is not None else None)
 
@@ -339,6 +381,7 @@ class Sandbox:
                 plan.apply()
                 if cwd is not None:
                     os.chdir(cwd)  # the recreated folder, not the real one hidden under the tmpfs
+            mount_images(images)
             limits.apply(address_space=cgroup is None or not cgroup.has("memory"),
                          cpu_time=cgroup is None or not cgroup.has("cputime"))
             if uid is not None:
@@ -387,6 +430,10 @@ class Sandbox:
             ("own PID namespace (children die with the bot)", box, "bubblewrap" if box else "needs bubblewrap"),
             ("tournament file, database and logs hidden; seed not visible in /proc", box,
              "bubblewrap" if box else "needs bubblewrap"),
+            ("each folder of its view a filesystem mounted for it alone: no page, name or futex shared with "
+             "another bot", self.images_missing is None,
+             "EROFS images (mkfs.erofs), mounted in the bot's own mount namespace"
+             if self.images_missing is None else self.images_missing),
             ("system calls refused: locks, inotify, connect, sockets but unix streams, ptrace, namespaces, "
              "mounts, IPC (seccomp)", self.seccomp is not None, self._seccomp_how()),
         ]
@@ -407,6 +454,11 @@ class Sandbox:
         """The cgroup protections not active here, each in a few words (``arena doctor`` and
         :meth:`describe` say why)."""
         return missing_roles(self.cgroups)
+
+
+def _holds(folder: Path, path: Path) -> bool:
+    """Whether ``path`` lies strictly inside ``folder``."""
+    return str(path).startswith(str(folder).rstrip("/") + "/")
 
 
 def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
@@ -435,7 +487,8 @@ def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
         f"no system-call table for {platform.machine()} here (x86_64 and aarch64 have one)")
     sandbox = Sandbox(bwrap=bwrap, drop_privileges=root, bwrap_sizes=sizes, cgroups=cgroups,
                       namespaces=root and namespaces_work(), allow_root=allow_root, private_network=root,
-                      seccomp=program if missing is None else None, seccomp_missing=missing or "")
+                      seccomp=program if missing is None else None, seccomp_missing=missing or "",
+                      images_missing=images_missing() if bwrap is not None else "needs bubblewrap")
     if sandbox.loopback is None:
         sandbox.private_network = False
     return sandbox

@@ -27,7 +27,8 @@
 Paths the organiser hides (the tournament file, the database and logs; a ladder's other
 submissions) are covered wherever they fall inside a shown path. Every file of a view is kept
 resident in the page cache before the bot starts (``_resident``, through
-:meth:`arena.sandbox._sandbox.Sandbox.keep_view_resident`).
+:meth:`arena.sandbox._sandbox.Sandbox.prepare_view`), and where the machine allows, each folder
+of it is an image mounted for that bot alone (``_images``).
 """
 
 from __future__ import annotations
