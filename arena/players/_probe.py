@@ -294,8 +294,10 @@ print(json.dumps(found), file=sys.stderr, flush=True)
 PROBE_LIMITS = Limits(processes=8, memory_mb=96)
 #: children each holding this much memory: under the limit alone, over it together
 HOGS, HOG_MB = 4, 48
-#: how long the probe watches for a pause, and how long the arena freezes it in that time
-WINDOW_S, FREEZE_S = 2.0, 0.3
+#: how long the probe watches for a pause at most (it stops once it noticed one: a loaded
+#: machine's arena may read its "window" line a second or more late), and how long the arena
+#: freezes it in that time
+WINDOW_S, FREEZE_S = 6.0, 0.3
 #: forks the probe tries (more than its cap)
 PROBE_FORKS = 24
 #: paths that must not exist in a bot's view

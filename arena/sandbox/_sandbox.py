@@ -340,9 +340,13 @@ class Sandbox:
                 if image is not None:
                     images.append(image)
             arguments = through_images(arguments, images)
+        # What is still shared: the images, and what is bound as it is but the root or a
+        # top-level folder whole (no view binds one but one broken on purpose; each file of the
+        # machine locked would exhaust the process's mappings).
         mounted = {str(image.mount_point) for image in images}
         shared = [*(image.file for image in images),
-                  *(Path(source) for source, _ in bound(arguments) if source != "/dev/null" and source not in mounted)]
+                  *(Path(source) for source, _ in bound(arguments)
+                    if source != "/dev/null" and source not in mounted and len(Path(source).parts) > 2)]
         if lock_resident(shared) is None:
             keep_resident(shared)
         return PreparedView(tuple(arguments), tuple(images))

@@ -124,6 +124,18 @@ def program_path(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Path
     return Path(found) if found else None
 
 
+def links_between(path: Path) -> list[Path]:
+    """The links ``path`` leads through to the file it names, each as written (a virtual
+    environment's ``bin/python`` to ``python3.11`` beside it, that to the interpreter): a view
+    showing only the first and the last would leave the first dangling."""
+    links: list[Path] = []
+    current = Path(os.path.abspath(path))
+    while current.is_symlink() and len(links) < 40:
+        current = Path(os.path.abspath(current.parent / os.readlink(current)))
+        links.append(current)
+    return links
+
+
 def _arenas_python(program: Path) -> bool:
     return Path(os.path.realpath(program)) == Path(os.path.realpath(sys.executable))
 
@@ -180,7 +192,7 @@ def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], whole_s
     program = program_path(argv, cwd, env)
     if program is not None:
         python = _arenas_python(program) and not whole_system
-        paths += [program, *(python_view() if python else installation(program))]
+        paths += [program, *links_between(program), *(python_view() if python else installation(program))]
     # Files named on the command line, with their folder (a script imports the modules
     # beside it); a folder named there is not shown (a manifest naming /home or /var must not
     # open them).
@@ -362,7 +374,8 @@ def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None
         # ../lib/libjli.so), as on the host.
         roots = _farm_roots()
         farmed = [path for path in shown if any(_within(path, root) for root in roots)]
-        binds = [path for path in shown if path not in set(farmed)]
+        in_farm = set(farmed)
+        binds = [path for path in shown if path not in in_farm]
         if farmed:
             where = farm(farmed, ())
             for root in roots:

@@ -121,7 +121,10 @@ def test_the_arenas_own_python_gets_its_own_uid():
 # -- the command line -----------------------------------------------------------------------------
 
 def arena(*args, cwd=None):
-    return subprocess.run(["arena", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+    # Without the test runner's COLUMNS: doctor's tables fit the terminal, and its bots' rows
+    # are read as whole lines.
+    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+    return subprocess.run(["arena", *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
 
 
 @as_root
