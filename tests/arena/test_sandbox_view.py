@@ -218,3 +218,25 @@ def test_the_view_holds_for_a_clone_under_a_home_var_tmp_or_tmp(parent):
     finally:
         shutil.rmtree(top)
     assert result.returncode == 0 and " passed" in result.stdout.splitlines()[-1], result.stdout[-3000:]
+
+
+@needs_bwrap
+@as_root
+def test_a_python_bot_runs_from_the_virtual_environment_the_readme_makes():
+    """The README's venv (``python3.11 -m venv .venv``): its ``bin/python`` is a link to
+    ``python3.11`` beside it, that one a link to the interpreter. A view showing the first and
+    the last left the first dangling: every Python bot failed with "No such file or directory"."""
+    top = Path(tempfile.mkdtemp(prefix="pirate-arena-venv-", dir="/home"))
+    try:
+        top.chmod(0o755)
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(top / ".venv")],
+                       check=True, timeout=120)
+        python = top / ".venv" / "bin" / "python"
+        assert python.is_symlink() and (top / ".venv" / "bin" / os.readlink(python)).is_symlink()
+        root = Path(__file__).resolve().parents[2]
+        result = subprocess.run([str(python), "-m", "arena.cli", "check-bot", "examples/bots/py-random.toml",
+                                 "--game", "dead-mans-draw"], cwd=root, capture_output=True, text=True, timeout=300,
+                                env={**os.environ, "PATH": f"{python.parent}:{os.environ['PATH']}"})
+    finally:
+        shutil.rmtree(top)
+    assert result.returncode == 0 and result.stdout.splitlines()[-1] == "result: PASS", result.stdout[-2000:]
