@@ -16,6 +16,7 @@ it), and to leave a child in a new session; it reports each attempt on stderr
 (``WROTE``/``KILLED`` on success) and plays on).
 """
 
+import errno
 import os
 import signal
 import struct
@@ -44,11 +45,17 @@ def send(message) -> None:
 def attack(database: str, victim: str) -> None:
     print(f"UID {os.getuid()}", file=sys.stderr, flush=True)
     try:
+        with open(database, "rb") as db:
+            db.read()
+        print("READ the database", file=sys.stderr, flush=True)
+    except OSError as error:
+        print(f"DENIED reading {errno.errorcode.get(error.errno, error.errno)}", file=sys.stderr, flush=True)
+    try:
         with open(database, "r+b") as db:
             db.write(b"FORGED")
         print("WROTE the database", file=sys.stderr, flush=True)
     except OSError as error:
-        print(f"DENIED database {type(error).__name__}", file=sys.stderr, flush=True)
+        print(f"DENIED database {errno.errorcode.get(error.errno, error.errno)}", file=sys.stderr, flush=True)
     for entry in os.listdir("/proc"):
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
