@@ -40,6 +40,26 @@ def cgroup_fault(cgroup: BotCgroup) -> BotFault | None:
     return BotFault(FaultKind.MEMORY if limit == "memory" else FaultKind.TIMEOUT, detail)
 
 
+#: the longest a bot's request waits (before its clock starts) for the bots frozen before it to
+#: have stopped every process: a bot that forked a hundred CPU burners is frozen when its reply
+#: arrives, but the freezer stops each burner only at its next interrupt, and until then they
+#: take the cores of the bot on move (issue 32: 1.64x its CPU time in one run)
+FREEZE_WAIT_S = 0.05
+
+
+async def _until_the_others_stopped(own: BotCgroup) -> None:
+    """Wait, at most :data:`FREEZE_WAIT_S`, until no bot this process froze is still running
+    (:meth:`arena.sandbox._botcgroup.BotCgroup.still_freezing`); usually they all are at once,
+    and this is one read of a cgroup file per freeze."""
+    if not own.still_freezing(besides=own):
+        return
+    deadline = trio.current_time() + FREEZE_WAIT_S
+    while trio.current_time() < deadline:
+        await trio.sleep(0.001)
+        if not own.still_freezing(besides=own):
+            return
+
+
 class Player:
     """A started bot. ``failure`` is set once the bot has faulted fatally; it then plays no more."""
 
@@ -244,6 +264,7 @@ class Player:
         if cgroup is None:
             return await self._ask(kind, observation, events, legal, clock)
         self._ponder = clock.ponder
+        await _until_the_others_stopped(cgroup)
         cgroup.wake()
         try:
             action, elapsed = await self._ask(kind, observation, events, legal, clock)

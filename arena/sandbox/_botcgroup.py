@@ -23,6 +23,7 @@ until thawed, so :meth:`BotCgroup.kill_all` thaws after killing.
 from __future__ import annotations
 
 import os
+import weakref
 from pathlib import Path
 
 import trio
@@ -55,7 +56,7 @@ class BotCgroup:
         self.dead = False
         self.released = False  # being shut down: never frozen again
         self._fds: list[int] = []
-        self._freeze = self._cputime = self._oom = None
+        self._freeze = self._cputime = self._oom = self._frozen_state = None
         try:
             for folder in self.folders:
                 folder.mkdir()
@@ -112,6 +113,9 @@ class BotCgroup:
             folder, version = self._roles["freezer"]
             name, self._frozen_bytes, self._thawed_bytes = FREEZER[version]
             self._freeze = opened(folder / name, os.O_WRONLY)
+            # Whether every process of it is frozen yet: v1 says FREEZING until then, v2's
+            # events say "frozen 1" once it is.
+            self._frozen_state = opened(folder / ("freezer.state" if version == 1 else "cgroup.events"), os.O_RDONLY)
         if "cputime" in self._roles and self.cpu_s is not None:
             folder, version = self._roles["cputime"]
             self._cputime = opened(folder / _CPUTIME[version], os.O_RDONLY)
@@ -124,7 +128,8 @@ class BotCgroup:
         for fd in self._fds:
             os.close(fd)
         self._fds.clear()
-        self._freeze = self._cputime = self._oom = None
+        self._freeze = self._cputime = self._oom = self._frozen_state = None
+        _FREEZING.discard(self)
 
     # -- in the child, before exec -------------------------------------------------------------
 
@@ -165,6 +170,7 @@ class BotCgroup:
             except OSError:
                 return
             self.frozen = True
+            _FREEZING.add(self)
 
     def thaw(self) -> None:
         if self.frozen and self._freeze is not None:
@@ -173,6 +179,37 @@ class BotCgroup:
             except OSError:
                 return
             self.frozen = False
+            _FREEZING.discard(self)
+
+    def settled(self) -> bool:
+        """Whether the freeze asked last took hold of every process of the bot (a burner
+        running on another core is stopped only at its next interrupt; a v1 freezer retries a
+        process it could not stop for a while). True where it is not frozen or cannot say."""
+        if not self.frozen or self._frozen_state is None:
+            return True
+        try:
+            state = os.pread(self._frozen_state, 256, 0)
+        except OSError:
+            return True
+        return state.strip() == b"FROZEN" if self._frozen_state_v1 else b"frozen 1" in state
+
+    @property
+    def _frozen_state_v1(self) -> bool:
+        return self._roles["freezer"][1] == 1
+
+    @staticmethod
+    def still_freezing(besides: BotCgroup | None = None) -> bool:
+        """Whether a bot this process froze (but ``besides``) still has a process running:
+        the next bot's clock should not start while one does. Each is asked until it says
+        it settled."""
+        for cgroup in list(_FREEZING):
+            if cgroup is besides:
+                continue
+            if cgroup.settled():
+                _FREEZING.discard(cgroup)
+            else:
+                return True
+        return False
 
     # -- accounting ----------------------------------------------------------------------------
 
@@ -263,6 +300,10 @@ class BotCgroup:
                 await trio.sleep(delay)
                 delay = min(delay * 2, 0.05)
         return self.remove()
+
+
+#: the bots of this process frozen whose freeze has not yet been seen to take hold of them all
+_FREEZING: weakref.WeakSet[BotCgroup] = weakref.WeakSet()
 
 
 def memory_detail(memory_mb: int | None, kills: int) -> str:
