@@ -438,9 +438,10 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
         shown = [str(path) for path in shown_paths([*probe, "{}"], cwd, {}, runtime)]
         spec = BotSpec("sandbox-probe", (*probe, json.dumps(targets.task(shown))), cwd=cwd,
                        env=manifest.env if manifest is not None else {}, limits=PROBE_LIMITS)
+        arena_side: dict = {}
         async with open_bot_process(spec, sandbox, view_argv=view_argv) as bot:
             with trio.move_on_after(limit_s):
-                await _freeze_in_window(bot)
+                await _freeze_in_window(bot, arena_side)
                 await bot.process.wait()
         lines = bot.stderr.tail().splitlines()
         try:
@@ -448,6 +449,7 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
         except (IndexError, ValueError):
             raise RuntimeError("the sandbox probe said nothing" + (f"; its stderr ends: {lines[-1]}" if lines else ""))
         found["reached"] = targets.reached()
+        found["freeze"] = arena_side.get("freeze", "ran out of time before the probe's window")
         devices = _mounted_devices()
         for seen in found["filesystems"]:
             seen["own"] = seen["device"] not in devices
@@ -462,16 +464,22 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
         targets.close()
 
 
-async def _freeze_in_window(bot) -> None:
+async def _freeze_in_window(bot, said: dict) -> None:
     """Freeze the probe for :data:`FREEZE_S` once it says its window began, as the arena
-    freezes a bot that is not on move (where there is no freezer, nothing happens)."""
+    freezes a bot that is not on move (where there is no freezer, nothing happens); what the
+    arena did goes in ``said["freeze"]``."""
+    said["freeze"] = "never saw its window begin"
     while "window" not in bot.stderr.tail().splitlines():
         if bot.returncode() is not None:
             return
         await trio.sleep(0.005)
+    seen = trio.current_time()
     if bot.cgroup is None or not bot.cgroup.has("freezer"):
+        said["freeze"] = "has no freezer here"
         return
     bot.cgroup.freeze()
+    said["freeze"] = (f"froze it {trio.current_time() - seen:.3f} s after it said its window began, for "
+                      f"{FREEZE_S * 1000:.0f} ms" if bot.cgroup.frozen else "could not write the freeze")
     try:
         await trio.sleep(FREEZE_S)
     finally:
@@ -566,7 +574,7 @@ def judge(found: dict) -> list[Check]:
         Check("CPU: one core at most, whatever it forks", found["cores"] <= 1.2,
               f"two busy processes got {found['cores']} cores together"),
         Check("frozen while not on move", found["paused_ms"] >= FREEZE_S * 1000 * 0.8,
-              f"its longest pause in a {WINDOW_S:g} s window: {found['paused_ms']} ms "
-              f"(the arena froze it for {FREEZE_S * 1000:.0f} ms where it can)"),
+              f"its longest pause in a window of at most {WINDOW_S:g} s: {found['paused_ms']} ms; the arena "
+              f"{found.get('freeze', f'froze it for {FREEZE_S * 1000:.0f} ms where it can')}"),
     ]
     return checks
