@@ -1,6 +1,6 @@
 """How fast two colluding bots can still talk inside the sandbox.
 
-    python benchmarks/covert_channels.py [--channel NAME] [--bits 2000] [--slot-ms 1] [--sandbox auto]
+    python benchmarks/covert_channels.py [--channel NAME] [--bits 2000] [--slot-ms 1] [--sandbox auto] [--no-images]
 
 Two processes are started exactly as a tournament starts two bots (their own uids, bubblewrap,
 the seccomp filter, their own cgroups: each thawed, as two bots deciding at the same moment
@@ -52,6 +52,11 @@ and calibrate), started the same way with that folder as their own:
 - ``…-in-sequence``: the same, but the sender has exited before the receiver starts, as the
   processes of two rotations of a deal: this carries a deal from one rotation to the next.
 
+Where each bot's folders are images of its own (``arena/sandbox/_images.py``: as root on Linux
+6.12+), no file of one is a file of the other: the futex, the caches' channels and the locks
+find nothing in common; ``--no-images`` binds the folders as they are (the arena before, and
+machines without images) to compare.
+
 The sender sends all its bits, then the receiver reads them all (while both run, it starts
 ``--gap-ms`` after the sender, which must have ended by then). The raw rate is the bits over
 the time the two spent sending and receiving (the walk that chooses the pages not counted: it
@@ -61,6 +66,7 @@ is done once per game). A call the system refuses closes the channel; the reason
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -339,14 +345,20 @@ async def main() -> None:
                         help="cache channels: read every page (look every name up) first, as a fix keeping the view "
                              "in memory would: what is left")
     parser.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "none"])
+    parser.add_argument("--no-images", action="store_true",
+                        help="bind the view's folders as they are, not as images of each bot's own (the arena before "
+                             "images, and a machine without them)")
     arguments = parser.parse_args()
     sandbox = detect_sandbox(arguments.sandbox)
+    if arguments.no_images:
+        sandbox = dataclasses.replace(sandbox, images_missing="--no-images")
     slot = arguments.slot_ms / 1000
     rng = random.Random(25)
     bits = [rng.randrange(2) for _ in range(arguments.bits or 2000)]
     cache_bits = bits[:arguments.bits or 512]
     print(f"sandbox {arguments.sandbox}: bubblewrap {'yes' if sandbox.bwrap else 'no'}, seccomp "
-          f"{'yes' if sandbox.seccomp else 'no'}, own uids {'yes' if sandbox.drop_privileges else 'no'}; "
+          f"{'yes' if sandbox.seccomp else 'no'}, own uids {'yes' if sandbox.drop_privileges else 'no'}, images "
+          f"{'yes' if sandbox.images_missing is None else 'no'}; "
           f"{len(bits)} bits in slots of {arguments.slot_ms:g} ms, {len(cache_bits)} through the caches; "
           f"load {os.getloadavg()[0]:.1f}")
     try:
