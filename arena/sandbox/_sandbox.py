@@ -20,7 +20,10 @@ Layers, each used when the machine allows it (``arena doctor`` reports which are
    (:class:`SandboxError`) unless the organiser allows root bots (``--allow-root-bots``).
 4. When bubblewrap (``bwrap``) works: no network, a read-only view of the filesystem with a
    private ``/tmp``, its own PID namespace (children die with it, even after ``setsid``),
-   and the tournament file, database and logs hidden.
+   and the tournament file, database and logs hidden. As root on Linux 6.12+ with
+   ``mkfs.erofs``, each folder of that view is an image mounted for the bot alone
+   (``_images``, through :meth:`Sandbox.prepare_view`): no inode, and so no cached page or
+   name or futex, shared with another bot.
 5. On x86_64 and aarch64: a seccomp filter (``_seccomp``) refuses the system calls that would
    let a bot reach the network through its own stdout socket, talk to another bot through
    locks or watches on a file both can read, or leave its namespaces. Bubblewrap installs it
