@@ -101,15 +101,16 @@ def etc_files() -> tuple[Path, ...]:
     return tuple(Path(path) for pattern in ETC for path in sorted(glob.glob(os.path.join("/etc", pattern))))
 
 
-def _within(path: Path, folder: Path) -> bool:
+def within(path: Path, folder: Path) -> bool:
     """Whether ``path`` is ``folder`` or inside it (compared as text: this runs for every file
     of a view)."""
     path_text, folder_text = str(path), str(folder)
     return path_text == folder_text or path_text.startswith(folder_text.rstrip("/") + "/")
 
 
-def _system(path: Path) -> bool:
-    return any(_within(path, Path(root)) for root in SYSTEM) or _within(path, Path("/etc"))
+def of_the_system(path: Path) -> bool:
+    """Whether ``path`` lies in the system's folders (:data:`SYSTEM`) or ``/etc``."""
+    return any(within(path, Path(root)) for root in SYSTEM) or within(path, Path("/etc"))
 
 
 def program_path(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Path | None:
@@ -149,7 +150,7 @@ def installation(program: Path) -> list[Path]:
         return _python_installation()
     folders = []
     for path in (Path(os.path.abspath(program)), real):
-        if not _system(path):
+        if not of_the_system(path):
             folders.append(path.parent.parent if path.parent.name == "bin" else path.parent)
     return folders
 
@@ -159,10 +160,10 @@ def _python_installation() -> list[Path]:
     """The arena's Python: its prefixes, or where a prefix is the system's (``/usr``: Debian's
     Python), the folders of its module path that lie there (never ``/usr`` whole)."""
     prefixes = list(dict.fromkeys(Path(prefix) for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix)))
-    folders = [prefix for prefix in prefixes if not _system(prefix)]
-    system = [prefix for prefix in prefixes if _system(prefix)]
+    folders = [prefix for prefix in prefixes if not of_the_system(prefix)]
+    system = [prefix for prefix in prefixes if of_the_system(prefix)]
     folders += [Path(entry) for entry in sys.path if entry and os.path.isdir(entry)
-                and any(_within(Path(entry), prefix) for prefix in system) and Path(entry) not in system]
+                and any(within(Path(entry), prefix) for prefix in system) and Path(entry) not in system]
     return folders
 
 
@@ -171,7 +172,7 @@ def system_runtime(program: Path) -> list[Path]:
     its ``bin/`` when that is a runtime's own (``/usr/lib/jvm/java-17-openjdk-amd64`` for
     ``java``, not ``/usr`` for ``node``), with what links inside it point to elsewhere."""
     real = Path(os.path.realpath(program))
-    if not _system(real):
+    if not of_the_system(real):
         return []
     for pattern, folders in INTERPRETER_FOLDERS:
         match = re.fullmatch(pattern, real.name)
@@ -238,8 +239,8 @@ def _reachable(path: Path, plan: MountPlan) -> bool:
     if not plan.visible(path):
         return False
     for folder in Path(os.path.realpath(path)).parents:
-        made = any(_within(folder, cover) for cover in plan.covers) and not any(
-            _within(folder, bind) for bind, _ in plan.binds)
+        made = any(within(folder, cover) for cover in plan.covers) and not any(
+            within(folder, bind) for bind, _ in plan.binds)
         try:
             if not made and not os.stat(folder).st_mode & 0o001:
                 return False
@@ -260,9 +261,9 @@ def _shown(paths: Sequence[Path], uid: int | None, plan: MountPlan, whole_system
         if not whole_system and not written.is_dir():
             written = Path(os.path.realpath(written.parent)) / written.name
         for form in (written, Path(os.path.realpath(path))):
-            if (whole_system and _system(form)) or any(_within(form, never) for never in NEVER):
+            if (whole_system and of_the_system(form)) or any(within(form, never) for never in NEVER):
                 continue
-            if _within(form, Path("/etc")):
+            if within(form, Path("/etc")):
                 continue  # only the files of :data:`ETC`, bound with the system's part
             if len(form.parts) <= 2:
                 continue  # the root or a top-level folder whole (a manifest's PYTHONPATH = "/"): never
@@ -305,7 +306,7 @@ def _farm_roots() -> tuple[Path, ...]:
     like where they are folders, not links into it) and the arena's Python's prefixes."""
     roots = [Path(path) for path in SYSTEM if os.path.isdir(path) and not os.path.islink(path)]
     roots += [prefix for prefix in dict.fromkeys(map(Path, (sys.prefix, sys.base_prefix, sys.exec_prefix)))
-              if not _system(prefix) and not too_wide(prefix)]
+              if not of_the_system(prefix) and not too_wide(prefix)]
     return tuple(roots)
 
 
@@ -334,13 +335,13 @@ def _view_paths(argv: tuple[str, ...], cwd: Path, env_items: tuple[tuple[str, st
         python = program is not None and _arenas_python(program)
         own = [path for path in [*(installation(program) if program is not None and not python else []),
                                  Path(os.path.abspath(cwd))]
-               if path.is_dir() and not _system(path) and not too_wide(path)]
+               if path.is_dir() and not of_the_system(path) and not too_wide(path)]
         objects = python_objects() if python else ()
         paths += [*runtime, *system_needs(program, env, [*own, *runtime[:1]], objects),
                   *(Path(path) for path in SYSTEM_FILES if os.path.exists(path))]
         # what the command line names of the system (a Java class path's jars)
         paths += [Path(part) for arg in argv[1:] for part in arg.split(os.pathsep)
-                  if os.path.isabs(part) and _system(Path(part)) and os.path.exists(part)]
+                  if os.path.isabs(part) and of_the_system(Path(part)) and os.path.exists(part)]
     return tuple(_shown(paths, uid, plan, whole_system))
 
 
@@ -363,8 +364,8 @@ def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None
         # Inside a hidden folder (a ladder's submissions) only the bot's own entry is shown:
         # a file named on its command line may lie in another's.
         own = _branches(folder, inside)
-        shown = [path for path in shown if path == folder or not _within(path, folder)
-                 or any(_within(path, branch) for branch in own)]
+        shown = [path for path in shown if path == folder or not within(path, folder)
+                 or any(within(path, branch) for branch in own)]
     if whole_system:
         binds = shown
     else:
@@ -373,7 +374,7 @@ def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None
         # through one finds its libraries from where it really is ($ORIGIN: java's
         # ../lib/libjli.so), as on the host.
         roots = _farm_roots()
-        farmed = [path for path in shown if any(_within(path, root) for root in roots)]
+        farmed = [path for path in shown if any(within(path, root) for root in roots)]
         in_farm = set(farmed)
         binds = [path for path in shown if path not in in_farm]
         if farmed:
@@ -384,7 +385,7 @@ def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None
     for path in binds:
         arguments += ["--ro-bind", str(path), str(path)]
     for path in hidden:
-        if not any(_within(path, outer) for outer in shown) or not plan.visible(path):
+        if not any(within(path, outer) for outer in shown) or not plan.visible(path):
             continue  # not in the bot's view at all
         if path.is_dir():
             if inside == path:
@@ -405,9 +406,9 @@ def bot_path(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> str:
     system's), then the organiser's ``PATH`` entries that lie in the system's folders."""
     entries = []
     program = program_path(argv, cwd, env)
-    if program is not None and not _system(Path(os.path.abspath(program))):
+    if program is not None and not of_the_system(Path(os.path.abspath(program))):
         entries.append(str(Path(os.path.abspath(program)).parent))
     for entry in env.get("PATH", "").split(os.pathsep):
-        if entry and os.path.isabs(entry) and _system(Path(entry)) and not _within(Path(entry), Path("/etc")):
+        if entry and os.path.isabs(entry) and of_the_system(Path(entry)) and not within(Path(entry), Path("/etc")):
             entries.append(entry)
     return os.pathsep.join(dict.fromkeys(entries or ["/usr/local/bin", "/usr/bin", "/bin"]))

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ._view import PACKAGES, PROJECT_ROOT, _system, _within, installation, program_path, too_wide
+from ._view import PACKAGES, PROJECT_ROOT, installation, of_the_system, program_path, too_wide, within
 
 
 def view_widening(argv: Sequence[str], cwd: Path, env: Mapping[str, str], own: Path,
@@ -42,7 +42,7 @@ def view_widening(argv: Sequence[str], cwd: Path, env: Mapping[str, str], own: P
         runtime = installation(program)
         chosen = "/" in argv[0] or "PATH" in env_keys
         for folder in runtime:
-            if not _system(folder) and too_wide(folder):
+            if not of_the_system(folder) and too_wide(folder):
                 return "command", f"its program {program} is installed in {folder}, which is {too_wide(folder)}"
             if chosen and not _allowed(folder, allowed) and not arenas_python:
                 field = "env.PATH" if "/" not in argv[0] else "command"
@@ -68,7 +68,7 @@ def _allowed(path: Path, allowed: Sequence[Path]) -> bool:
     or in one of ``allowed`` (each also as written and resolved)."""
     roots = {Path(os.path.abspath(root)) for root in allowed} | {Path(os.path.realpath(root)) for root in allowed}
     for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
-        if not (_system(form) and form != Path("/")) and not any(_within(form, root) for root in roots):
+        if not (of_the_system(form) and form != Path("/")) and not any(within(form, root) for root in roots):
             return False
     return True
 
