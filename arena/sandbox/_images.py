@@ -136,8 +136,10 @@ def eligible(folder: Path) -> bool:
 
 
 def _listing(folder: Path, left_out: Sequence[Path]) -> tuple[str, int]:
-    """A digest of everything ``folder`` holds (but ``left_out``), and its bytes."""
-    digest = hashlib.sha256(os.fsencode(folder))
+    """A digest of everything ``folder`` holds (but ``left_out``), and its bytes: of what it
+    holds, not where it is (two farms holding the same Python share its image)."""
+    digest = hashlib.sha256()
+    start = len(str(folder).rstrip("/")) + 1
     total = 0
     skipped = {str(path) for path in left_out}
     pending = [str(folder)]
@@ -155,7 +157,7 @@ def _listing(folder: Path, left_out: Sequence[Path]) -> tuple[str, int]:
             except OSError:
                 continue
             link = os.readlink(entry.path) if stat.S_ISLNK(info.st_mode) else ""
-            digest.update(f"{entry.path}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_uid}\0"
+            digest.update(f"{entry.path[start:]}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_uid}\0"
                           f"{info.st_gid}\0{info.st_ino}\0{link}\n".encode("utf-8", "surrogateescape"))
             if stat.S_ISREG(info.st_mode):
                 total += info.st_size
