@@ -54,6 +54,7 @@ from pettingzoo import AECEnv
 from engines import State
 
 from ._games import returns_of
+from ._kept import KeptTensors
 from ._parallel import ParallelPirateEnv
 from ._render import seat_free_view
 from ._table import RENDER_MODES, Table
@@ -93,6 +94,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.action_spaces = table.action_spaces
         self._buffer: dict[int, int] = {}
         self._legal: dict[int, Any] | None = None
+        self._kept: KeptTensors | None = None
 
     @property
     def engine(self) -> State | None:  # not `state`: AECEnv.state() is PettingZoo's global-state method
@@ -108,6 +110,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.seed_used = self.table.new_engine(seed)
+        self._kept = KeptTensors(self.codec, self.table.engine)
         self._buffer = {}
         self._legal = None
         self.agents = self.possible_agents[:]
@@ -139,7 +142,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         engine = self._started()
         seat = self.possible_agents.index(agent)
-        observation = self.codec.tensor(engine.observation(seat))
+        observation = self._kept.tensor(seat).copy()  # == codec.tensor(engine.observation(seat))
         if engine.acting and agent == self.agent_selection and self.table.illegal is None:
             mask = self.table.mask(seat, self._legal_now())
         else:

@@ -1,0 +1,199 @@
+"""Dead Man's Draw's kept observation tensor (``envs._kept``): the codec's layout, written
+from the engine's own fields as they change.
+
+A step draws a card into the play area or resolves a decision; banks, the discard pile and
+the characters change less often, and each bank stack is rewritten only when it changed.
+"""
+
+from __future__ import annotations
+
+from engines import State
+
+from ._codec import Codec
+from ._dead_mans_draw import CARDS, CHARACTER_SLOT, LETTERS, PENDING_KINDS, PHASES, TASKS
+from ._kept import Kept
+
+#: the engine's card int (suit * 10 + value) -> the codec's slot (suit * 8 + value - 2)
+SLOT = {suit * 10 + value: suit * 8 + value - 2 for suit in range(10) for value in range(2, 10)}
+_PHASE = {phase: index for index, phase in enumerate(PHASES)}
+_PENDING = {kind: index for index, kind in enumerate(PENDING_KINDS)}
+_TASK = {task: index for index, task in enumerate(TASKS)}
+_LETTER = {letter: index for index, letter in enumerate(LETTERS)}
+
+
+class KeptDeadMansDraw(Kept):
+    def __init__(self, codec: Codec, seat: int) -> None:
+        super().__init__(codec, seat)
+        self.off = codec._off
+        self.first = True
+        self.total = codec._total
+        self.head_hits: list[int] = []
+        self.draw_size = -1
+        self.known_hits: list[int] = []
+        self.discard: list[int] | None = None
+        self.discard_counts = [0] * CARDS
+        self.row: list[int] | None = None
+        self.row_hits: list[int] = []
+        self.prot: list[bool] | None = None
+        self.prot_hits: list[int] = []
+        self.kraken = self.harbour = 0
+        self.banks: list[list[list[int]]] = [[[] for _ in range(10)] for _ in range(codec.num_players)]
+        self.scores: list[int] | None = None
+        self.chars: list[str | None] | None = None
+        self.chars_hits: list[int] = []
+        self.locker: list[int | None] | None = None
+        self.locker_hits: list[int] = []
+        self.dealt: list[str] | None = None
+        self.dealt_hits: list[int] = []
+        self.pending: object = None
+        self.pending_hits: list[int] = []
+        self.left = 0.0
+        self.tasks: list[tuple] = []
+        self.tasks_hits: list[int] = []
+
+    def sync(self, state: State) -> object:
+        out = self.tensor
+        off = self.off
+        me = self.seat
+        rel = self.rel
+        if self.first:
+            self.first = False
+            for i, flag in enumerate((state.options["characters"], state.strange_waters, state.mermaid_effect,
+                                      state.party)):
+                if flag:
+                    out[off["options"] + i] = 1.0
+        # the phase and the turn
+        hits = [off["phase"] + _PHASE[state.phase], off["turn"] + rel[state.turn]]
+        if hits != self.head_hits:
+            self._move(self.head_hits, hits)
+            self.head_hits = hits
+        draw = state.draw
+        if len(draw) != self.draw_size:
+            self.draw_size = len(draw)
+            out[off["draw_size"]] = self.draw_size / self.total
+        known = state.known[me]
+        if known or self.known_hits:
+            base = off["draw_known"]
+            hits = [base + i * CARDS + SLOT[card] for i, card in enumerate(reversed(draw[len(draw) - known:]))] \
+                if known else []
+            if hits != self.known_hits:
+                self._move(self.known_hits, hits)
+                self.known_hits = hits
+        if state.discard != self.discard:
+            self._discard(state.discard)
+        row = state.row
+        if row != self.row:
+            base = off["row"]
+            hits = [base + i * CARDS + SLOT[card] for i, card in enumerate(row)]
+            self._move(self.row_hits, hits)
+            self.row, self.row_hits = list(row), hits
+        prot = state.prot
+        if prot != self.prot:
+            base = off["protected"]
+            hits = [base + i for i, flag in enumerate(prot) if flag]
+            self._move(self.prot_hits, hits)
+            self.prot, self.prot_hits = list(prot), hits
+        if state.kraken != self.kraken:
+            self.kraken = state.kraken
+            out[off["kraken"]] = self.kraken / 4
+        if state.harbour != self.harbour:
+            self.harbour = state.harbour
+            out[off["harbour"]] = self.harbour / 2
+        banks = state.banks
+        chars = state.chars
+        if banks != self.banks or chars != self.chars:
+            self._banks(banks)
+            scores = state.scores()
+            if scores != self.scores:
+                self.scores = scores
+                base = off["scores"]
+                for seat, score in enumerate(scores):
+                    out[base + rel[seat]] = score / 100
+        if chars != self.chars:
+            width = len(CHARACTER_SLOT)
+            base = off["characters"]
+            hits = [base + rel[seat] * width + CHARACTER_SLOT[name] for seat, name in enumerate(chars)
+                    if name is not None]
+            self._move(self.chars_hits, hits)
+            self.chars, self.chars_hits = list(chars), hits
+        locker = state.locker
+        if locker != self.locker:
+            n = len(rel)
+            base = off["locker"]
+            hits = [base + rel[seat] * n + rel[target] for seat, target in enumerate(locker) if target is not None]
+            self._move(self.locker_hits, hits)
+            self.locker, self.locker_hits = list(locker), hits
+        dealt = state.dealt[me] if state.dealt is not None else None
+        if dealt != self.dealt:
+            base = off["dealt"]
+            hits = [base + CHARACTER_SLOT[name] for name in dealt or ()]
+            self._move(self.dealt_hits, hits)
+            self.dealt, self.dealt_hits = None if dealt is None else list(dealt), hits
+        pending = state.pending
+        if pending is not self.pending:  # every decision is a new tuple, never changed in place
+            self._pending(pending)
+        tasks = state.tasks
+        if tasks != self.tasks:
+            hits = []
+            for task in tasks:
+                hits.append(off["tasks"] + _TASK[task[0]])
+                if task[0] == "hook2":
+                    hits.append(off["task_hook2"] + _LETTER[task[1]])
+                elif task[0] == "locker":
+                    hits.append(off["task_locker"] + rel[task[1]])
+            self._move(self.tasks_hits, hits)
+            self.tasks, self.tasks_hits = list(tasks), hits
+        return out
+
+    def _discard(self, discard: list[int]) -> None:
+        """The discard pile is a multiset: only the counts that changed are written."""
+        counts = [0] * CARDS
+        for card in discard:
+            counts[SLOT[card]] += 1
+        old = self.discard_counts
+        if counts != old:
+            out = self.tensor
+            base = self.off["discard"]
+            for slot, count in enumerate(counts):
+                if count != old[slot]:
+                    out[base + slot] = count
+        self.discard, self.discard_counts = list(discard), counts
+
+    def _banks(self, banks: list[list[list[int]]]) -> None:
+        """Rewrite each bank stack that changed (cards are added in order and popped from the top)."""
+        out = self.tensor
+        kept = self.banks
+        for seat, stacks in enumerate(banks):
+            mine = kept[seat]
+            if stacks == mine:
+                continue
+            base = self.off["banks"] + self.rel[seat] * CARDS
+            for suit, stack in enumerate(stacks):
+                if stack != mine[suit]:
+                    for card in mine[suit]:
+                        out[base + SLOT[card]] -= 1.0
+                    for card in stack:
+                        out[base + SLOT[card]] += 1.0
+                    mine[suit] = list(stack)
+
+    def _pending(self, pending: tuple | None) -> None:
+        out = self.tensor
+        off = self.off
+        rel = self.rel
+        hits = []
+        left = 0.0
+        if pending is not None:
+            player, kind, _legal, info = pending
+            hits += [off["pending_seat"] + rel[player], off["pending_kind"] + _PENDING[kind]]
+            if "cards" in info:
+                hits += [off["pending_cards"] + SLOT[card] for card in info["cards"]]
+            if info.get("second"):
+                hits.append(off["pending_second"])
+            left = info.get("left", 0) / 20
+            if info.get("from") is not None:
+                hits.append(off["pending_from"] + rel[info["from"]])
+        self._move(self.pending_hits, hits)
+        if left != self.left:
+            out[off["pending_left"]] = left
+            self.left = left
+        self.pending, self.pending_hits = pending, hits

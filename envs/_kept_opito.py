@@ -1,0 +1,265 @@
+"""Opito Bay's kept observation tensor (``envs._kept``): the codec's layout, written from
+the engine's own fields as they change.
+
+A step changes one hand, the hand sizes, the library and either the graveyard or the table,
+and the turn; the table's liveness and this deal's points change only when the table does,
+so only then is it scored (``Table.points``, the observation's most expensive field).
+"""
+
+from __future__ import annotations
+
+from engines import State
+from engines.opito_bay._cards import TREASURE_VALUE
+
+from ._codec import Codec
+from ._kept import Kept
+from ._opito_bay import CARD_SLOT, CARDS, DECISIONS, NODES, RANKS, WINDOW, squash
+
+_RANK = {rank: index for index, rank in enumerate(RANKS)}
+_DECISION = {decision: index for index, decision in enumerate(DECISIONS)}
+_MISSING = object()
+#: deal points are kept as integers times 2**_SCALE: a 7 halves a treasure, and no treasure
+#: lies under more than the 4 Sevens and 3 Jokers (its own Ace suit doubling it once more)
+_SCALE = 16
+
+
+class KeptOpitoBay(Kept):
+    def __init__(self, codec: Codec, seat: int) -> None:
+        super().__init__(codec, seat)
+        off = codec._off
+        self.off = off
+        n = codec.num_players
+        self.turn_at = [off["turn"] + rel for rel in self.rel]
+        self.first = True
+        self.deal = self.library = self.window = None
+        self.totals: list[int] | None = None
+        self.sizes: list[int] | None = None
+        self.turn_hits: list[int] = []
+        self.hand: list[str] = []
+        self.hand_hits: list[int] = []
+        self.grave: list[str] | None = None
+        self.grave_len = 0
+        self.nodes: list | None = None
+        self.nodes_len = 0
+        self.owners: list[int | None] = []
+        self.node_owner: list[int] = []
+        self.node_live: list[bool] = []
+        self.pending: object = _MISSING
+        self.pending_hits: list[int] = []
+        self.swap_from: object = _MISSING
+        self.looking: list[str] = []
+        self.looking_hits: list[int] = []
+        self.top: list[str | None] | None = None
+        self.top_hits: list[int] = []
+        self.seen: list[list[str]] | None = None
+        self.seen_hits: list[int] = []
+        self.table_from = off["table_card"]
+        self.table_to = off["table_live"] + NODES  # table_card .. table_live are contiguous
+        self.owner_base = [off["table_owner"] + node * n for node in range(NODES)]
+        self.points: list[int] | None = None
+        self.aces: list[str] = []
+        #: pile bottom -> live 3s less live 7s on it; per seat, its deal score times 2**_SCALE
+        self.exponent: dict[int, int] = {}
+        self.scaled = [0] * n
+
+    def sync(self, state: State) -> object:
+        out = self.tensor
+        off = self.off
+        me = self.seat
+        rel = self.rel
+        if self.first:
+            self.first = False
+            max_deals = state.max_deals
+            options = state.options
+            out[off["deals"]] = options["deals"] / max_deals
+            out[off["target"]] = options["target"] / (options["target"] + 50000)
+            self.aces = state.aces
+            for seat, suit in enumerate(state.aces):
+                out[off["aces"] + rel[seat] * 4 + "DSCH".index(suit)] = 1.0
+        if state.deal != self.deal:
+            self.deal = state.deal
+            out[off["deal"]] = state.deal / state.max_deals
+        totals = state.totals
+        if totals != self.totals:
+            self.totals = list(totals)
+            base = off["totals"]
+            for seat, total in enumerate(totals):
+                out[base + rel[seat]] = squash(total, 10000)
+        # turn and decision (none once the game is over)
+        if state.acting:
+            hits = [self.turn_at[state.turn], off["decision"] + _DECISION[state.phase]]
+        else:
+            hits = []
+        if hits != self.turn_hits:
+            self._move(self.turn_hits, hits)
+            self.turn_hits = hits
+        hands = state.hands
+        hand = hands[me]
+        if hand != self.hand:
+            base = off["hand"]
+            hits = [base + CARD_SLOT[card] for card in hand]
+            self._move(self.hand_hits, hits)
+            self.hand, self.hand_hits = list(hand), hits
+        sizes = list(map(len, hands))
+        if sizes != self.sizes:
+            self.sizes = sizes
+            base = off["hand_sizes"]
+            for seat, size in enumerate(sizes):
+                out[base + rel[seat]] = size / 5
+        if len(state.library) != self.library:
+            self.library = len(state.library)
+            out[off["library"]] = self.library / NODES
+        self._graveyard(state.graveyard)
+        self._table(state)
+        pending = state.pending
+        if pending != self.pending:
+            hits = [] if pending is None else [off["pending_card"] + CARD_SLOT[pending[0]],
+                                               off["pending_as"] + _RANK[pending[1]]]
+            self._move(self.pending_hits, hits)
+            self.pending, self.pending_hits = pending, hits
+        if state.swap_from != self.swap_from:
+            if self.swap_from is not None and self.swap_from is not _MISSING:
+                out[off["swap_from"] + self.swap_from] = 0.0
+            self.swap_from = state.swap_from
+            if self.swap_from is not None:
+                out[off["swap_from"] + self.swap_from] = 1.0
+        if state.window != self.window:
+            self.window = state.window
+            out[off["window"]] = self.window / WINDOW
+        looking = state.looking() if state.phase == "spyglass" and state.turn == me else []
+        if looking != self.looking:
+            base = off["looking"]
+            hits = [base + i * CARDS + CARD_SLOT[card] for i, card in enumerate(looking)]
+            self._move(self.looking_hits, hits)
+            self.looking, self.looking_hits = looking, hits
+        know = state.know
+        top = know.top[me]
+        if top != self.top:
+            base = off["library_top"]
+            hits = [base + i * (CARDS + 1) + (CARDS if card is None else CARD_SLOT[card]) for i, card in enumerate(top)]
+            self._move(self.top_hits, hits)
+            self.top, self.top_hits = list(top), hits
+        seen = know.hands[me]
+        if seen != self.seen:
+            hits = []
+            for seat, cards in enumerate(seen):
+                base = off["seen_in_hands"] + rel[seat] * CARDS
+                hits += [base + CARD_SLOT[card] for card in cards]
+            self._move(self.seen_hits, hits)
+            self.seen, self.seen_hits = [list(cards) for cards in seen], hits
+        return out
+
+    def _graveyard(self, grave: list[str]) -> None:
+        """The graveyard only grows within a deal (a new deal is a new list)."""
+        size = len(grave)
+        if grave is self.grave and size == self.grave_len:
+            return
+        out = self.tensor
+        base = self.off["graveyard"]
+        if grave is not self.grave or size < self.grave_len:
+            out[base:base + CARDS] = 0.0
+            self.grave, self.grave_len = grave, 0
+        for card in grave[self.grave_len:]:
+            out[base + CARD_SLOT[card]] += 1.0
+        self.grave_len = size
+
+    def _table(self, state: State) -> None:
+        """Nodes only get added within a deal (a new deal is a new table); a 9 swaps two pile
+        owners in place; a King changes what is live. The deal's points change by the terms
+        of the piles whose bottom, owner, liveness or 3s and 7s changed."""
+        table = state.table
+        nodes = table.nodes
+        owners = table.owner
+        size = len(nodes)
+        done = self.nodes_len
+        if nodes is self.nodes and size == done and owners == self.owners:
+            return
+        out = self.tensor
+        off = self.off
+        if nodes is not self.nodes or size < done:  # a new deal: start from an empty table
+            out[self.table_from:self.table_to] = 0.0
+            self.nodes, self.nodes_len, done = nodes, 0, 0
+            self.owners, self.node_owner, self.node_live = [], [], []
+            self.exponent, self.scaled = {}, [0] * len(self.rel)
+        rel = self.rel
+        old_owners = self.owners
+        node_owner, old_live = self.node_owner, self.node_live
+        #: pile bottoms whose term of the score may change, with their term before the change
+        affected = {}
+        if owners[:done] != old_owners:  # a 9 swapped two piles: their nodes change owner
+            for i in range(done):
+                if owners[i] != old_owners[i]:
+                    affected[i] = self._term(i, old_owners[i])
+            owner_base = self.owner_base
+            for i in range(done):
+                owner = rel[owners[nodes[i][3]]]
+                if owner != node_owner[i]:
+                    out[owner_base[i] + node_owner[i]] = 0.0
+                    out[owner_base[i] + owner] = 1.0
+                    node_owner[i] = owner
+        king = False
+        card_base, as_base, on_base = off["table_card"], off["table_as"], off["table_on"]
+        owner_base = self.owner_base
+        for i in range(done, size):
+            card, rank, on, root = nodes[i]
+            out[card_base + i * CARDS + CARD_SLOT[card]] = 1.0
+            out[as_base + i * len(RANKS) + _RANK[rank]] = 1.0
+            if on is not None:
+                out[on_base + i * NODES + on] = 1.0
+            owner = rel[owners[root]]
+            out[owner_base[i] + owner] = 1.0
+            node_owner.append(owner)
+            king = king or rank == "K"
+        changes = []  # (node, was live) of every node whose liveness is new or changed
+        if king:  # a King kills what it lies on, which may revive what that lay on, ...
+            live = table.live()
+            changes = [(i, was) for i, (now, was) in enumerate(zip(live, old_live)) if now != was]
+        else:
+            live = old_live + [True] * (size - done)
+        changes += [(i, False) for i in range(done, size)]
+        exponent = self.exponent
+        for i, _was in changes:  # note the terms before any change
+            _card, rank, on, _root = nodes[i]
+            bottom = i if on is None else on if rank == "3" or rank == "7" else None
+            if bottom is not None and bottom not in affected:
+                affected[bottom] = self._term(bottom, old_owners[bottom]) if bottom < done else 0
+        live_base = off["table_live"]
+        for i, was in changes:
+            now = live[i]
+            if now != was or i >= done:
+                out[live_base + i] = 1.0 if now else 0.0
+            _card, rank, on, _root = nodes[i]
+            if on is not None and now != was and (rank == "3" or rank == "7"):
+                exponent[on] = exponent.get(on, 0) + (now - was) * (1 if rank == "3" else -1)
+        self.nodes_len = size
+        self.owners = list(owners)
+        self.node_live = live
+        scaled = self.scaled
+        for bottom, before in affected.items():
+            seat = owners[bottom]
+            scaled[old_owners[bottom] if bottom < done else seat] -= before
+            scaled[seat] += self._term(bottom, seat)
+        self._write_points()
+
+    # -- this deal's points, kept as exact numbers scaled by 2**_SCALE -------------------------
+    # (the engine's Table.scaled_scores, per pile: a live treasure is worth its value times
+    # 2**(its suit is its owner's Ace's + live 3s - live 7s on it), a live Queen -2000 or -4000)
+
+    def _term(self, bottom: int, owner: int) -> int:
+        """The pile with bottom node ``bottom``'s part of ``owner``'s scaled score now."""
+        if not self.node_live[bottom]:
+            return 0
+        card, rank, _on, _root = self.nodes[bottom]
+        same = card[1:] == self.aces[owner]
+        if rank == "Q":
+            return -(4000 if same else 2000) << _SCALE
+        return (TREASURE_VALUE[rank] * 100) << (self.exponent.get(bottom, 0) + same + _SCALE)
+
+    def _write_points(self) -> None:
+        points = [value >> _SCALE for value in self.scaled]
+        if points != self.points:
+            self.points = points
+            out = self.tensor
+            base = self.off["deal_points"]
+            for seat, value in enumerate(points):
+                out[base + self.rel[seat]] = squash(value, 1000)
