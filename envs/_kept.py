@@ -48,6 +48,9 @@ class Kept:
         #: absolute seat -> the seat's block in the observer's order
         self.rel = [(other - seat) % n for other in range(n)]
         self.tensor = np.zeros(codec.layout.size, np.float32)
+        #: the tensor's memory, element by element: a store through a memoryview costs
+        #: less than half of numpy's ``tensor[i] = x`` (which makes a numpy scalar)
+        self.out = memoryview(self.tensor)
 
     def sync(self, state: State) -> np.ndarray:
         """Bring the tensor up to date with ``state`` and return it (not a copy)."""
@@ -56,7 +59,17 @@ class Kept:
     def _move(self, old: list[int], new: list[int]) -> None:
         """Take 1 off every index of ``old`` and add 1 at every index of ``new`` (repeats
         count), skipping the indices in both: a numpy element costs several list operations."""
-        out = self.tensor
+        out = self.out
+        if len(old) + len(new) > 16:  # list.remove would be quadratic
+            delta: dict[int, int] = {}
+            for index in old:
+                delta[index] = delta.get(index, 0) - 1
+            for index in new:
+                delta[index] = delta.get(index, 0) + 1
+            for index, change in delta.items():
+                if change:
+                    out[index] += change
+            return
         rest = new.copy()
         for index in old:
             if index in rest:

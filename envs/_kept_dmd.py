@@ -7,6 +7,8 @@ the characters change less often, and each bank stack is rewritten only when it 
 
 from __future__ import annotations
 
+import numpy as np
+
 from engines import State
 
 from ._codec import Codec
@@ -30,8 +32,9 @@ class KeptDeadMansDraw(Kept):
         self.head_hits: list[int] = []
         self.draw_size = -1
         self.known_hits: list[int] = []
-        self.discard: list[int] | None = None
-        self.discard_counts = [0] * CARDS
+        self.discard: list[int] = []
+        #: slot -> count of the cards in the discard pile
+        self.discard_counts: dict[int, int] = {}
         self.row: list[int] | None = None
         self.row_hits: list[int] = []
         self.prot: list[bool] | None = None
@@ -51,8 +54,8 @@ class KeptDeadMansDraw(Kept):
         self.tasks: list[tuple] = []
         self.tasks_hits: list[int] = []
 
-    def sync(self, state: State) -> object:
-        out = self.tensor
+    def sync(self, state: State) -> np.ndarray:
+        out = self.out
         off = self.off
         me = self.seat
         rel = self.rel
@@ -104,11 +107,13 @@ class KeptDeadMansDraw(Kept):
         if banks != self.banks or chars != self.chars:
             self._banks(banks)
             scores = state.scores()
-            if scores != self.scores:
-                self.scores = scores
+            old = self.scores
+            if scores != old:
                 base = off["scores"]
                 for seat, score in enumerate(scores):
-                    out[base + rel[seat]] = score / 100
+                    if old is None or score != old[seat]:
+                        out[base + rel[seat]] = score / 100
+                self.scores = scores
         if chars != self.chars:
             width = len(CHARACTER_SLOT)
             base = off["characters"]
@@ -143,25 +148,35 @@ class KeptDeadMansDraw(Kept):
                     hits.append(off["task_locker"] + rel[task[1]])
             self._move(self.tasks_hits, hits)
             self.tasks, self.tasks_hits = list(tasks), hits
-        return out
+        return self.tensor
 
     def _discard(self, discard: list[int]) -> None:
-        """The discard pile is a multiset: only the counts that changed are written."""
-        counts = [0] * CARDS
-        for card in discard:
-            counts[SLOT[card]] += 1
-        old = self.discard_counts
-        if counts != old:
-            out = self.tensor
-            base = self.off["discard"]
-            for slot, count in enumerate(counts):
-                if count != old[slot]:
-                    out[base + slot] = count
-        self.discard, self.discard_counts = list(discard), counts
+        """The discard pile is a multiset: a pile that only grew adds its new cards; any
+        other change (a Map's or a bonus's cards taken out) writes the counts that changed."""
+        out = self.out
+        base = self.off["discard"]
+        old = self.discard
+        done = len(old)
+        counts = self.discard_counts
+        if len(discard) >= done and discard[:done] == old:
+            for card in discard[done:]:
+                slot = SLOT[card]
+                counts[slot] = counts.get(slot, 0) + 1
+                out[base + slot] = counts[slot]
+        else:
+            new: dict[int, int] = {}
+            for card in discard:
+                slot = SLOT[card]
+                new[slot] = new.get(slot, 0) + 1
+            for slot in counts.keys() | new.keys():
+                if counts.get(slot) != new.get(slot):
+                    out[base + slot] = new.get(slot, 0)
+            self.discard_counts = new
+        self.discard = list(discard)
 
     def _banks(self, banks: list[list[list[int]]]) -> None:
         """Rewrite each bank stack that changed (cards are added in order and popped from the top)."""
-        out = self.tensor
+        out = self.out
         kept = self.banks
         for seat, stacks in enumerate(banks):
             mine = kept[seat]
@@ -177,7 +192,7 @@ class KeptDeadMansDraw(Kept):
                     mine[suit] = list(stack)
 
     def _pending(self, pending: tuple | None) -> None:
-        out = self.tensor
+        out = self.out
         off = self.off
         rel = self.rel
         hits = []

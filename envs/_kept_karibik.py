@@ -7,6 +7,8 @@ cards and tie-breakers change once per ship or round. The map's segments are wri
 
 from __future__ import annotations
 
+import numpy as np
+
 from engines import State
 from engines.karibik import CARDS
 
@@ -30,23 +32,28 @@ class KeptKaribik(Kept):
         self.scores: list[int] | None = None
         self.head: tuple | None = None
         self.head_hits: list[int] = []
-        self.ships: tuple | None = None
-        self.ships_hits: list[int] = []
+        #: per ship: the area it is in and the chest it carries, as written (None: none)
+        self.ship_area: list[int | None] = [None] * NUM_SHIPS
+        self.ship_chest: list[int | None] = [None] * NUM_SHIPS
         self.chests: list[int | None] | None = None
         self.chests_hits: list[int] = []
         self.reserve = -1
-        self.cards: tuple | None = None
+        self.ship = -2
+        self.bids: list[list[int] | None] = []
         self.cards_hits: list[int] = []
+        self.shown: list[bool] = []
+        self.tiebreaker: list[int | None] = []
+        self.tb_hits: list[int] = []
         self.steps = self.transfers = None
 
-    def sync(self, state: State) -> object:
-        out = self.tensor
+    def sync(self, state: State) -> np.ndarray:
+        out = self.out
         off = self.off
         me = self.seat
         rel = self.rel
         if self.first:
             self.first = False
-            out += self.codec._static_part({"seat": me, "board": state.board.as_dict()})
+            self.tensor += self.codec._static_part({"seat": me, "board": state.board.as_dict()})
             out[off["max_rounds"]] = state.max_rounds / 100
         if state.round != self.round:
             self.round = state.round
@@ -71,14 +78,10 @@ class KeptKaribik(Kept):
                 hits.append(off["controller"] + rel[state.controller])
             self._move(self.head_hits, hits)
             self.head, self.head_hits = head, hits
-        ships = (tuple(state.ship_area), tuple(state.ship_chest))
-        if ships != self.ships:
-            areas, ports = self.areas, len(self.ports)
-            hits = [off["ship_area"] + index * areas + area for index, area in enumerate(ships[0])]
-            hits += [off["ship_chest"] + index * ports + chest for index, chest in enumerate(ships[1])
-                     if chest is not None]
-            self._move(self.ships_hits, hits)
-            self.ships, self.ships_hits = ships, hits
+        if state.ship_area != self.ship_area:
+            self._ships(state.ship_area, self.ship_area, off["ship_area"], self.areas)
+        if state.ship_chest != self.ship_chest:
+            self._ships(state.ship_chest, self.ship_chest, off["ship_chest"], len(self.ports))
         status = state.chest_status
         if status != self.chests:
             base = off["chests"]
@@ -88,37 +91,53 @@ class KeptKaribik(Kept):
         if len(state.reserve) != self.reserve:
             self.reserve = len(state.reserve)
             out[off["reserve_pairs"]] = self.reserve // 2 / 8
-        # the cards: revealed bids, revealed tie-breakers, the observer's own
-        cards = (state.ship, state.bids[me] is not None and tuple(state.bids[me]), tuple(state.tb_revealed),
-                 tuple(state.tiebreaker), tuple(bids is not None for bids in state.bids))
-        if cards != self.cards:
-            self._cards(state)
-            self.cards = cards
+        # the cards: revealed bids and tie-breakers, the observer's own
+        bids = state.bids
+        if state.ship != self.ship or bids != self.bids:
+            self._revealed(state.ship + 1, bids)
+        shown = state.tb_revealed
+        if shown != self.shown or state.tiebreaker != self.tiebreaker:
+            base = off["tiebreakers"]
+            hits = [base + rel[seat] * _WIDTH + card + 1 for seat, (card, flag) in
+                    enumerate(zip(state.tiebreaker, shown)) if flag and card is not None]
+            own = state.tiebreaker[me]
+            if own is not None:
+                hits.append(off["my_tiebreaker"] + own + 1)
+            self._move(self.tb_hits, hits)
+            self.tb_hits, self.shown, self.tiebreaker = hits, list(shown), list(state.tiebreaker)
         if state.steps_left != self.steps:
             self.steps = state.steps_left
             out[off["steps_left"]] = self.steps / 5
         if state.transfers_left != self.transfers:
             self.transfers = state.transfers_left
             out[off["transfers_left"]] = self.transfers / 12
-        return out
+        return self.tensor
 
-    def _cards(self, state: State) -> None:
+    def _ships(self, now: list[int | None], kept: list[int | None], base: int, width: int) -> None:
+        """Per ship, one-hot of ``width``: its area or its chest (None: no chest)."""
+        out = self.out
+        for ship, (value, old) in enumerate(zip(now, kept)):
+            if value != old:
+                if old is not None:
+                    out[base + ship * width + old] = 0.0
+                if value is not None:
+                    out[base + ship * width + value] = 1.0
+                kept[ship] = value
+
+    def _revealed(self, revealed: int, bids: list[list[int] | None]) -> None:
+        """Every seat's bids for the ships resolved so far (a round's bids only get revealed
+        further, ship by ship), and the observer's own bids."""
         off = self.off
         rel = self.rel
-        me = self.seat
-        revealed = state.ship + 1
         hits = []
-        for seat, bids in enumerate(state.bids):
-            if bids is not None:
+        for seat, cards in enumerate(bids):
+            if cards is not None:
                 base = off["revealed"] + rel[seat] * NUM_SHIPS * _WIDTH
-                hits += [base + ship * _WIDTH + card + 1 for ship, card in enumerate(bids[:revealed])]
-        for seat, (card, shown) in enumerate(zip(state.tiebreaker, state.tb_revealed)):
-            if shown and card is not None:
-                hits.append(off["tiebreakers"] + rel[seat] * _WIDTH + card + 1)
-        own = state.bids[me]
+                hits += [base + ship * _WIDTH + card + 1 for ship, card in enumerate(cards[:revealed])]
+        own = bids[self.seat]
         if own is not None:
             hits += [off["my_bids"] + ship * _WIDTH + card + 1 for ship, card in enumerate(own)]
-        if state.tiebreaker[me] is not None:
-            hits.append(off["my_tiebreaker"] + state.tiebreaker[me] + 1)
         self._move(self.cards_hits, hits)
         self.cards_hits = hits
+        self.ship = revealed - 1
+        self.bids = [None if cards is None else list(cards) for cards in bids]

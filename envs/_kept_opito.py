@@ -8,6 +8,8 @@ so only then is it scored (``Table.points``, the observation's most expensive fi
 
 from __future__ import annotations
 
+import numpy as np
+
 from engines import State
 from engines.opito_bay._cards import TREASURE_VALUE
 
@@ -16,6 +18,7 @@ from ._kept import Kept
 from ._opito_bay import CARD_SLOT, CARDS, DECISIONS, NODES, RANKS, WINDOW, squash
 
 _RANK = {rank: index for index, rank in enumerate(RANKS)}
+_RANKS = len(RANKS)
 _DECISION = {decision: index for index, decision in enumerate(DECISIONS)}
 _MISSING = object()
 #: deal points are kept as integers times 2**_SCALE: a 7 halves a treasure, and no treasure
@@ -56,14 +59,15 @@ class KeptOpitoBay(Kept):
         self.table_from = off["table_card"]
         self.table_to = off["table_live"] + NODES  # table_card .. table_live are contiguous
         self.owner_base = [off["table_owner"] + node * n for node in range(NODES)]
+        self.table_bases = (off["table_card"], off["table_as"], off["table_on"], off["table_live"])
         self.points: list[int] | None = None
         self.aces: list[str] = []
         #: pile bottom -> live 3s less live 7s on it; per seat, its deal score times 2**_SCALE
         self.exponent: dict[int, int] = {}
         self.scaled = [0] * n
 
-    def sync(self, state: State) -> object:
-        out = self.tensor
+    def sync(self, state: State) -> np.ndarray:
+        out = self.out
         off = self.off
         me = self.seat
         rel = self.rel
@@ -147,17 +151,17 @@ class KeptOpitoBay(Kept):
                 hits += [base + CARD_SLOT[card] for card in cards]
             self._move(self.seen_hits, hits)
             self.seen, self.seen_hits = [list(cards) for cards in seen], hits
-        return out
+        return self.tensor
 
     def _graveyard(self, grave: list[str]) -> None:
         """The graveyard only grows within a deal (a new deal is a new list)."""
         size = len(grave)
         if grave is self.grave and size == self.grave_len:
             return
-        out = self.tensor
+        out = self.out
         base = self.off["graveyard"]
         if grave is not self.grave or size < self.grave_len:
-            out[base:base + CARDS] = 0.0
+            self.tensor[base:base + CARDS] = 0.0
             self.grave, self.grave_len = grave, 0
         for card in grave[self.grave_len:]:
             out[base + CARD_SLOT[card]] += 1.0
@@ -172,12 +176,18 @@ class KeptOpitoBay(Kept):
         owners = table.owner
         size = len(nodes)
         done = self.nodes_len
-        if nodes is self.nodes and size == done and owners == self.owners:
-            return
-        out = self.tensor
+        if nodes is self.nodes and size >= done and owners[:done] == self.owners:
+            if size == done:
+                return
+            for i in range(done, size):
+                if nodes[i][1] == "K":
+                    break
+            else:
+                return self._add(nodes, owners, done, size)
+        out = self.out
         off = self.off
         if nodes is not self.nodes or size < done:  # a new deal: start from an empty table
-            out[self.table_from:self.table_to] = 0.0
+            self.tensor[self.table_from:self.table_to] = 0.0
             self.nodes, self.nodes_len, done = nodes, 0, 0
             self.owners, self.node_owner, self.node_live = [], [], []
             self.exponent, self.scaled = {}, [0] * len(self.rel)
@@ -241,6 +251,40 @@ class KeptOpitoBay(Kept):
             scaled[seat] += self._term(bottom, seat)
         self._write_points()
 
+    def _add(self, nodes: list, owners: list, done: int, size: int) -> None:
+        """The common case of :meth:`_table`: nodes added, none of them a King, no swap. A
+        treasure or Queen adds its term to its owner's score; a 3 or 7 changes its pile's."""
+        out = self.out
+        rel = self.rel
+        card_base, as_base, on_base, live_base = self.table_bases
+        owner_base = self.owner_base
+        exponent, scaled, aces, live = self.exponent, self.scaled, self.aces, self.node_live
+        for i in range(done, size):
+            card, rank, on, root = nodes[i]
+            out[card_base + i * CARDS + CARD_SLOT[card]] = 1.0
+            out[as_base + i * _RANKS + _RANK[rank]] = 1.0
+            seat = owners[root]
+            out[owner_base[i] + rel[seat]] = 1.0
+            out[live_base + i] = 1.0
+            self.node_owner.append(rel[seat])
+            live.append(True)
+            if on is None:
+                same = card[1:] == aces[seat]
+                if rank == "Q":
+                    scaled[seat] -= (4000 if same else 2000) << _SCALE
+                else:
+                    scaled[seat] += (TREASURE_VALUE[rank] * 100) << (exponent.get(i, 0) + same + _SCALE)
+            else:  # a 3 or a 7 on a treasure: its pile's term doubles or halves (if it is live)
+                out[on_base + i * NODES + on] = 1.0
+                if live[on]:
+                    term = (TREASURE_VALUE[nodes[on][1]] * 100) << (
+                        exponent.get(on, 0) + (nodes[on][0][1:] == aces[seat]) + _SCALE)
+                    scaled[seat] += term if rank == "3" else -(term >> 1)
+                exponent[on] = exponent.get(on, 0) + (1 if rank == "3" else -1)
+        self.nodes_len = size
+        self.owners += owners[done:size]
+        self._write_points()
+
     # -- this deal's points, kept as exact numbers scaled by 2**_SCALE -------------------------
     # (the engine's Table.scaled_scores, per pile: a live treasure is worth its value times
     # 2**(its suit is its owner's Ace's + live 3s - live 7s on it), a live Queen -2000 or -4000)
@@ -257,9 +301,11 @@ class KeptOpitoBay(Kept):
 
     def _write_points(self) -> None:
         points = [value >> _SCALE for value in self.scaled]
-        if points != self.points:
-            self.points = points
-            out = self.tensor
+        old = self.points
+        if points != old:
+            out = self.out
             base = self.off["deal_points"]
             for seat, value in enumerate(points):
-                out[base + self.rel[seat]] = squash(value, 1000)
+                if old is None or value != old[seat]:
+                    out[base + self.rel[seat]] = value / (abs(value) + 1000)  # squash(value, 1000)
+            self.points = points

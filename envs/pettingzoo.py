@@ -95,6 +95,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self._buffer: dict[int, int] = {}
         self._legal: dict[int, Any] | None = None
         self._kept: KeptTensors | None = None
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
 
     @property
     def engine(self) -> State | None:  # not `state`: AECEnv.state() is PettingZoo's global-state method
@@ -141,7 +142,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         engine = self._started()
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         observation = self._kept.tensor(seat).copy()  # == codec.tensor(engine.observation(seat))
         if engine.acting and agent == self.agent_selection and self.table.illegal is None:
             mask = self.table.mask(seat, self._legal_now())
@@ -149,36 +150,43 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             mask = self.table.no_mask.copy()
         return {"observation": observation, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, without its extra call (it is once a step)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def step(self, action: int | None) -> None:
         engine = self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = self.table.check_action(agent, action)
-        seat = self.possible_agents.index(agent)
+        number = action if type(action) is int and 0 <= action < self.codec.num_actions \
+            else self.table.check_action(agent, action)
+        seat = self._seat_of[agent]
         legal = self._legal_now()
         self._cumulative_rewards[agent] = 0.0
         if number not in legal:
             self._end(self.table.illegal_outcome(agent, number, legal))
             self.infos = {a: {"illegal_action": dict(self.table.illegal)} for a in self.agents}
             return
-        self._buffer[seat] = number
         self._legal = None
-        if len(self._buffer) == len(engine.acting):
-            step = {}
-            checked = True
-            for player, chosen in self._buffer.items():
-                value = self.codec.legal(engine, player).get(chosen) if player != seat else legal[chosen]
-                if value is None:  # a kind the engine does not list (Karibik's bribes)
-                    value = self.codec.decode(engine, player, chosen)
-                    checked = False
-                step[player] = value
-            self._buffer = {}
-            if checked:
-                engine.apply_checked(step)  # every action is one the engine listed just now
-            else:
-                engine.apply(step)
+        # Every action applied is one the engine listed just now, or the id of a kind the
+        # engine does not list, which the codec keeps only if the engine's own check passed
+        # it (Karibik's bribes, legal in every state): the engine need not check it again.
+        if len(engine.acting) == 1:
+            value = legal[number]
+            engine.apply_checked({seat: self.codec.decode(engine, seat, number) if value is None else value})
+        else:
+            self._buffer[seat] = number
+            if len(self._buffer) == len(engine.acting):
+                step = {}
+                for player, chosen in self._buffer.items():
+                    value = self.codec.legal(engine, player).get(chosen) if player != seat else legal[chosen]
+                    step[player] = self.codec.decode(engine, player, chosen) if value is None else value
+                self._buffer = {}
+                engine.apply_checked(step)
         if not engine.acting:
             self._end(self.table.final_rewards())
         else:
