@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from engines import State
+from engines.dead_mans_draw._cards import MERMAID
 
 from ._codec import Codec
 from ._dead_mans_draw import CARDS, CHARACTER_SLOT, LETTERS, PENDING_KINDS, PHASES, TASKS
@@ -35,13 +36,15 @@ class KeptDeadMansDraw(Kept):
         self.discard: list[int] = []
         #: slot -> count of the cards in the discard pile
         self.discard_counts: dict[int, int] = {}
-        self.row: list[int] | None = None
+        self.row: list[int] = []
         self.row_hits: list[int] = []
         self.prot: list[bool] | None = None
         self.prot_hits: list[int] = []
         self.kraken = self.harbour = 0
         self.banks: list[list[list[int]]] = [[[] for _ in range(10)] for _ in range(codec.num_players)]
-        self.scores: list[int] | None = None
+        self.scores = [0] * codec.num_players
+        #: per seat, the sum of its stacks' top cards
+        self.tops = [0] * codec.num_players
         self.chars: list[str | None] | None = None
         self.chars_hits: list[int] = []
         self.locker: list[int | None] | None = None
@@ -87,9 +90,17 @@ class KeptDeadMansDraw(Kept):
         row = state.row
         if row != self.row:
             base = off["row"]
-            hits = [base + i * CARDS + SLOT[card] for i, card in enumerate(row)]
-            self._move(self.row_hits, hits)
-            self.row, self.row_hits = list(row), hits
+            done = len(self.row)
+            if len(row) > done and row[:done] == self.row:  # a card placed (the common change)
+                hits = [base + i * CARDS + SLOT[row[i]] for i in range(done, len(row))]
+                for index in hits:
+                    out[index] = 1.0
+                self.row_hits += hits
+            else:
+                hits = [base + i * CARDS + SLOT[card] for i, card in enumerate(row)]
+                self._move(self.row_hits, hits)
+                self.row_hits = hits
+            self.row = list(row)
         prot = state.prot
         if prot != self.prot:
             base = off["protected"]
@@ -104,16 +115,10 @@ class KeptDeadMansDraw(Kept):
             out[off["harbour"]] = self.harbour / 2
         banks = state.banks
         chars = state.chars
-        if banks != self.banks or chars != self.chars:
-            self._banks(banks)
-            scores = state.scores()
-            old = self.scores
-            if scores != old:
-                base = off["scores"]
-                for seat, score in enumerate(scores):
-                    if old is None or score != old[seat]:
-                        out[base + rel[seat]] = score / 100
-                self.scores = scores
+        if chars != self.chars:  # Golden Scales (Mermaids +5) may have changed hands
+            self._banks(banks, state, range(len(rel)))
+        elif banks != self.banks:
+            self._banks(banks, state, [seat for seat, stacks in enumerate(banks) if stacks != self.banks[seat]])
         if chars != self.chars:
             width = len(CHARACTER_SLOT)
             base = off["characters"]
@@ -174,22 +179,37 @@ class KeptDeadMansDraw(Kept):
             self.discard_counts = new
         self.discard = list(discard)
 
-    def _banks(self, banks: list[list[list[int]]]) -> None:
-        """Rewrite each bank stack that changed (cards are added in order and popped from the top)."""
+    def _banks(self, banks: list[list[list[int]]], state: State, seats) -> None:
+        """Rewrite the cards that changed in each bank stack of ``seats`` (cards are added
+        in order and popped from the top), and their scores (as ``State.scores``: the sum of
+        the stacks' top cards, Golden Scales +5 with a Mermaid)."""
         out = self.out
         kept = self.banks
-        for seat, stacks in enumerate(banks):
+        golden = state.owners.get("golden_scales", ())
+        for seat in seats:
+            stacks = banks[seat]
             mine = kept[seat]
-            if stacks == mine:
-                continue
             base = self.off["banks"] + self.rel[seat] * CARDS
+            score = self.tops[seat]
             for suit, stack in enumerate(stacks):
-                if stack != mine[suit]:
-                    for card in mine[suit]:
-                        out[base + SLOT[card]] -= 1.0
-                    for card in stack:
+                old = mine[suit]
+                if stack != old:
+                    rest = list(stack)
+                    for card in old:
+                        if card in rest:
+                            rest.remove(card)
+                        else:
+                            out[base + SLOT[card]] -= 1.0
+                    for card in rest:
                         out[base + SLOT[card]] += 1.0
+                    score += (stack[-1] % 10 if stack else 0) - (old[-1] % 10 if old else 0)
                     mine[suit] = list(stack)
+            self.tops[seat] = score
+            if stacks[MERMAID] and seat in golden:
+                score += 5
+            if score != self.scores[seat]:
+                out[self.off["scores"] + self.rel[seat]] = score / 100
+                self.scores[seat] = score
 
     def _pending(self, pending: tuple | None) -> None:
         out = self.out

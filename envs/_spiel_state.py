@@ -18,6 +18,7 @@ from engines import IllegalAction, State, game_package
 
 from ._codec import Codec
 from ._games import SHORT_NAMES, codec, resolve, returns_of
+from ._kept import KeptTensors
 
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 _SIMULTANEOUS = pyspiel.PlayerId.SIMULTANEOUS
@@ -84,7 +85,7 @@ class _Core:
     OpenSpiel makes inside every copy deals nothing.
     """
 
-    __slots__ = ("spec", "seed", "draws", "_engine", "replayable", "buffer", "first", "_legal", "_events")
+    __slots__ = ("spec", "seed", "draws", "_engine", "replayable", "buffer", "first", "_legal", "_events", "_kept")
 
     def __init__(self, spec: _Spec, seed: int | None, engine: State | None = None) -> None:
         self.spec = spec
@@ -105,6 +106,9 @@ class _Core:
         #: per seat, (log entries read, JSON of each event it saw): information-state strings
         #: grow with the game, so the events are encoded once each (not copied with the state)
         self._events: dict[int, tuple[int, list[str]]] = {}
+        #: every seat's observation tensor kept up to date with the engine (``envs._kept``),
+        #: made on the second use (False: used once) and not copied with the state
+        self._kept: KeptTensors | bool | None = None
 
     @property
     def dealt(self) -> bool:
@@ -124,6 +128,23 @@ class _Core:
         self.replayable = False
         self._legal = {}
         self._events = {}
+        self._kept = None
+
+    def tensor(self, seat: int) -> np.ndarray:
+        """``seat``'s observation tensor now (possibly the kept array: copy it to keep it).
+
+        The first time a state is asked, the codec writes it from the observation; from the
+        second, the state keeps every seat's tensor up to date (``envs._kept``): a kept
+        tensor's first sync costs about what the observation does (Dead Man's Draw's more),
+        and a search asks most of its copies once, if at all.
+        """
+        kept = self._kept
+        if kept is None:
+            self._kept = False
+            return self.spec.codec.tensor(self.engine.observation(seat))
+        if kept is False:
+            kept = self._kept = KeptTensors(self.spec.codec, self.engine)
+        return kept.tensor(seat)
 
     def draw(self, outcome: int) -> None:
         """Apply one chance outcome: the next byte of the seed."""
@@ -156,6 +177,7 @@ class _Core:
         other.first = self.first
         other._legal = {}
         other._events = {}
+        other._kept = None
         return other
 
     def __getstate__(self):
@@ -173,6 +195,7 @@ class _Core:
         self.spec, self.seed, self.draws, engine, self.buffer, self.first = data
         self._legal = {}
         self._events = {}
+        self._kept = None
         self._engine = None
         self.replayable = engine is None or engine[0] == "history"
         if engine is not None and engine[0] == "history":
@@ -395,13 +418,15 @@ class _Observer:
 
     def set_from(self, state: PirateState, player: int) -> None:
         tensor = self.tensor
-        tensor.fill(0.0)
         core = state._core
         if not core.dealt:
+            tensor.fill(0.0)
             return  # before the deal: nothing is known
-        self.codec.write(core.engine.observation(player), self._observation)
-        if self.perfect_recall and player in core.buffer:
-            tensor[self.size + core.buffer[player]] = 1.0
+        self._observation[:] = core.tensor(player)  # == codec.tensor(engine.observation(player))
+        if self.perfect_recall:
+            tensor[self.size:] = 0.0
+            if player in core.buffer:
+                tensor[self.size + core.buffer[player]] = 1.0
 
     def string_from(self, state: PirateState, player: int) -> str:
         core = state._core
