@@ -245,6 +245,23 @@ class _Core:
         self._legal = {}
         self.buffer = {}
 
+    def apply_one(self, seat: int, number: int) -> None:
+        """:meth:`apply` when ``seat`` alone decides (most steps), without its loop."""
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self.legal(seat)
+        action = legal.get(number, legal)  # the dict itself: absent (None is an unlisted kind's)
+        if action is legal:
+            raise pyspiel.SpielError(self._illegal(seat, number))
+        try:
+            if action is None:  # a kind the engine does not list: it checks
+                self._engine.apply({seat: self.spec.codec.decode(self._engine, seat, number)})
+            else:
+                self._engine.apply_checked({seat: action})  # one the engine listed just now
+        except IllegalAction as error:
+            raise pyspiel.SpielError(f"{self.spec.short_name}: {error}") from None
+        self._legal = {}
+
     def _illegal(self, seat: int, number: int) -> str:
         codec = self.spec.codec
         name = codec.text(number) if 0 <= number < codec.num_actions else "out of range"
@@ -296,9 +313,17 @@ class PirateState(pyspiel.State):
         pybind's round trip through C++ and back into ``_legal_actions`` (four trampoline
         calls, ~15 us of the ~30 us a random-play step takes). C++ callers still take that way.
         """
-        engine = self._core._engine
+        core = self._core
+        engine = core._engine
         if engine is not None and len(engine.acting) == 1 and (player is None or player == engine.acting[0]):
-            return self._legal_actions(engine.acting[0])  # the common case, without current_player()
+            # the common case (one seat decides, so nothing is buffered), inline
+            seat = engine.acting[0]
+            legal = core._legal.get(seat)
+            if legal is None:
+                legal = core._legal[seat] = core.spec.codec.legal(engine, seat)
+            if len(legal) > 64 and legal is core.spec.codec.unlisted_legal.get(engine.decision(seat)):
+                return list(core.spec.codec.unlisted[engine.decision(seat)])  # already sorted
+            return sorted(legal)
         current = self.current_player()
         if player is None:
             player = current
@@ -329,7 +354,7 @@ class PirateState(pyspiel.State):
             return
         acting = core.engine.acting
         if len(acting) == 1:
-            core.apply({acting[0]: action})
+            core.apply_one(acting[0], action)
             return
         if not core.spec.turn_based:
             raise pyspiel.SpielError(f"{core.spec.short_name}: seats {list(acting)} decide at once here: use "

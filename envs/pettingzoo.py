@@ -172,9 +172,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             self.infos = {a: {"illegal_action": dict(self.table.illegal)} for a in self.agents}
             return
         self._legal = None
-        # Every action applied is one the engine listed just now, or the id of a kind the
-        # engine does not list, which the codec keeps only if the engine's own check passed
-        # it (Karibik's bribes, legal in every state): the engine need not check it again.
+        # Every action applied is one the engine listed just now, or an id the codec answered
+        # by the engine's own rule (Karibik's bribes, each passed once through the engine's
+        # check and legal in every state; Opito Bay's spyglass orders, every order of the
+        # looked-at cards): the engine need not check it again.
         if len(engine.acting) == 1:
             value = legal[number]
             engine.apply_checked({seat: self.codec.decode(engine, seat, number) if value is None else value})
