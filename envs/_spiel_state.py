@@ -17,6 +17,7 @@ import pyspiel
 from engines import IllegalAction, State, game_package
 
 from ._codec import Codec
+from . import _spiel_undo
 from ._games import SHORT_NAMES, codec, resolve, returns_of
 from ._kept import KeptTensors
 
@@ -85,7 +86,8 @@ class _Core:
     OpenSpiel makes inside every copy deals nothing.
     """
 
-    __slots__ = ("spec", "seed", "draws", "_engine", "replayable", "buffer", "first", "_legal", "_events", "_kept")
+    __slots__ = ("spec", "seed", "draws", "_engine", "replayable", "buffer", "first", "_legal", "_events", "_kept",
+                 "moves")
 
     def __init__(self, spec: _Spec, seed: int | None, engine: State | None = None) -> None:
         self.spec = spec
@@ -109,6 +111,9 @@ class _Core:
         #: every seat's observation tensor kept up to date with the engine (``envs._kept``),
         #: made on the second use (False: used once) and not copied with the state
         self._kept: KeptTensors | bool | None = None
+        #: after an undo, OpenSpiel's history of the state, ``(player, action)`` per move (the
+        #: C++ history cannot be shortened from Python; see ``envs._spiel_undo``); else None
+        self.moves: list[tuple[int, int]] | None = None
 
     @property
     def dealt(self) -> bool:
@@ -178,6 +183,7 @@ class _Core:
         other._legal = {}
         other._events = {}
         other._kept = None
+        other.moves = None if self.moves is None else list(self.moves)
         return other
 
     def __getstate__(self):
@@ -189,10 +195,10 @@ class _Core:
             engine = ("history", self._engine.history)
         else:
             engine = ("engine", pickle.dumps(self._engine))
-        return (self.spec, self.seed, self.draws, engine, self.buffer, self.first)
+        return (self.spec, self.seed, self.draws, engine, self.buffer, self.first, self.moves)
 
     def __setstate__(self, data) -> None:
-        self.spec, self.seed, self.draws, engine, self.buffer, self.first = data
+        self.spec, self.seed, self.draws, engine, self.buffer, self.first, self.moves = data
         self._legal = {}
         self._events = {}
         self._kept = None
@@ -269,7 +275,7 @@ class _Core:
                 f"legal: {sorted(self.legal(seat))[:20]}")
 
 
-class PirateState(pyspiel.State):
+class PirateState(_spiel_undo.Undoable, pyspiel.State):
     """A state of one of the three games; wraps an engine state (``engine_state(state)``)."""
 
     def __init__(self, game: pyspiel.Game, core: _Core) -> None:
@@ -349,6 +355,8 @@ class PirateState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         core = self._core
+        if core.moves is not None:  # after an undo: OpenSpiel's history is kept here
+            core.moves.append((self.current_player(), action))
         if core._engine is None and core.seed is None:
             core.draw(action)
             return
@@ -412,55 +420,3 @@ class PirateState(pyspiel.State):
                 choices = sorted(core.legal(seat))
                 core.buffer[seat] = choices[rng.randrange(len(choices))]
         return other
-
-
-def _strip(codec: Codec, obs: Mapping[str, Any]) -> dict[str, Any]:
-    static = codec.static_keys
-    return {k: v for k, v in obs.items() if k not in static} if static else dict(obs)
-
-
-class _Observer:
-    """OpenSpiel's observer interface (``set_from``, ``string_from``, ``tensor``, ``dict``).
-
-    Without perfect recall: the codec's observation tensor and the observation as JSON. With
-    it (the information state): the string adds every event the seat was shown, and the
-    tensor adds a ``my_choice`` segment, the one-hot id of the seat's own pending choice in a
-    turn-based rollout (what the observation does not yet show). The tensor is not a full
-    recall of the game: the observation's counts (discard pile, banks, seen cards) summarize
-    what was seen, as the bots' own state does.
-    """
-
-    def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
-        self.codec = codec = spec.codec
-        self.perfect_recall = perfect_recall
-        self.size = codec.layout.size
-        rows = [(name, offset, size) for name, offset, size, _ in codec.layout.rows()]
-        if perfect_recall:
-            rows.append(("my_choice", self.size, codec.num_actions))
-        self.tensor = np.zeros(sum(size for _, _, size in rows), np.float32)
-        self.dict = {name: self.tensor[offset:offset + size] for name, offset, size in rows}
-        self._observation = self.tensor[:self.size]  # a view: the codec writes its own size
-
-    def set_from(self, state: PirateState, player: int) -> None:
-        tensor = self.tensor
-        core = state._core
-        if not core.dealt:
-            tensor.fill(0.0)
-            return  # before the deal: nothing is known
-        self._observation[:] = core.tensor(player)  # == codec.tensor(engine.observation(player))
-        if self.perfect_recall:
-            tensor[self.size:] = 0.0
-            if player in core.buffer:
-                tensor[self.size + core.buffer[player]] = 1.0
-
-    def string_from(self, state: PirateState, player: int) -> str:
-        core = state._core
-        if not core.dealt:
-            return "before the deal"
-        engine = core.engine
-        text = json.dumps(_strip(self.codec, engine.observation(player)), separators=(",", ":"))
-        if self.perfect_recall:
-            text = core.events_json(player) + "\n" + text
-        if player in core.buffer:
-            text += "\nmy choice: " + self.codec.text(core.buffer[player])
-        return text
