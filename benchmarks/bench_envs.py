@@ -10,11 +10,16 @@ random play in the same run:
 - engine: ``random_action`` of every acting seat, ``apply`` (what a search's playout does);
 - engine + observation: the same plus the deciding seats' observations (what a learner reads);
 - engine + observation + tensor: the same plus the codec's tensor of each and its legal ids
-  (what every PettingZoo step must compute, without PettingZoo's API);
+  (what a PettingZoo step computed before issue 34, without PettingZoo's API);
+- engine + kept tensor: the same with the seat's tensor kept up to date (``envs._kept``)
+  instead of the observation and the tensor from it (what a PettingZoo step computes now);
 - OpenSpiel: ``legal_actions`` of each deciding player, a uniform pick, ``apply_action`` /
   ``apply_actions``, through pyspiel (simultaneous nodes as such);
 - PettingZoo: ``last()`` (the observation tensor and the action mask), a uniform pick among
-  the mask's actions, ``step``, on ``env()`` (the wrapped environment) and on ``raw_env``;
+  the mask's actions, ``step``, on ``env()`` (since issue 34 ``raw_env`` itself); the pick
+  reads the int8 mask as booleans (``np.flatnonzero(mask.view(bool))``): numpy's ``nonzero``
+  of an int8 array is ~7x slower, 12 us on Karibik's 5,109 ids, an engine step; the way
+  "env(), int8 pick" is the same loop with ``np.flatnonzero(mask)``, as before issue 34;
 - copies: the engine's ``clone`` and ``resample`` against OpenSpiel's ``clone`` and
   ``resample_from_infostate``, on states sampled along random games.
 """
@@ -38,13 +43,20 @@ def _timed(run, seconds: float) -> tuple[int, float]:
     return count, time.process_time() - start
 
 
-def _engine_game(game, options, rng, observe: bool, codec=None):
+def _engine_game(game, options, rng, observe: bool, codec=None, kept: bool = False):
+    from envs._kept import KeptTensors
+
     def run() -> int:
         state = game.new_state(PLAYERS, rng.getrandbits(32), options)
+        tensors = KeptTensors(codec, state) if kept else None
         steps = 0
         while state.acting:
             acting = state.acting
-            if observe:
+            if kept:
+                for seat in acting:
+                    tensors.tensor(seat).copy()
+                    codec.legal(state, seat)
+            elif observe:
                 for seat in acting:
                     observation = state.observation(seat)
                     if codec is not None:
@@ -84,7 +96,7 @@ def _openspiel_game(game, rng):
     return run
 
 
-def _pettingzoo_game(environment, rng):
+def _pettingzoo_game(environment, rng, int8_pick: bool = False):
     def run() -> int:
         environment.reset(seed=rng.getrandbits(32))
         steps = 0
@@ -93,7 +105,8 @@ def _pettingzoo_game(environment, rng):
             if termination or truncation:
                 environment.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            mask = observation["action_mask"]
+            legal = np.flatnonzero(mask if int8_pick else mask.view(np.bool_))
             environment.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         return steps
@@ -126,7 +139,7 @@ def bench_envs(seconds: float, blocks: int) -> dict:
         import pyspiel
 
         import envs.openspiel as adapter
-        from envs.pettingzoo import env, raw_env
+        from envs.pettingzoo import env
     except ImportError as error:
         return {"skipped": f"{error.name} is not installed: pip install -e '.[openspiel,pettingzoo]'"}
     from engines import get_game
@@ -143,9 +156,11 @@ def bench_envs(seconds: float, blocks: int) -> dict:
             "engine": _engine_game(game, options, rng, observe=False),
             "engine + observation": _engine_game(game, options, rng, observe=True),
             "engine + observation + tensor": _engine_game(game, options, rng, observe=True, codec=shared),
+            "engine + kept tensor": _engine_game(game, options, rng, observe=True, codec=shared, kept=True),
             "openspiel": _openspiel_game(os_game, rng),
             "pettingzoo env()": _pettingzoo_game(env(short, players=PLAYERS, **options), rng),
-            "pettingzoo raw_env": _pettingzoo_game(raw_env(short, players=PLAYERS, **options), rng),
+            "pettingzoo env(), int8 pick": _pettingzoo_game(env(short, players=PLAYERS, **options), rng,
+                                                            int8_pick=True),
         }
         totals = {name: [0, 0.0] for name in ways}
         for _ in range(blocks):
