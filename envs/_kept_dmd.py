@@ -31,6 +31,7 @@ class KeptDeadMansDraw(Kept):
         self.first = True
         self.total = codec._total
         self.head_hits: list[int] = []
+        self.phase = self.turn = None
         self.draw_size = -1
         self.known_hits: list[int] = []
         self.discard: list[int] = []
@@ -69,10 +70,10 @@ class KeptDeadMansDraw(Kept):
                 if flag:
                     out[off["options"] + i] = 1.0
         # the phase and the turn
-        hits = [off["phase"] + _PHASE[state.phase], off["turn"] + rel[state.turn]]
-        if hits != self.head_hits:
+        if state.phase != self.phase or state.turn != self.turn:
+            hits = [off["phase"] + _PHASE[state.phase], off["turn"] + rel[state.turn]]
             self._move(self.head_hits, hits)
-            self.head_hits = hits
+            self.head_hits, self.phase, self.turn = hits, state.phase, state.turn
         draw = state.draw
         if len(draw) != self.draw_size:
             self.draw_size = len(draw)
@@ -102,7 +103,7 @@ class KeptDeadMansDraw(Kept):
                 self.row_hits = hits
             self.row = list(row)
         prot = state.prot
-        if prot != self.prot:
+        if (True in prot or self.prot_hits) and prot != self.prot:  # a card is rarely protected
             base = off["protected"]
             hits = [base + i for i, flag in enumerate(prot) if flag]
             self._move(self.prot_hits, hits)

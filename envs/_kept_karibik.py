@@ -129,6 +129,18 @@ class KeptKaribik(Kept):
         further, ship by ship), and the observer's own bids."""
         off = self.off
         rel = self.rel
+        done = self.ship + 1
+        if bids == self.bids and revealed >= done:  # the same round, further ships revealed
+            out = self.out
+            for seat, cards in enumerate(bids):
+                if cards is not None:
+                    base = off["revealed"] + rel[seat] * NUM_SHIPS * _WIDTH
+                    for ship in range(done, min(revealed, NUM_SHIPS)):
+                        index = base + ship * _WIDTH + cards[ship] + 1
+                        out[index] = 1.0
+                        self.cards_hits.append(index)
+            self.ship = revealed - 1
+            return
         hits = []
         for seat, cards in enumerate(bids):
             if cards is not None:
