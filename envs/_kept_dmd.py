@@ -54,6 +54,8 @@ class KeptDeadMansDraw(Kept):
         self.dealt_hits: list[int] = []
         self.pending: object = None
         self.pending_hits: list[int] = []
+        #: the one-hot indices of the open decision's seat and kind written (-1: none)
+        self.pending_seat = self.pending_kind = -1
         self.left = 0.0
         self.tasks: list[tuple] = []
         self.tasks_hits: list[int] = []
@@ -213,23 +215,37 @@ class KeptDeadMansDraw(Kept):
                 self.scores[seat] = score
 
     def _pending(self, pending: tuple | None) -> None:
+        """The open decision: its seat and kind (changed by most steps, so written as two
+        one-hot indices), and the rarer details (a Map's cards, a Hook's second card, the
+        Plunderer's picks)."""
         out = self.out
         off = self.off
         rel = self.rel
+        seat_at = kind_at = -1
         hits = []
         left = 0.0
         if pending is not None:
             player, kind, _legal, info = pending
-            hits += [off["pending_seat"] + rel[player], off["pending_kind"] + _PENDING[kind]]
-            if "cards" in info:
-                hits += [off["pending_cards"] + SLOT[card] for card in info["cards"]]
-            if info.get("second"):
-                hits.append(off["pending_second"])
-            left = info.get("left", 0) / 20
-            if info.get("from") is not None:
-                hits.append(off["pending_from"] + rel[info["from"]])
-        self._move(self.pending_hits, hits)
+            seat_at, kind_at = off["pending_seat"] + rel[player], off["pending_kind"] + _PENDING[kind]
+            if info:
+                if "cards" in info:
+                    hits += [off["pending_cards"] + SLOT[card] for card in info["cards"]]
+                if info.get("second"):
+                    hits.append(off["pending_second"])
+                left = info.get("left", 0) / 20
+                if info.get("from") is not None:
+                    hits.append(off["pending_from"] + rel[info["from"]])
+        for index, old in ((seat_at, self.pending_seat), (kind_at, self.pending_kind)):
+            if index != old:
+                if old >= 0:
+                    out[old] = 0.0
+                if index >= 0:
+                    out[index] = 1.0
+        self.pending_seat, self.pending_kind = seat_at, kind_at
+        if hits or self.pending_hits:
+            self._move(self.pending_hits, hits)
+            self.pending_hits = hits
         if left != self.left:
             out[off["pending_left"]] = left
             self.left = left
-        self.pending, self.pending_hits = pending, hits
+        self.pending = pending

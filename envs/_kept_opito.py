@@ -33,13 +33,15 @@ class KeptOpitoBay(Kept):
         self.off = off
         n = codec.num_players
         self.turn_at = [off["turn"] + rel for rel in self.rel]
+        self.decision_at = {decision: off["decision"] + index for decision, index in _DECISION.items()}
+        self.hand_at = {card: off["hand"] + slot for card, slot in CARD_SLOT.items()}
+        #: the one-hot indices written (-1: none)
+        self.turn = self.decision = -1
         self.first = True
         self.deal = self.library = self.window = None
         self.totals: list[int] | None = None
         self.sizes: list[int] | None = None
-        self.turn_hits: list[int] = []
         self.hand: list[str] = []
-        self.hand_hits: list[int] = []
         self.grave: list[str] | None = None
         self.grave_len = 0
         self.nodes: list | None = None
@@ -48,7 +50,6 @@ class KeptOpitoBay(Kept):
         self.node_owner: list[int] = []
         self.node_live: list[bool] = []
         self.pending: object = _MISSING
-        self.pending_hits: list[int] = []
         self.swap_from: object = _MISSING
         self.looking: list[str] = []
         self.looking_hits: list[int] = []
@@ -60,7 +61,9 @@ class KeptOpitoBay(Kept):
         self.table_to = off["table_live"] + NODES  # table_card .. table_live are contiguous
         self.owner_base = [off["table_owner"] + node * n for node in range(NODES)]
         self.table_bases = (off["table_card"], off["table_as"], off["table_on"], off["table_live"])
-        self.points: list[int] | None = None
+        #: per seat, the deal points written (the tensor starts at squash(0) = 0)
+        self.points = [0] * n
+        self.points_at = [off["deal_points"] + rel for rel in self.rel]
         self.aces: list[str] = []
         #: pile bottom -> live 3s less live 7s on it; per seat, its deal score times 2**_SCALE
         self.exponent: dict[int, int] = {}
@@ -89,21 +92,33 @@ class KeptOpitoBay(Kept):
             base = off["totals"]
             for seat, total in enumerate(totals):
                 out[base + rel[seat]] = squash(total, 10000)
-        # turn and decision (none once the game is over)
-        if state.acting:
-            hits = [self.turn_at[state.turn], off["decision"] + _DECISION[state.phase]]
-        else:
-            hits = []
-        if hits != self.turn_hits:
-            self._move(self.turn_hits, hits)
-            self.turn_hits = hits
+        # turn and decision (none once the game is over): two one-hots, each an index or -1
+        turn, decision = (self.turn_at[state.turn], self.decision_at[state.phase]) if state.acting else (-1, -1)
+        if turn != self.turn:
+            if self.turn >= 0:
+                out[self.turn] = 0.0
+            if turn >= 0:
+                out[turn] = 1.0
+            self.turn = turn
+        if decision != self.decision:
+            if self.decision >= 0:
+                out[self.decision] = 0.0
+            if decision >= 0:
+                out[decision] = 1.0
+            self.decision = decision
         hands = state.hands
         hand = hands[me]
-        if hand != self.hand:
-            base = off["hand"]
-            hits = [base + CARD_SLOT[card] for card in hand]
-            self._move(self.hand_hits, hits)
-            self.hand, self.hand_hits = list(hand), hits
+        if hand != self.hand:  # a card or two played and drawn: count only those
+            at = self.hand_at
+            rest = self.hand
+            for card in hand:
+                if card in rest:
+                    rest.remove(card)
+                else:
+                    out[at[card]] += 1.0
+            for card in rest:
+                out[at[card]] -= 1.0
+            self.hand = hand.copy()
         sizes = list(map(len, hands))
         if sizes != self.sizes:
             self.sizes = sizes
@@ -113,14 +128,22 @@ class KeptOpitoBay(Kept):
         if len(state.library) != self.library:
             self.library = len(state.library)
             out[off["library"]] = self.library / NODES
-        self._graveyard(state.graveyard)
-        self._table(state)
+        grave = state.graveyard
+        if grave is not self.grave or len(grave) != self.grave_len:
+            self._graveyard(grave)
+        table = state.table
+        if table.nodes is not self.nodes or len(table.nodes) != self.nodes_len or table.owner != self.owners:
+            self._table(state)
         pending = state.pending
         if pending != self.pending:
-            hits = [] if pending is None else [off["pending_card"] + CARD_SLOT[pending[0]],
-                                               off["pending_as"] + _RANK[pending[1]]]
-            self._move(self.pending_hits, hits)
-            self.pending, self.pending_hits = pending, hits
+            old = self.pending
+            if old is not None and old is not _MISSING:
+                out[off["pending_card"] + CARD_SLOT[old[0]]] = 0.0
+                out[off["pending_as"] + _RANK[old[1]]] = 0.0
+            if pending is not None:
+                out[off["pending_card"] + CARD_SLOT[pending[0]]] = 1.0
+                out[off["pending_as"] + _RANK[pending[1]]] = 1.0
+            self.pending = pending
         if state.swap_from != self.swap_from:
             if self.swap_from is not None and self.swap_from is not _MISSING:
                 out[off["swap_from"] + self.swap_from] = 0.0
@@ -300,12 +323,10 @@ class KeptOpitoBay(Kept):
         return (TREASURE_VALUE[rank] * 100) << (self.exponent.get(bottom, 0) + same + _SCALE)
 
     def _write_points(self) -> None:
-        points = [value >> _SCALE for value in self.scaled]
-        old = self.points
-        if points != old:
-            out = self.out
-            base = self.off["deal_points"]
-            for seat, value in enumerate(points):
-                if old is None or value != old[seat]:
-                    out[base + self.rel[seat]] = value / (abs(value) + 1000)  # squash(value, 1000)
-            self.points = points
+        """Write the deal points (the scaled scores rounded down) that changed."""
+        points = self.points
+        for seat, value in enumerate(self.scaled):
+            value >>= _SCALE
+            if value != points[seat]:
+                self.out[self.points_at[seat]] = value / (abs(value) + 1000)  # squash(value, 1000)
+                points[seat] = value
