@@ -93,6 +93,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.observation_spaces = table.observation_spaces
         self.action_spaces = table.action_spaces
         self._buffer: dict[int, int] = {}
+        #: ``{id: engine action}`` of the seat to move (cached until the next step)
         self._legal: dict[int, Any] | None = None
         self._kept: KeptTensors | None = None
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -128,12 +129,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             return acting[0]
         return next(seat for seat in acting if seat not in self._buffer)
 
-    def _legal_now(self) -> dict[int, Any]:
-        """``{id: engine action}`` of the seat to move (cached until the next step)."""
-        if self._legal is None:
-            self._legal = self.codec.legal(self.table.engine, self._to_move())
-        return self._legal
-
     def _started(self) -> State:
         engine = self.table.engine
         if engine is None:
@@ -141,11 +136,16 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return engine
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        engine = self._started()
+        engine = self.table.engine
+        if engine is None:
+            self._started()  # raises
         seat = self._seat_of[agent]
         observation = self._kept.tensor(seat).copy()  # == codec.tensor(engine.observation(seat))
         if engine.acting and agent == self.agent_selection and self.table.illegal is None:
-            mask = self.table.mask(seat, self._legal_now())
+            legal = self._legal  # of the seat to move: this one
+            if legal is None:
+                legal = self._legal = self.codec.legal(engine, seat)
+            mask = self.table.mask(seat, legal)
         else:
             mask = self.table.no_mask.copy()
         return {"observation": observation, "action_mask": mask}
@@ -157,15 +157,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
-        engine = self._started()
+        engine = self.table.engine
+        if engine is None:
+            self._started()  # raises
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         number = action if type(action) is int and 0 <= action < self.codec.num_actions \
             else self.table.check_action(agent, action)
-        seat = self._seat_of[agent]
-        legal = self._legal_now()
+        seat = self._seat_of[agent]  # the seat to move
+        legal = self._legal
+        if legal is None:
+            legal = self.codec.legal(engine, seat)
         self._cumulative_rewards[agent] = 0.0
         if number not in legal:
             self._end(self.table.illegal_outcome(agent, number, legal))
@@ -188,10 +192,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
                     step[player] = self.codec.decode(engine, player, chosen) if value is None else value
                 self._buffer = {}
                 engine.apply_checked(step)
-        if not engine.acting:
+        acting = engine.acting
+        if not acting:
             self._end(self.table.final_rewards())
         else:
-            self.agent_selection = self.possible_agents[self._to_move()]
+            self.agent_selection = self.possible_agents[acting[0] if len(acting) == 1 else self._to_move()]
 
     def _end(self, rewards: dict[str, float]) -> None:
         self.rewards = {a: rewards[a] for a in self.agents}
