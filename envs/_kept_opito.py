@@ -2,8 +2,10 @@
 the engine's own fields as they change.
 
 A step changes one hand, the hand sizes, the library and either the graveyard or the table,
-and the turn; the table's liveness and this deal's points change only when the table does,
-so only then is it scored (``Table.points``, the observation's most expensive field).
+and the turn. This deal's points (``Table.points``, the observation's most expensive field)
+are kept per pile instead of scoring the table: a treasure or a Queen adds its pile's term, a
+3 or a 7 doubles or halves one, and only a King (what is live) or a 9 (who owns what) makes
+the terms of the piles it touched be computed again.
 """
 
 from __future__ import annotations
