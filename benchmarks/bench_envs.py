@@ -10,13 +10,25 @@ random play in the same run:
 - engine: ``random_action`` of every acting seat, ``apply`` (what a search's playout does);
 - engine + observation: the same plus the deciding seats' observations (what a learner reads);
 - engine + observation + tensor: the same plus the codec's tensor of each and its legal ids
-  (what every PettingZoo step must compute, without PettingZoo's API);
+  (what a PettingZoo step computed before issue 34, without PettingZoo's API);
+- engine + kept tensor: the same with the seat's tensor kept up to date (``envs._kept``)
+  instead of the observation and the tensor from it (what a PettingZoo step computes now);
 - OpenSpiel: ``legal_actions`` of each deciding player, a uniform pick, ``apply_action`` /
   ``apply_actions``, through pyspiel (simultaneous nodes as such);
 - PettingZoo: ``last()`` (the observation tensor and the action mask), a uniform pick among
-  the mask's actions, ``step``, on ``env()`` (the wrapped environment) and on ``raw_env``;
+  the mask's actions, ``step``, on ``env()`` (since issue 34 ``raw_env`` itself); the pick
+  reads the int8 mask as booleans (``np.flatnonzero(mask.view(bool))``): numpy's ``nonzero``
+  of an int8 array is ~7x slower, 12 us on Karibik's 5,109 ids, an engine step; the way
+  "env(), int8 pick" is the same loop with ``np.flatnonzero(mask)``, as before issue 34;
 - copies: the engine's ``clone`` and ``resample`` against OpenSpiel's ``clone`` and
   ``resample_from_infostate``, on states sampled along random games.
+
+On a loaded machine the random games of one block and the next differ, and a busy neighbour
+slows one block more than another; ``replay`` (issue 34) plays the same recorded random games
+in every block and every way (the engine: ``random_action`` of every acting seat and
+``apply`` of the recorded step; OpenSpiel: ``legal_actions`` and ``apply_action`` of the
+recorded ids; PettingZoo ``env()``: ``last``, the boolean pick, ``step`` of the recorded
+ids) and keeps each way's fastest block: steadier ratios of the same work.
 """
 
 from __future__ import annotations
@@ -38,13 +50,20 @@ def _timed(run, seconds: float) -> tuple[int, float]:
     return count, time.process_time() - start
 
 
-def _engine_game(game, options, rng, observe: bool, codec=None):
+def _engine_game(game, options, rng, observe: bool, codec=None, kept: bool = False):
+    from envs._kept import KeptTensors
+
     def run() -> int:
         state = game.new_state(PLAYERS, rng.getrandbits(32), options)
+        tensors = KeptTensors(codec, state) if kept else None
         steps = 0
         while state.acting:
             acting = state.acting
-            if observe:
+            if kept:
+                for seat in acting:
+                    tensors.tensor(seat).copy()
+                    codec.legal(state, seat)
+            elif observe:
                 for seat in acting:
                     observation = state.observation(seat)
                     if codec is not None:
@@ -84,7 +103,7 @@ def _openspiel_game(game, rng):
     return run
 
 
-def _pettingzoo_game(environment, rng):
+def _pettingzoo_game(environment, rng, int8_pick: bool = False):
     def run() -> int:
         environment.reset(seed=rng.getrandbits(32))
         steps = 0
@@ -93,7 +112,8 @@ def _pettingzoo_game(environment, rng):
             if termination or truncation:
                 environment.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            mask = observation["action_mask"]
+            legal = np.flatnonzero(mask if int8_pick else mask.view(np.bool_))
             environment.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         return steps
@@ -120,13 +140,117 @@ def _sample_states(game, options, count: int, rng):
     return states[:count]
 
 
+def _record(game_id: str, options: dict, games: int, rng) -> list[tuple[int, list, list, list]]:
+    """Random games recorded once: (seed, PettingZoo ids, engine steps, OpenSpiel ids). The
+    OpenSpiel game is the same game: the seed's four bytes, then the same ids (both ask a
+    simultaneous decision seat by seat in seat order)."""
+    import pyspiel
+
+    import envs.openspiel as adapter
+    from envs.pettingzoo import env
+
+    from engines import get_game
+
+    environment = env(game_id.replace("-", "_"), players=PLAYERS, **options)
+    # every option given: OpenSpiel's own defaults are shorter games (SHORT_DEFAULTS)
+    full = {"players": PLAYERS, **get_game(game_id).resolve_options(options)}
+    game = pyspiel.load_game(game_id.replace("-", "_"), full)
+    recorded = []
+    for _ in range(games):
+        seed = rng.getrandbits(32)
+        environment.reset(seed=seed)
+        ids = []
+        for _agent in environment.agent_iter():
+            observation, _, termination, truncation, _ = environment.last()
+            number = None
+            if not (termination or truncation):
+                legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
+                number = int(legal[rng.randrange(len(legal))])
+            ids.append(number)
+            environment.step(number)
+        spiel_ids = list(seed.to_bytes(4, "big")) + [number for number in ids if number is not None]
+        state = game.new_initial_state()
+        for number in spiel_ids:
+            state.apply_action(number)
+        if adapter.engine_state(state).history != environment.engine.history:
+            raise AssertionError(f"{game_id}: the OpenSpiel replay of seed {seed} is another game")
+        recorded.append((seed, ids, list(environment.engine.history), spiel_ids))
+    return recorded
+
+
+def bench_replay(games: int, blocks: int) -> dict:
+    """Time per step of the same recorded random games, each way's fastest block, and ratios."""
+    import time
+
+    import pyspiel
+
+    from engines import get_game
+    from envs.pettingzoo import env
+
+    results = {}
+    for game_id, options in GAMES:
+        rng = random.Random(34)
+        engine_game = get_game(game_id)
+        resolved = engine_game.resolve_options(options)
+        recorded = _record(game_id, options, games, rng)
+        environment = env(game_id.replace("-", "_"), players=PLAYERS, **options)
+        spiel_game = pyspiel.load_game(game_id.replace("-", "_"), {"players": PLAYERS, **resolved})
+
+        def engine_way() -> int:
+            steps = 0
+            for seed, _, history, _ in recorded:
+                state = engine_game.new_state(PLAYERS, seed, resolved)
+                for step in history:
+                    for seat in state.acting:
+                        state.random_action(seat, rng)
+                    state.apply(step)
+                    steps += len(step)
+            return steps
+
+        def openspiel_way() -> int:
+            steps = 0
+            for _, _, _, ids in recorded:
+                state = spiel_game.new_initial_state()
+                for number in ids:
+                    if state.current_player() >= 0:
+                        state.legal_actions()
+                        steps += 1
+                    state.apply_action(number)
+            return steps
+
+        def pettingzoo_way() -> int:
+            steps = 0
+            for seed, ids, _, _ in recorded:
+                environment.reset(seed=seed)
+                numbers = iter(ids)
+                for _agent in environment.agent_iter():
+                    observation, _, _, _, _ = environment.last()
+                    number = next(numbers)
+                    if number is not None:
+                        np.flatnonzero(observation["action_mask"].view(np.bool_))
+                        steps += 1
+                    environment.step(number)
+            return steps
+
+        ways = {"engine": engine_way, "openspiel": openspiel_way, "pettingzoo env()": pettingzoo_way}
+        best = dict.fromkeys(ways, float("inf"))
+        for _ in range(blocks):
+            for name, run in ways.items():
+                start = time.process_time()
+                steps = run()
+                best[name] = min(best[name], (time.process_time() - start) / steps)
+        results[game_id] = {"us_per_step": {name: 1e6 * value for name, value in best.items()},
+                            "steps": sum(len(history) for _, _, history, _ in recorded)}
+    return results
+
+
 def bench_envs(seconds: float, blocks: int) -> dict:
     """Steps/s per core of each way of playing each game, and copies/s."""
     try:
         import pyspiel
 
         import envs.openspiel as adapter
-        from envs.pettingzoo import env, raw_env
+        from envs.pettingzoo import env
     except ImportError as error:
         return {"skipped": f"{error.name} is not installed: pip install -e '.[openspiel,pettingzoo]'"}
     from engines import get_game
@@ -143,9 +267,11 @@ def bench_envs(seconds: float, blocks: int) -> dict:
             "engine": _engine_game(game, options, rng, observe=False),
             "engine + observation": _engine_game(game, options, rng, observe=True),
             "engine + observation + tensor": _engine_game(game, options, rng, observe=True, codec=shared),
+            "engine + kept tensor": _engine_game(game, options, rng, observe=True, codec=shared, kept=True),
             "openspiel": _openspiel_game(os_game, rng),
             "pettingzoo env()": _pettingzoo_game(env(short, players=PLAYERS, **options), rng),
-            "pettingzoo raw_env": _pettingzoo_game(raw_env(short, players=PLAYERS, **options), rng),
+            "pettingzoo env(), int8 pick": _pettingzoo_game(env(short, players=PLAYERS, **options), rng,
+                                                            int8_pick=True),
         }
         totals = {name: [0, 0.0] for name in ways}
         for _ in range(blocks):
@@ -169,6 +295,7 @@ def bench_envs(seconds: float, blocks: int) -> dict:
             count, cpu = _timed(run, seconds * blocks / 2)
             copy_rates[name] = count / cpu
         results[game_id] = {"steps_per_s": rates, "copies_per_s": copy_rates}
+    results["replay"] = bench_replay(games=max(3, int(10 * seconds)), blocks=max(2, 2 * blocks + 1))
     return results
 
 
@@ -180,7 +307,10 @@ def report_envs(results: dict) -> list[str]:
     if "skipped" in results:
         return out + [f"   skipped: {results['skipped']}"]
     rows = []
+    replay = results.get("replay", {})
     for game_id, r in results.items():
+        if game_id == "replay":
+            continue
         steps = r["steps_per_s"]
         base = steps["engine"]
         for name, rate in steps.items():
@@ -190,4 +320,11 @@ def report_envs(results: dict) -> list[str]:
             rows.append([game_id, theirs + " (per s)", f"{copies[theirs]:,.0f}",
                          f"{copies[ours] / copies[theirs]:.2f}x of {ours} ({copies[ours]:,.0f})"])
     out.append(tabulate(rows, headers=["game", "way", "steps/s", "time per step vs engine"]))
+    if replay:
+        out.append("\n   replay: the same recorded random games in every block, each way's fastest block")
+        rows = []
+        for game_id, r in replay.items():
+            times = r["us_per_step"]
+            rows += [[game_id, name, f"{value:.2f}", f"{value / times['engine']:.2f}x"] for name, value in times.items()]
+        out.append(tabulate(rows, headers=["game", "way", "us per step", "vs engine"]))
     return out

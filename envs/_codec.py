@@ -93,6 +93,11 @@ class Codec:
     simultaneous = False
     #: kinds whose table key depends on the position (:meth:`key_of` is called for them only)
     contextual: frozenset[str] = frozenset()
+    #: contextual kinds whose legal actions :meth:`legal_in_context` finds by the engine's own
+    #: rule without the engine's list (``actions`` is then None): Opito Bay's spyglass, whose
+    #: every order of the looked-at cards is legal (the engine lists up to 120 orders as lists
+    #: only to have them numbered again); ``tests/envs`` checks the two agree
+    self_listed: frozenset[str] = frozenset()
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
         self.num_players = num_players
@@ -132,8 +137,9 @@ class Codec:
         """The table key of an engine action (the frozen action, unless a kind needs context)."""
         return freeze(action)
 
-    def legal_in_context(self, state: State, seat: int, kind: str, actions: list[Any]) -> dict[int, Any]:
-        """:meth:`legal` for a kind in ``contextual``: each listed action by :meth:`key_of`."""
+    def legal_in_context(self, state: State, seat: int, kind: str, actions: list[Any] | None) -> dict[int, Any]:
+        """:meth:`legal` for a kind in ``contextual``: each listed action by :meth:`key_of`
+        (``actions`` is None for a kind in ``self_listed``)."""
         index = self.kind_index[kind]
         legal: dict[int, Any] = {}
         for action in actions:
@@ -147,12 +153,14 @@ class Codec:
     def legal(self, state: State, seat: int) -> dict[int, Any]:
         """``{id: engine action}`` of every legal action of ``seat`` now (empty if not acting).
 
-        For a kind the engine does not list, the values are ``None`` (decode the id) and the
-        dict is shared: do not change it.
+        For a kind the engine does not list (and where ``legal_in_context`` says so), the
+        values are ``None`` (decode the id) and the dict is shared: do not change it.
         """
         if seat not in state.acting:
             return {}
         kind = state.decision(seat)
+        if kind in self.self_listed:
+            return self.legal_in_context(state, seat, kind, None)
         actions = state.legal_actions(seat)
         if actions is None:
             return self.unlisted_legal[kind]

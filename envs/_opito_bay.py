@@ -43,6 +43,7 @@ def squash(value: float, scale: float) -> float:
 class OpitoBayCodec(Codec):
     game_id = "opito-bay"
     contextual = frozenset({"spyglass"})
+    self_listed = frozenset({"spyglass"})
     private_keys = ("hand", "looking", "library_top", "seen_in_hands")
 
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
@@ -92,24 +93,32 @@ class OpitoBayCodec(Codec):
         index = self.kind_index["spyglass"]
         self._walks = {k: [(itemgetter(*perm), index[perm + tuple(range(k, WINDOW))]) for perm in permutations(range(k))]
                        for k in range(2, WINDOW + 1)}
+        #: per window size k >= 2: ``{id: None}`` of every permutation of k different cards (a
+        #: shared dict, as an unlisted kind's: the value None says "decode the id")
+        self._every_order = {k: dict.fromkeys(number for _, number in walks) for k, walks in self._walks.items()}
 
     # -- the spyglass's orders as permutations of positions ------------------------------------
 
     def key_of(self, state, seat: int, kind: str, action: Any) -> Any:
         return self._permutation(state.looking(), action)  # called for the spyglass only
 
-    def legal_in_context(self, state, seat: int, kind: str, actions: list[Any]) -> dict[int, Any]:
+    def legal_in_context(self, state, seat: int, kind: str, actions: list[Any] | None) -> dict[int, Any]:
         """The spyglass's legal orders by permutation id, walking the window's permutations in
         order (so the first one giving an order is the smallest: the one :meth:`key_of` gives)
-        instead of searching each listed order's positions; the engine's list must hold
-        exactly the orders found."""
+        instead of searching each listed order's positions. Every order of the looked-at
+        cards is legal (``OpitoState._check``), so the engine's list is not asked for (see
+        ``Codec.self_listed``); given one, it must hold exactly the orders found. Without
+        equal cards every permutation is an order: then the answer is a shared ``{id: None}``
+        (decode the id, as for a kind the engine does not list)."""
         looking = state.looking()
+        if actions is None and len(set(looking)) == len(looking):
+            return self._every_order[len(looking)]  # no equal cards: every permutation
         orders: dict[tuple[str, ...], int] = {}
         for pick, number in self._walks[len(looking)]:
             order = pick(looking)
             if order not in orders:
                 orders[order] = number
-        if len(orders) != len(actions):
+        if actions is not None and len(orders) != len(actions):
             raise AssertionError(f"the engine lists {len(actions)} spyglass orders of {looking}, not {len(orders)}")
         return {number: list(order) for order, number in orders.items()}
 

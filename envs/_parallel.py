@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.env import ParallelEnv
 
+from ._kept import KeptTensors
 from ._table import RENDER_MODES, Table
 
 
@@ -57,6 +58,7 @@ class ParallelPirateEnv(ParallelEnv):
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None):
         self.seed_used = self.table.new_engine(seed)
+        self._kept = KeptTensors(self.codec, self.table.engine)
         self.agents = self.possible_agents[:]
         return self._observations(), self._infos()
 
@@ -67,7 +69,7 @@ class ParallelPirateEnv(ParallelEnv):
         for seat, agent in enumerate(self.possible_agents):
             acting = seat in engine.acting and table.illegal is None
             mask = table.mask(seat, self.codec.legal(engine, seat)) if acting else table.no_mask.copy()
-            out[agent] = {"observation": self.codec.tensor(engine.observation(seat)), "action_mask": mask}
+            out[agent] = {"observation": self._kept.tensor(seat).copy(), "action_mask": mask}
         return out
 
     def _infos(self) -> dict[str, dict[str, Any]]:

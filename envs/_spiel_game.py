@@ -13,7 +13,8 @@ import pyspiel
 from engines import State, get_game
 
 from ._games import SHORT_NAMES, returns_of
-from ._spiel_state import SEED_DRAWS, SEED_OUTCOMES, PirateState, _Core, _Observer, _spec_of
+from ._spiel_observer import _Observer
+from ._spiel_state import SEED_DRAWS, SEED_OUTCOMES, PirateState, _Core, _spec_of
 
 def _max_game_length(game_id: str, options: Mapping[str, Any], num_players: int) -> int:
     """A bound on decisions per game (OpenSpiel requires one; none is ever near it).

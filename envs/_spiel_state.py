@@ -17,7 +17,9 @@ import pyspiel
 from engines import IllegalAction, State, game_package
 
 from ._codec import Codec
+from . import _spiel_undo
 from ._games import SHORT_NAMES, codec, resolve, returns_of
+from ._kept import KeptTensors
 
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 _SIMULTANEOUS = pyspiel.PlayerId.SIMULTANEOUS
@@ -84,7 +86,8 @@ class _Core:
     OpenSpiel makes inside every copy deals nothing.
     """
 
-    __slots__ = ("spec", "seed", "draws", "_engine", "replayable", "buffer", "first", "_legal", "_events")
+    __slots__ = ("spec", "seed", "draws", "_engine", "replayable", "buffer", "first", "_legal", "_events", "_kept",
+                 "moves")
 
     def __init__(self, spec: _Spec, seed: int | None, engine: State | None = None) -> None:
         self.spec = spec
@@ -105,6 +108,12 @@ class _Core:
         #: per seat, (log entries read, JSON of each event it saw): information-state strings
         #: grow with the game, so the events are encoded once each (not copied with the state)
         self._events: dict[int, tuple[int, list[str]]] = {}
+        #: every seat's observation tensor kept up to date with the engine (``envs._kept``),
+        #: made on the second use (False: used once) and not copied with the state
+        self._kept: KeptTensors | bool | None = None
+        #: after an undo, OpenSpiel's history of the state, ``(player, action)`` per move (the
+        #: C++ history cannot be shortened from Python; see ``envs._spiel_undo``); else None
+        self.moves: list[tuple[int, int]] | None = None
 
     @property
     def dealt(self) -> bool:
@@ -124,6 +133,23 @@ class _Core:
         self.replayable = False
         self._legal = {}
         self._events = {}
+        self._kept = None
+
+    def tensor(self, seat: int) -> np.ndarray:
+        """``seat``'s observation tensor now (possibly the kept array: copy it to keep it).
+
+        The first time a state is asked, the codec writes it from the observation; from the
+        second, the state keeps every seat's tensor up to date (``envs._kept``): a kept
+        tensor's first sync costs about what the observation does (Dead Man's Draw's more),
+        and a search asks most of its copies once, if at all.
+        """
+        kept = self._kept
+        if kept is None:
+            self._kept = False
+            return self.spec.codec.tensor(self.engine.observation(seat))
+        if kept is False:
+            kept = self._kept = KeptTensors(self.spec.codec, self.engine)
+        return kept.tensor(seat)
 
     def draw(self, outcome: int) -> None:
         """Apply one chance outcome: the next byte of the seed."""
@@ -156,6 +182,8 @@ class _Core:
         other.first = self.first
         other._legal = {}
         other._events = {}
+        other._kept = None
+        other.moves = None if self.moves is None else list(self.moves)
         return other
 
     def __getstate__(self):
@@ -167,12 +195,13 @@ class _Core:
             engine = ("history", self._engine.history)
         else:
             engine = ("engine", pickle.dumps(self._engine))
-        return (self.spec, self.seed, self.draws, engine, self.buffer, self.first)
+        return (self.spec, self.seed, self.draws, engine, self.buffer, self.first, self.moves)
 
     def __setstate__(self, data) -> None:
-        self.spec, self.seed, self.draws, engine, self.buffer, self.first = data
+        self.spec, self.seed, self.draws, engine, self.buffer, self.first, self.moves = data
         self._legal = {}
         self._events = {}
+        self._kept = None
         self._engine = None
         self.replayable = engine is None or engine[0] == "history"
         if engine is not None and engine[0] == "history":
@@ -222,6 +251,23 @@ class _Core:
         self._legal = {}
         self.buffer = {}
 
+    def apply_one(self, seat: int, number: int) -> None:
+        """:meth:`apply` when ``seat`` alone decides (most steps), without its loop."""
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self.legal(seat)
+        action = legal.get(number, legal)  # the dict itself: absent (None is an unlisted kind's)
+        if action is legal:
+            raise pyspiel.SpielError(self._illegal(seat, number))
+        try:
+            if action is None:  # a kind the engine does not list: it checks
+                self._engine.apply({seat: self.spec.codec.decode(self._engine, seat, number)})
+            else:
+                self._engine.apply_checked({seat: action})  # one the engine listed just now
+        except IllegalAction as error:
+            raise pyspiel.SpielError(f"{self.spec.short_name}: {error}") from None
+        self._legal = {}
+
     def _illegal(self, seat: int, number: int) -> str:
         codec = self.spec.codec
         name = codec.text(number) if 0 <= number < codec.num_actions else "out of range"
@@ -229,7 +275,7 @@ class _Core:
                 f"legal: {sorted(self.legal(seat))[:20]}")
 
 
-class PirateState(pyspiel.State):
+class PirateState(_spiel_undo.Undoable, pyspiel.State):
     """A state of one of the three games; wraps an engine state (``engine_state(state)``)."""
 
     def __init__(self, game: pyspiel.Game, core: _Core) -> None:
@@ -273,9 +319,17 @@ class PirateState(pyspiel.State):
         pybind's round trip through C++ and back into ``_legal_actions`` (four trampoline
         calls, ~15 us of the ~30 us a random-play step takes). C++ callers still take that way.
         """
-        engine = self._core._engine
+        core = self._core
+        engine = core._engine
         if engine is not None and len(engine.acting) == 1 and (player is None or player == engine.acting[0]):
-            return self._legal_actions(engine.acting[0])  # the common case, without current_player()
+            # the common case (one seat decides, so nothing is buffered), inline
+            seat = engine.acting[0]
+            legal = core._legal.get(seat)
+            if legal is None:
+                legal = core._legal[seat] = core.spec.codec.legal(engine, seat)
+            if len(legal) > 64 and legal is core.spec.codec.unlisted_legal.get(engine.decision(seat)):
+                return list(core.spec.codec.unlisted[engine.decision(seat)])  # already sorted
+            return sorted(legal)
         current = self.current_player()
         if player is None:
             player = current
@@ -301,12 +355,14 @@ class PirateState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         core = self._core
+        if core.moves is not None:  # after an undo: OpenSpiel's history is kept here
+            core.moves.append((self.current_player(), action))
         if core._engine is None and core.seed is None:
             core.draw(action)
             return
         acting = core.engine.acting
         if len(acting) == 1:
-            core.apply({acting[0]: action})
+            core.apply_one(acting[0], action)
             return
         if not core.spec.turn_based:
             raise pyspiel.SpielError(f"{core.spec.short_name}: seats {list(acting)} decide at once here: use "
@@ -364,53 +420,3 @@ class PirateState(pyspiel.State):
                 choices = sorted(core.legal(seat))
                 core.buffer[seat] = choices[rng.randrange(len(choices))]
         return other
-
-
-def _strip(codec: Codec, obs: Mapping[str, Any]) -> dict[str, Any]:
-    static = codec.static_keys
-    return {k: v for k, v in obs.items() if k not in static} if static else dict(obs)
-
-
-class _Observer:
-    """OpenSpiel's observer interface (``set_from``, ``string_from``, ``tensor``, ``dict``).
-
-    Without perfect recall: the codec's observation tensor and the observation as JSON. With
-    it (the information state): the string adds every event the seat was shown, and the
-    tensor adds a ``my_choice`` segment, the one-hot id of the seat's own pending choice in a
-    turn-based rollout (what the observation does not yet show). The tensor is not a full
-    recall of the game: the observation's counts (discard pile, banks, seen cards) summarize
-    what was seen, as the bots' own state does.
-    """
-
-    def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
-        self.codec = codec = spec.codec
-        self.perfect_recall = perfect_recall
-        self.size = codec.layout.size
-        rows = [(name, offset, size) for name, offset, size, _ in codec.layout.rows()]
-        if perfect_recall:
-            rows.append(("my_choice", self.size, codec.num_actions))
-        self.tensor = np.zeros(sum(size for _, _, size in rows), np.float32)
-        self.dict = {name: self.tensor[offset:offset + size] for name, offset, size in rows}
-        self._observation = self.tensor[:self.size]  # a view: the codec writes its own size
-
-    def set_from(self, state: PirateState, player: int) -> None:
-        tensor = self.tensor
-        tensor.fill(0.0)
-        core = state._core
-        if not core.dealt:
-            return  # before the deal: nothing is known
-        self.codec.write(core.engine.observation(player), self._observation)
-        if self.perfect_recall and player in core.buffer:
-            tensor[self.size + core.buffer[player]] = 1.0
-
-    def string_from(self, state: PirateState, player: int) -> str:
-        core = state._core
-        if not core.dealt:
-            return "before the deal"
-        engine = core.engine
-        text = json.dumps(_strip(self.codec, engine.observation(player)), separators=(",", ":"))
-        if self.perfect_recall:
-            text = core.events_json(player) + "\n" + text
-        if player in core.buffer:
-            text += "\nmy choice: " + self.codec.text(core.buffer[player])
-        return text

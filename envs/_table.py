@@ -59,10 +59,15 @@ class Table:
 
     def mask(self, seat: int, legal: dict[int, Any]) -> np.ndarray:
         """The int8 action mask of ``legal`` (``{id: action}``) of ``seat``."""
+        mask = np.zeros(self.codec.num_actions, np.int8)
+        if len(legal) <= 16:  # element by element through a memoryview: cheaper than numpy's indexing for a few
+            view = memoryview(mask)
+            for number in legal:
+                view[number] = 1
+            return mask
         kind = self.engine.decision(seat)
         if legal is self.codec.unlisted_legal.get(kind):  # all 5,040 Karibik bribes: one copy
             return self.codec.unlisted_mask[kind].copy()
-        mask = np.zeros(self.codec.num_actions, np.int8)
         mask[list(legal)] = 1
         return mask
 

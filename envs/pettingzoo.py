@@ -54,6 +54,7 @@ from pettingzoo import AECEnv
 from engines import State
 
 from ._games import returns_of
+from ._kept import KeptTensors
 from ._parallel import ParallelPirateEnv
 from ._render import seat_free_view
 from ._table import RENDER_MODES, Table
@@ -92,7 +93,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.observation_spaces = table.observation_spaces
         self.action_spaces = table.action_spaces
         self._buffer: dict[int, int] = {}
+        #: ``{id: engine action}`` of the seat to move (cached until the next step)
         self._legal: dict[int, Any] | None = None
+        self._kept: KeptTensors | None = None
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
 
     @property
     def engine(self) -> State | None:  # not `state`: AECEnv.state() is PettingZoo's global-state method
@@ -108,6 +112,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.seed_used = self.table.new_engine(seed)
+        self._kept = KeptTensors(self.codec, self.table.engine)
         self._buffer = {}
         self._legal = None
         self.agents = self.possible_agents[:]
@@ -124,12 +129,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             return acting[0]
         return next(seat for seat in acting if seat not in self._buffer)
 
-    def _legal_now(self) -> dict[int, Any]:
-        """``{id: engine action}`` of the seat to move (cached until the next step)."""
-        if self._legal is None:
-            self._legal = self.codec.legal(self.table.engine, self._to_move())
-        return self._legal
-
     def _started(self) -> State:
         engine = self.table.engine
         if engine is None:
@@ -137,49 +136,67 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return engine
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        engine = self._started()
-        seat = self.possible_agents.index(agent)
-        observation = self.codec.tensor(engine.observation(seat))
+        engine = self.table.engine
+        if engine is None:
+            self._started()  # raises
+        seat = self._seat_of[agent]
+        observation = self._kept.tensor(seat).copy()  # == codec.tensor(engine.observation(seat))
         if engine.acting and agent == self.agent_selection and self.table.illegal is None:
-            mask = self.table.mask(seat, self._legal_now())
+            legal = self._legal  # of the seat to move: this one
+            if legal is None:
+                legal = self._legal = self.codec.legal(engine, seat)
+            mask = self.table.mask(seat, legal)
         else:
             mask = self.table.no_mask.copy()
         return {"observation": observation, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, without its extra call (it is once a step)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def step(self, action: int | None) -> None:
-        engine = self._started()
+        engine = self.table.engine
+        if engine is None:
+            self._started()  # raises
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = self.table.check_action(agent, action)
-        seat = self.possible_agents.index(agent)
-        legal = self._legal_now()
+        number = action if type(action) is int and 0 <= action < self.codec.num_actions \
+            else self.table.check_action(agent, action)
+        seat = self._seat_of[agent]  # the seat to move
+        legal = self._legal
+        if legal is None:
+            legal = self.codec.legal(engine, seat)
         self._cumulative_rewards[agent] = 0.0
         if number not in legal:
             self._end(self.table.illegal_outcome(agent, number, legal))
             self.infos = {a: {"illegal_action": dict(self.table.illegal)} for a in self.agents}
             return
-        self._buffer[seat] = number
         self._legal = None
-        if len(self._buffer) == len(engine.acting):
-            step = {}
-            checked = True
-            for player, chosen in self._buffer.items():
-                value = self.codec.legal(engine, player).get(chosen) if player != seat else legal[chosen]
-                if value is None:  # a kind the engine does not list (Karibik's bribes)
-                    value = self.codec.decode(engine, player, chosen)
-                    checked = False
-                step[player] = value
-            self._buffer = {}
-            if checked:
-                engine.apply_checked(step)  # every action is one the engine listed just now
-            else:
-                engine.apply(step)
-        if not engine.acting:
+        # Every action applied is one the engine listed just now, or an id the codec answered
+        # by the engine's own rule (Karibik's bribes, each passed once through the engine's
+        # check and legal in every state; Opito Bay's spyglass orders, every order of the
+        # looked-at cards): the engine need not check it again.
+        if len(engine.acting) == 1:
+            value = legal[number]
+            engine.apply_checked({seat: self.codec.decode(engine, seat, number) if value is None else value})
+        else:
+            self._buffer[seat] = number
+            if len(self._buffer) == len(engine.acting):
+                step = {}
+                for player, chosen in self._buffer.items():
+                    value = self.codec.legal(engine, player).get(chosen) if player != seat else legal[chosen]
+                    step[player] = self.codec.decode(engine, player, chosen) if value is None else value
+                self._buffer = {}
+                engine.apply_checked(step)
+        acting = engine.acting
+        if not acting:
             self._end(self.table.final_rewards())
         else:
-            self.agent_selection = self.possible_agents[self._to_move()]
+            self.agent_selection = self.possible_agents[acting[0] if len(acting) == 1 else self._to_move()]
 
     def _end(self, rewards: dict[str, float]) -> None:
         self.rewards = {a: rewards[a] for a in self.agents}
