@@ -3,6 +3,10 @@
 import os
 import signal
 
+import pytest
+
+from . import _xdist
+
 
 def pytest_sessionstart(session):
     """Give Ctrl-C back its default meaning in this process and so in every child it starts.
@@ -22,3 +26,11 @@ def pytest_sessionstart(session):
     for name in ("COLUMNS", "LINES"):
         if name not in os.environ:
             os.unsetenv(name)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _run_folder(request, tmp_path_factory):
+    """The folder this run's xdist workers share (``tests/_xdist.py``): the parent of each
+    worker's own temporary folder, as pytest-xdist's documentation shares session data."""
+    if hasattr(request.config, "workerinput"):  # an xdist worker (not -n 0, not -p no:xdist)
+        _xdist.RUN_FOLDER = tmp_path_factory.getbasetemp().parent
