@@ -1,6 +1,11 @@
 """Session-wide test setup."""
 
+import os
 import signal
+
+import pytest
+
+from . import _xdist
 
 
 def pytest_sessionstart(session):
@@ -8,6 +13,24 @@ def pytest_sessionstart(session):
 
     A shell without job control starts background commands (``pytest ... &``, some CI runners)
     with SIGINT ignored, and an ignored signal stays ignored across exec: the arena processes
-    that tests interrupt with SIGINT (tournament runs, ladder servers) would never see it."""
+    that tests interrupt with SIGINT (tournament runs, ladder servers) would never see it.
+
+    And leave the terminal's size out of the children's environment unless it was there when
+    the suite started. pytest imports readline as it starts (9.0 does on every platform), and
+    GNU readline, with no terminal on stdin (CI, an xdist worker), exports ``COLUMNS=80`` and
+    ``LINES=24`` behind ``os.environ``'s back: every ``arena`` a test starts would then fit its
+    tables to 80 columns, which the tests that read a table whole (``arena doctor``'s) do not
+    expect."""
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    for name in ("COLUMNS", "LINES"):
+        if name not in os.environ:
+            os.unsetenv(name)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _run_folder(request, tmp_path_factory):
+    """The folder this run's xdist workers share (``tests/_xdist.py``): the parent of each
+    worker's own temporary folder, as pytest-xdist's documentation shares session data."""
+    if hasattr(request.config, "workerinput"):  # an xdist worker (not -n 0, not -p no:xdist)
+        _xdist.RUN_FOLDER = tmp_path_factory.getbasetemp().parent

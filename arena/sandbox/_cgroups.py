@@ -131,11 +131,12 @@ class CgroupLayout:
 
 
 def _remove_folder(folder: Path) -> None:
-    if not folder.is_dir():
+    try:
+        children = [child for child in folder.iterdir() if child.is_dir()]
+    except (FileNotFoundError, NotADirectoryError):  # gone: another arena swept it meanwhile
         return
-    for child in folder.iterdir():
-        if child.is_dir():
-            kill_leftovers(child)
+    for child in children:
+        kill_leftovers(child)
     try:
         folder.rmdir()
     except OSError:

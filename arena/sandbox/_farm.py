@@ -104,5 +104,8 @@ def _sweep(farms: Path, keep: Path) -> None:
             if now - (entry / ".complete").stat().st_mtime > STALE_S:
                 shutil.rmtree(entry, ignore_errors=True)
         except OSError:
-            if entry.name.startswith(".") and now - entry.stat().st_mtime > 3600:
-                shutil.rmtree(entry, ignore_errors=True)  # a build that died
+            try:
+                if entry.name.startswith(".") and now - entry.stat().st_mtime > 3600:
+                    shutil.rmtree(entry, ignore_errors=True)  # a build that died
+            except OSError:
+                pass  # gone since the listing: another arena's build, renamed into place

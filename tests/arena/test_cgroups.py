@@ -3,6 +3,7 @@
 
 The live counterparts (real cgroups, as root) are in test_cgroups_live.py."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ import pytest
 from arena.players._faults import FaultKind
 from arena.players._player import cgroup_fault
 from arena.sandbox._botcgroup import BotCgroup
-from arena.sandbox._cgroups import CgroupLayout, Hierarchy, kill_leftovers, parse_mounts, parse_own_cgroups, plan_layout
+from arena.sandbox._cgroups import (CgroupLayout, Hierarchy, kill_leftovers, parse_mounts, parse_own_cgroups, plan_layout,
+                                    remove_stale_cgroups)
 from arena.sandbox._sandbox import Limits, Sandbox
 
 V1_MOUNTS = """\
@@ -181,6 +183,28 @@ def test_v2_the_layout_is_removed_with_its_bots(v2):
             (folder / name).unlink()  # the kernel's files vanish with the folder; a tmp folder's must go first
     box.close()
     assert not arena.exists()
+
+
+def test_a_dead_arenas_folders_removed_meanwhile_by_another_arena_are_no_error(tmp_path, monkeypatch):
+    # Every arena that starts sweeps the folders of dead ones, so two that start at once (the
+    # test suite's two workers do, often) may both find the same folders: the one that finds
+    # them gone as it looks inside them goes on (it raised FileNotFoundError, and the arena
+    # did not start).
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    dead = tmp_path / f"pirate-arena-{ended.pid}"
+    (dead / "bot-0").mkdir(parents=True)
+    real_iterdir = Path.iterdir
+
+    def iterdir(self):
+        if self == dead:  # the other arena's sweep, between this one's listing and its look inside
+            (dead / "bot-0").rmdir()
+            dead.rmdir()
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    remove_stale_cgroups(tmp_path)
+    assert not dead.exists()
 
 
 # -- on move and off ----------------------------------------------------------------------------

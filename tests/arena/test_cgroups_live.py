@@ -8,6 +8,7 @@ Skipped where the arena cannot write cgroups (not root); each test says which ro
 import os
 import subprocess
 import sys
+import time
 import uuid
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -203,19 +204,30 @@ def _dead(pid: int) -> bool:
 
 @needs("pids", "freezer")
 async def test_the_folders_of_a_dead_arena_are_swept_in_every_hierarchy():
-    # An arena killed with kill -9 leaves its folders, and a frozen bot in them.
-    ended = subprocess.Popen(["true"])
-    ended.wait()
-    dead = LAYOUT.renamed(f"pirate-arena-{ended.pid}")
-    cgroup = BotCgroup(dead, "bot-0", processes=8)
-    # orphaned at once, as a dead arena's bots are: init reaps it once it is killed
-    shell = subprocess.run(["sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!"], preexec_fn=cgroup.join,
-                           capture_output=True, text=True, check=True)
-    sleeper = int(shell.stdout)
+    # An arena killed with kill -9 leaves its folders, and a frozen bot in them. The arena (a
+    # stand-in process) lives while they are made: any arena that starts sweeps a dead arena's
+    # folders (the suite's other worker starts many), and would take them away half made.
+    arena = subprocess.Popen(["sleep", "600"])
+    dead = LAYOUT.renamed(f"pirate-arena-{arena.pid}")
     try:
+        cgroup = BotCgroup(dead, "bot-0", processes=8)
+        # orphaned at once, as a dead arena's bots are: init reaps it once it is killed
+        shell = subprocess.run(["sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!"], preexec_fn=cgroup.join,
+                               capture_output=True, text=True, check=True)
+        sleeper = int(shell.stdout)
         cgroup.freeze()
+        arena.kill()  # kill -9
+        arena.wait()
         LAYOUT.renamed(f"pirate-arena-test{uuid.uuid4().hex[:8]}").sweep_stale()  # a later arena
+        # Another arena that started at the same moment sweeps them too: this sweep then finds
+        # the bot killed by that one and leaves its folder to it, which removes it once the
+        # bot has exited (it waits up to a second for that).
+        deadline = time.monotonic() + 5
+        while any(dead.folder(hierarchy).exists() for hierarchy in dead.hierarchies) and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert not any(dead.folder(hierarchy).exists() for hierarchy in dead.hierarchies)
         assert _dead(sleeper)
     finally:
+        arena.kill()
+        arena.wait()
         dead.close()

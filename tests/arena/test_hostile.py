@@ -56,12 +56,19 @@ def processes_with(marker: str) -> list[int]:
 
 
 def rss_mb() -> float:
-    """The arena's own memory (anonymous: a flood read into it grows this; the files of bots'
-    views it locks in the page cache, shared with the cache, do not count)."""
+    """The arena's own resident memory (anonymous and shared memory), without the pages of the
+    files it maps: as root the arena locks every file of a bot's view in the page cache
+    (``arena/sandbox/_resident.py``), hundreds of MB of pages it shares with every process
+    reading those files, mapped the first time the process starts a bot of that view; so which
+    test does that first would depend on which ran before it in the same process."""
+    fields = {}
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("RssAnon:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "RssAnon", "RssShmem"):
+            fields[name] = int(value.split()[0]) / 1024
+    if "RssAnon" in fields:  # Linux 4.5 and later
+        return fields["RssAnon"] + fields.get("RssShmem", 0.0)
+    return fields.get("VmRSS", 0.0)
 
 
 async def duel(sandbox, mode, limits=Limits(), options=None, settings=SETTINGS, extra=(), players_out=None):

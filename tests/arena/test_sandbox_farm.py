@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.sandbox import _resident
+from arena.sandbox import _farm, _resident
 from arena.sandbox._farm import farm
 from arena.sandbox._libraries import closure, read_elf, system_needs
 from arena.sandbox._python import LEFT_OUT, python_view
@@ -64,6 +64,25 @@ def test_the_state_folder_stays_open_to_bots_whatever_the_umask():
     state_folder().chmod(0o700)  # as another umask left it
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "0o755" and before == 0o755
+
+
+def test_a_farm_another_arena_finishes_while_this_one_sweeps_is_no_error(tmp_path, monkeypatch):
+    # Arenas make farms at once (the test suite's two workers do): one's sweep may list another's
+    # farm under its temporary name, which is renamed into place before the sweep looks at it.
+    farms = tmp_path / "farms"
+    building = farms / ".0123abcd.4242"
+    building.mkdir(parents=True)
+    real_iterdir = Path.iterdir
+
+    def iterdir(self):
+        listed = list(real_iterdir(self))
+        if self == farms:
+            building.rename(farms / "0123abcd")  # the other arena's build, complete now
+        return iter(listed)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    _farm._sweep(farms, keep=farms / "ffff")
+    assert [path.name for path in real_iterdir(farms)] == ["0123abcd"]
 
 
 def test_residency_reads_once_then_advises_when_stale_and_skips_when_fresh(tmp_path, monkeypatch):

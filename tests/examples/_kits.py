@@ -25,6 +25,8 @@ from arena.players._player import open_player
 from arena.players._timecontrol import TimeControl
 from engines import get_game
 
+from .._xdist import once
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
 PY_RANDOM = BotSpec(name="py-random", command=("python", "-m", "bots.random"))
 #: Generous: these tests check correctness, not speed; a loaded CI machine must not time out.
@@ -84,8 +86,14 @@ def _needs_build(kit: Kit) -> bool:
 
 @cache
 def _build(name: str) -> str | None:
-    """Build the kit once per test session; the failure text, or None on success."""
-    kit = KITS[name]
+    """Build the kit once per test run, by one of the suite's worker processes while the
+    other waits (it may be running this kit's bot, whose program, classes or node_modules a
+    build rewrites); the failure text, or None on success."""
+    return once(f"kit-{name}", lambda: _run_build(KITS[name]))
+
+
+def _run_build(kit: Kit) -> str | None:
+    name = kit.name
     if not _needs_build(kit):
         return None
     try:
