@@ -90,4 +90,5 @@ def test_the_readme_says_which_python_how_to_isolate_it_and_how_long_the_tests_t
     text = " ".join(intro.split())
     assert f"They need Python {version} or later" in text
     assert f"python{version} -m venv .venv && . .venv/bin/activate" in text
-    assert "The whole test suite takes about 12 minutes on 2 cores" in text
+    assert "The whole test suite takes about 13 minutes on 2 cores" in text
+    assert "`python -m pytest -q -n 0` runs it in one process, in about 20 minutes" in text

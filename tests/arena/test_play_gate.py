@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -39,17 +40,23 @@ class Socket:
         self.sock.sendall(self.ws.send(Request(host=host, target=path, extra_headers=headers)))
         self.closed: int | None = None
         self.texts: list[str] = []
+        #: events received but not handled yet: one read may bring the handshake's answer and
+        #: the first messages together (on a loaded machine it often does)
+        self.pending: deque = deque()
         while True:
-            for event in self._events():
-                if isinstance(event, AcceptConnection):
-                    return
-                if isinstance(event, RejectConnection):
-                    raise WebSocketRefused(event.status_code)
+            event = self._event()
+            if isinstance(event, AcceptConnection):
+                return
+            if isinstance(event, RejectConnection):
+                raise WebSocketRefused(event.status_code)
 
-    def _events(self):
-        data = self.sock.recv(65536)
-        self.ws.receive_data(data or None)
-        return list(self.ws.events())
+    def _event(self):
+        """The next event, read from the socket when none is pending."""
+        while not self.pending:
+            data = self.sock.recv(65536)
+            self.ws.receive_data(data or None)
+            self.pending.extend(self.ws.events())
+        return self.pending.popleft()
 
     def send(self, text: str) -> None:
         self.sock.sendall(self.ws.send(TextMessage(data=text)))
@@ -58,16 +65,16 @@ class Socket:
         """The next whole message; raises EOFError (with the close code) if the server closes."""
         partial = ""
         while True:
-            for event in self._events():
-                if isinstance(event, TextMessage):
-                    partial += event.data
-                    if event.message_finished:
-                        return json.loads(partial)
-                elif isinstance(event, CloseConnection):
-                    self.closed = event.code
-                    raise EOFError(event.code)
-                elif isinstance(event, RejectData):
-                    continue
+            event = self._event()
+            if isinstance(event, TextMessage):
+                partial += event.data
+                if event.message_finished:
+                    return json.loads(partial)
+            elif isinstance(event, CloseConnection):
+                self.closed = event.code
+                raise EOFError(event.code)
+            elif isinstance(event, RejectData):
+                continue
 
     def until(self, test) -> dict:
         while True:
