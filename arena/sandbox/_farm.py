@@ -25,6 +25,8 @@ from ._resident import state_folder
 
 #: farms not used for this long are removed when another is made
 STALE_S = 24 * 3600
+#: the farms this process found whole (each is looked over once per process)
+_WHOLE: set[str] = set()
 
 
 def farm(files: Sequence[Path], folders: Sequence[Path], mount_points: Sequence[Path] = ()) -> Path:
@@ -39,8 +41,16 @@ def farm(files: Sequence[Path], folders: Sequence[Path], mount_points: Sequence[
     key = hashlib.sha256(json.dumps([listing, empty, versions]).encode()).hexdigest()[:24]
     root = state_folder() / "farms" / key
     if (root / ".complete").exists():
-        os.utime(root / ".complete")
-        return root
+        if key in _WHOLE or all(os.path.lexists(root / path.lstrip("/")) for path in (*listing, *empty)):
+            _WHOLE.add(key)
+            os.utime(root / ".complete")
+            return root
+        # Not all there (a farm seen once with files missing: every bot of that view failed
+        # to start): set aside, swept within the hour as a build that died, and made again.
+        try:
+            root.rename(root.parent / f".{key}.incomplete.{os.getpid()}")
+        except OSError:
+            pass
     root.parent.mkdir(mode=0o755, exist_ok=True)
     root.parent.chmod(0o755)
     building = root.parent / f".{key}.{os.getpid()}"

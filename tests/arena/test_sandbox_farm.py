@@ -155,3 +155,22 @@ def test_views_locked_from_many_threads_at_once_are_each_locked_once(tmp_path):
         thread.join()
     assert errors == []
     assert lock_resident(folders).fresh == len(folders)
+
+
+def test_a_farm_found_with_a_file_missing_is_made_again(tmp_path, monkeypatch):
+    # A farm seen once without its interpreter (bin/python3.11) made every Python bot of its
+    # view fail to start ("bwrap: execvp ...: No such file or directory") until it was removed.
+    monkeypatch.setattr(_resident, "state_folder", lambda: tmp_path / "state")
+    monkeypatch.setattr(_farm, "state_folder", lambda: tmp_path / "state")
+    (tmp_path / "state").mkdir()
+    source = tmp_path / "runtime"
+    (source / "bin").mkdir(parents=True)
+    (source / "bin" / "python3.11").write_text("#!/bin/sh\n")
+    (source / "lib").mkdir()
+    (source / "lib" / "os.py").write_text("")
+    files = [source / "bin" / "python3.11", source / "lib"]
+    root = _farm.farm(files, ())
+    placed = root / str(source / "bin" / "python3.11").lstrip("/")
+    placed.unlink()
+    monkeypatch.setattr(_farm, "_WHOLE", set())
+    assert _farm.farm(files, ()) == root and placed.exists()
