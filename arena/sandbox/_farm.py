@@ -41,7 +41,8 @@ def farm(files: Sequence[Path], folders: Sequence[Path], mount_points: Sequence[
     key = hashlib.sha256(json.dumps([listing, empty, versions]).encode()).hexdigest()[:24]
     root = state_folder() / "farms" / key
     if (root / ".complete").exists():
-        if key in _WHOLE or all(os.path.lexists(root / path.lstrip("/")) for path in (*listing, *empty)):
+        if key in _WHOLE or all(os.path.lexists(root / path.lstrip("/")) or not os.path.lexists(path)
+                                for path in listing):
             _WHOLE.add(key)
             os.utime(root / ".complete")
             return root
