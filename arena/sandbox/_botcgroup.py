@@ -115,7 +115,9 @@ class BotCgroup:
             self._freeze = opened(folder / name, os.O_WRONLY)
             # Whether every process of it is frozen yet: v1 says FREEZING until then, v2's
             # events say "frozen 1" once it is.
-            self._frozen_state = opened(folder / ("freezer.state" if version == 1 else "cgroup.events"), os.O_RDONLY)
+            state = folder / ("freezer.state" if version == 1 else "cgroup.events")
+            if state.exists():
+                self._frozen_state = opened(state, os.O_RDONLY)
         if "cputime" in self._roles and self.cpu_s is not None:
             folder, version = self._roles["cputime"]
             self._cputime = opened(folder / _CPUTIME[version], os.O_RDONLY)

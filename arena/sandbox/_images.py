@@ -236,7 +236,11 @@ def mount_images(images: Sequence[Image]) -> None:
     if _LIBC.unshare(_CLONE_NEWNS) != 0 or _LIBC.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
         error = ctypes.get_errno()
         raise OSError(error, f"no mount namespace of its own: {os.strerror(error)}")
+    mounted = set()
     for image in images:
+        if image.mount_point in mounted:
+            continue  # two folders holding the same: one image, mounted once
+        mounted.add(image.mount_point)
         if _LIBC.mount(os.fsencode(image.file), os.fsencode(image.mount_point), b"erofs",
                        _MS_RDONLY | _MS_NOSUID | _MS_NODEV, None) != 0:
             error = ctypes.get_errno()
