@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -54,7 +55,7 @@ def farm(files: Sequence[Path], folders: Sequence[Path], mount_points: Sequence[
             pass
     root.parent.mkdir(mode=0o755, exist_ok=True)
     root.parent.chmod(0o755)
-    building = root.parent / f".{key}.{os.getpid()}"
+    building = root.parent / f".{key}.{os.getpid()}.{threading.get_ident()}"  # bots start from several threads
     shutil.rmtree(building, ignore_errors=True)
     building.mkdir(mode=0o755)
     for path in listing:

@@ -35,6 +35,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -201,7 +202,7 @@ def _make(image: Image, left_out: Sequence[Path]) -> bool:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if image.file.exists():
             return True
-        building = image.file.with_suffix(f".{os.getpid()}.building")
+        building = image.file.with_suffix(f".{os.getpid()}.{threading.get_ident()}.building")
         excluded = [f"--exclude-path={os.path.relpath(path, image.source)}" for path in left_out]
         made = subprocess.run(["mkfs.erofs", "--quiet", "-x-1", "--preserve-mtime", *excluded,
                                str(building), str(image.source)], capture_output=True)
