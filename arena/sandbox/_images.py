@@ -37,7 +37,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -253,18 +253,20 @@ _WIDTH = {"--ro-bind": 3, "--ro-bind-try": 3, "--bind": 3, "--symlink": 3, "--de
           "--tmpfs": 2, "--size": 2, "--remount-ro": 2}
 
 
-def bound(arguments: Sequence[str]) -> list[tuple[str, str]]:
-    """The (host path, place in the view) of every read-only bind in view ``arguments``."""
-    pairs = []
+def _options(arguments: Sequence[str]) -> Iterator[list[str]]:
+    """The options of view ``arguments`` one at a time, each with its words."""
     index = 0
     while index < len(arguments):
         option = arguments[index]
         if option not in _WIDTH:
             raise ValueError(f"not an option of a view: {option!r}")
-        if option in ("--ro-bind", "--ro-bind-try"):
-            pairs.append((arguments[index + 1], arguments[index + 2]))
+        yield list(arguments[index:index + _WIDTH[option]])
         index += _WIDTH[option]
-    return pairs
+
+
+def bound(arguments: Sequence[str]) -> list[tuple[str, str]]:
+    """The (host path, place in the view) of every read-only bind in view ``arguments``."""
+    return [(words[1], words[2]) for words in _options(arguments) if words[0] in ("--ro-bind", "--ro-bind-try")]
 
 
 def through_images(arguments: Sequence[str], images: Sequence[Image]) -> list[str]:
@@ -274,13 +276,8 @@ def through_images(arguments: Sequence[str], images: Sequence[Image]) -> list[st
     by_source = {str(image.source): image for image in images}
     imaged: list[str] = []  # the places of the view that images show, as they are on the host
     result: list[str] = []
-    index = 0
-    while index < len(arguments):
-        option = arguments[index]
-        if option not in _WIDTH:
-            raise ValueError(f"not an option of a view: {option!r}")
-        words = list(arguments[index:index + _WIDTH[option]])
-        index += len(words)
+    for words in _options(arguments):
+        option = words[0]
         if option in ("--ro-bind", "--ro-bind-try") and words[1] in by_source:
             if words[1] == words[2]:
                 imaged.append(words[2])

@@ -53,7 +53,7 @@ from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, pro
 from ._uids import UidAllocator
 from ._images import Image, bound, image_of, images_missing, mount_images, through_images
 from ._resident import keep_resident, lock_resident, state_folder
-from ._view import PACKAGES, PROJECT_ROOT, bot_path, needed_paths, program_path, view
+from ._view import PACKAGES, PROJECT_ROOT, bot_path, needed_paths, program_path, view, within
 
 
 @dataclass(frozen=True)
@@ -337,7 +337,8 @@ class Sandbox:
             for source, _ in bound(arguments):
                 if source == "/dev/null" or not os.path.isdir(source):
                     continue
-                if any(_holds(Path(source), folder) and _holds(folder, inside) for folder in hidden_folders):
+                if any(_strictly_within(folder, Path(source)) and _strictly_within(inside, folder)
+                       for folder in hidden_folders):
                     continue  # a folder shown again inside a hidden one (a ladder's own submission)
                 image = image_of(Path(source), self.hidden_paths, unchanging=source.startswith(farms))
                 if image is not None:
@@ -463,9 +464,9 @@ class Sandbox:
         return missing_roles(self.cgroups)
 
 
-def _holds(folder: Path, path: Path) -> bool:
-    """Whether ``path`` lies strictly inside ``folder``."""
-    return str(path).startswith(str(folder).rstrip("/") + "/")
+def _strictly_within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies inside ``folder`` and is not ``folder`` itself."""
+    return path != folder and within(path, folder)
 
 
 def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:

@@ -6,6 +6,7 @@ The ladder's folder is world-readable (bots run under their own uids as root), m
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
@@ -23,6 +24,7 @@ from pathlib import Path
 from arena.cli._ladder import pack_bot
 
 BOTS = Path(__file__).parent / "bots"
+PR_SET_PDEATHSIG = 1
 ROOT = Path(__file__).parents[3]
 
 LADDER = """\
@@ -75,6 +77,16 @@ def arena(*args: str) -> str:
     return result.stdout
 
 
+def _stop_with_parent() -> None:
+    """In the server's child, before exec: SIGINT (the server's own clean stop) when the test
+    process dies, so that a killed test run (Ctrl-C twice, a timeout's SIGKILL) leaves no
+    server behind, still playing games on a machine's cores."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGINT, 0, 0, 0)
+    if os.getppid() == 1:  # the test process died before the line above
+        os.kill(os.getpid(), signal.SIGINT)
+
+
 class Server:
     """``arena ladder serve FOLDER/ladder.toml`` until :meth:`stop` (or :meth:`kill`)."""
 
@@ -84,7 +96,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "arena.cli", "ladder", "serve", str(folder / "ladder.toml"), "--sandbox", sandbox],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
-            start_new_session=True)
+            start_new_session=True, preexec_fn=_stop_with_parent)
         self.lines: list[str] = []
         ready = threading.Event()
 
