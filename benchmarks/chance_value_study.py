@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.ratings._baseline import load_baseline  # noqa: E402
 from benchmarks.bench_variance_play import duplicate_block, mixed_policy, request_for  # noqa: E402
+from bots.dead_mans_draw._playout import act  # noqa: E402
 from engines import Replay, get_game  # noqa: E402
 from engines.dead_mans_draw._cards import suit_of, value_of  # noqa: E402
 
@@ -144,8 +145,6 @@ class Logistic:
 def resolved(state):
     """``state`` after the reference policy (the search's playout policy, ``bots.dead_mans_draw.
     _playout.act``) has made every decision short of a draw: an ability's target, a collect."""
-    from bots.dead_mans_draw._playout import act
-
     rng = random.Random(0)
     copy = None
     for _ in range(8):
