@@ -302,6 +302,12 @@ class BotPool:
                 self._handing.append(entry)
                 try:
                     await entry.player.wait_input_read(self.startup_s)
+                except BaseException:
+                    # Cancelled while handed out (the coordinator is gone, the game stopped):
+                    # neither idle nor busy, nobody else would ever end it, and the pool's
+                    # nursery would wait for it forever.
+                    self._release(entry)
+                    raise
                 finally:
                     self._handing.remove(entry)
             if self._keep_if_well(entry):

@@ -109,6 +109,26 @@ async def test_a_process_being_handed_out_for_another_deal_blocks_a_rotation_of_
         pool.release_all()
 
 
+async def test_a_checkout_cancelled_while_its_process_is_handed_out_lets_the_pool_close():
+    # A worker whose coordinator dies mid-checkout cancels it while the pool waits for the
+    # process to read its last `end` (1 s here). That process was neither idle nor busy: before,
+    # nothing ended it and the pool's nursery waited for it forever (a worker left behind after
+    # a ladder server's kill -9 was found 30 minutes later, its bot still in the pool).
+    specs = {"a": lifecycle("slow-after-move", "a"), "b": lifecycle("slow-after-move", "b")}
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            pool = BotPool(nursery, specs, 10, keep=2)
+            await pool.preflight(specs)
+            first = await pool.checkout_game(["a", "b"], 1)
+            await play_match(TOY, first, 1, {"target": 2}, settings=FAST)
+            pool.checkin_game(["a", "b"], first)
+            with trio.move_on_after(0.2) as scope:
+                await pool.checkout_game(["a", "b"], 2)  # the same processes, still reading deal 1's end
+            assert scope.cancelled_caught
+            pool.release_all()
+    assert all(player.process.returncode() is not None for player in first)
+
+
 async def test_a_rotation_waits_for_a_game_of_its_deal_in_play_and_ends_its_process():
     specs = {"a": lifecycle("good", "a"), "b": lifecycle("good", "b"), "c": lifecycle("good", "c")}
     async with trio.open_nursery() as nursery:
