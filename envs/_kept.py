@@ -57,6 +57,15 @@ class Kept:
         """Bring the tensor up to date with ``state`` and return it (not a copy)."""
         raise NotImplementedError
 
+    def _one_hot(self, old: int, new: int) -> int:
+        """Move a one-hot from index ``old`` to ``new`` (-1: none) and return ``new`` (call it
+        only when they differ)."""
+        if old >= 0:
+            self.out[old] = 0.0
+        if new >= 0:
+            self.out[new] = 1.0
+        return new
+
     def _move(self, old: list[int], new: list[int]) -> None:
         """Take 1 off every index of ``old`` and add 1 at every index of ``new`` (repeats
         count), skipping the indices in both: a numpy element costs several list operations."""

@@ -235,13 +235,10 @@ class KeptDeadMansDraw(Kept):
                 left = info.get("left", 0) / 20
                 if info.get("from") is not None:
                     hits.append(off["pending_from"] + rel[info["from"]])
-        for index, old in ((seat_at, self.pending_seat), (kind_at, self.pending_kind)):
-            if index != old:
-                if old >= 0:
-                    out[old] = 0.0
-                if index >= 0:
-                    out[index] = 1.0
-        self.pending_seat, self.pending_kind = seat_at, kind_at
+        if seat_at != self.pending_seat:
+            self.pending_seat = self._one_hot(self.pending_seat, seat_at)
+        if kind_at != self.pending_kind:
+            self.pending_kind = self._one_hot(self.pending_kind, kind_at)
         if hits or self.pending_hits:
             self._move(self.pending_hits, hits)
             self.pending_hits = hits

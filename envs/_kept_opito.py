@@ -97,17 +97,9 @@ class KeptOpitoBay(Kept):
         # turn and decision (none once the game is over): two one-hots, each an index or -1
         turn, decision = (self.turn_at[state.turn], self.decision_at[state.phase]) if state.acting else (-1, -1)
         if turn != self.turn:
-            if self.turn >= 0:
-                out[self.turn] = 0.0
-            if turn >= 0:
-                out[turn] = 1.0
-            self.turn = turn
+            self.turn = self._one_hot(self.turn, turn)
         if decision != self.decision:
-            if self.decision >= 0:
-                out[self.decision] = 0.0
-            if decision >= 0:
-                out[decision] = 1.0
-            self.decision = decision
+            self.decision = self._one_hot(self.decision, decision)
         hands = state.hands
         hand = hands[me]
         if hand != self.hand:  # a card or two played and drawn: count only those
