@@ -19,6 +19,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -275,13 +276,25 @@ used = (after.user + after.system + after.children_user + after.children_system
         - before.user - before.system - before.children_user - before.children_system)
 found["cores"] = round(used / (time.monotonic() - began), 2)
 
-# frozen: the arena freezes it during this window; the longest pause it notices (the window
-# ends early once it has noticed the freeze: an arena that sees "window" late still fits in)
+# frozen: the arena freezes it during this window, which ends when the arena writes to its
+# stdin that it thawed it (or at the cap); every pause it notices, on the clock the arena's
+# freeze is told on (a loaded machine pauses it too: the arena's interval must lie in one).
+# Its clock starts before it says so (a freeze that lands at once is still seen), and the
+# step after the arena's word is timed too (a freeze that lands in the select ends there).
+import select
+pauses, last, told = [], time.monotonic(), False
+end = last + task["window"]
 print("window", file=sys.stderr, flush=True)
-gap, last, end = 0.0, time.monotonic(), time.monotonic() + task["window"]
-while (now := time.monotonic()) < end and gap < task["freeze"] * 0.9:
-    gap, last = max(gap, now - last), now
-found["paused_ms"] = round(gap * 1000)
+while True:
+    now = time.monotonic()
+    if now - last > 0.01:
+        pauses = [*pauses[-63:], [round(last, 4), round(now, 4)]]
+    if told or now >= end:
+        break
+    last = now
+    told = bool(select.select([0], [], [], 0)[0])
+found["pauses"] = pauses
+found["paused_ms"] = round(max((to - since for since, to in pauses), default=0) * 1000)
 
 # a child that leaves the bot's session and would outlive it (the arena looks for its marker)
 if os.fork() == 0:
@@ -294,10 +307,12 @@ print(json.dumps(found), file=sys.stderr, flush=True)
 PROBE_LIMITS = Limits(processes=8, memory_mb=96)
 #: children each holding this much memory: under the limit alone, over it together
 HOGS, HOG_MB = 4, 48
-#: how long the probe watches for a pause at most (it stops once it noticed one: a loaded
-#: machine's arena may read its "window" line a second or more late), and how long the arena
-#: freezes it in that time
-WINDOW_S, FREEZE_S = 6.0, 0.3
+#: how long the probe watches for a pause at most (the arena ends the window sooner, when it
+#: has thawed it: a loaded machine's arena may read its "window" line a second or more late),
+#: and how long the arena keeps it frozen once every process of it has stopped
+WINDOW_S, FREEZE_S = 15.0, 0.3
+#: how long the arena waits for every process of the probe to stop, once it asked the freeze
+SETTLE_S = 2.0
 #: forks the probe tries (more than its cap)
 PROBE_FORKS = 24
 #: paths that must not exist in a bot's view
@@ -359,7 +374,7 @@ class _Targets:
         return {"port": self.tcp.getsockname()[1], "unix": self.unix_path, "locked": self.locked, "shown": shown,
                 "offset": self.offset, "absent": [*ABSENT, *_host_top_level(), str(self.host_tmp)], "arena_pid": os.getpid(),
                 "forks": PROBE_FORKS, "marker": self.marker, "hogs": HOGS, "hog_mb": HOG_MB,
-                "window": WINDOW_S, "freeze": FREEZE_S,
+                "window": WINDOW_S,
                 "walk": 30_000, "files": 6, "windows": 8}
 
     def reached(self) -> list[str]:
@@ -450,6 +465,7 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
             raise RuntimeError("the sandbox probe said nothing" + (f"; its stderr ends: {lines[-1]}" if lines else ""))
         found["reached"] = targets.reached()
         found["freeze"] = arena_side.get("freeze", "ran out of time before the probe's window")
+        found["frozen"] = arena_side.get("frozen")
         devices = _mounted_devices()
         for seen in found["filesystems"]:
             seen["own"] = seen["device"] not in devices
@@ -466,24 +482,52 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
 
 async def _freeze_in_window(bot, said: dict) -> None:
     """Freeze the probe for :data:`FREEZE_S` once it says its window began, as the arena
-    freezes a bot that is not on move (where there is no freezer, nothing happens); what the
-    arena did goes in ``said["freeze"]``."""
+    freezes a bot that is not on move (where there is no freezer, nothing happens), then tell
+    it on its stdin that its window is over. What the arena did goes in ``said["freeze"]``;
+    the interval it held every process of the probe stopped, on ``time.monotonic``'s clock
+    (the probe's), in ``said["frozen"]``."""
     said["freeze"] = "never saw its window begin"
     while "window" not in bot.stderr.tail().splitlines():
         if bot.returncode() is not None:
             return
         await trio.sleep(0.005)
-    seen = trio.current_time()
-    if bot.cgroup is None or not bot.cgroup.has("freezer"):
-        said["freeze"] = "has no freezer here"
-        return
-    bot.cgroup.freeze()
-    said["freeze"] = (f"froze it {trio.current_time() - seen:.3f} s after it said its window began, for "
-                      f"{FREEZE_S * 1000:.0f} ms" if bot.cgroup.frozen else "could not write the freeze")
+    seen = time.monotonic()
     try:
-        await trio.sleep(FREEZE_S)
+        if bot.cgroup is None or not bot.cgroup.has("freezer"):
+            said["freeze"] = "has no freezer here"
+            return
+        bot.cgroup.freeze()
+        if not bot.cgroup.frozen:
+            said["freeze"] = "could not write the freeze"
+            return
+        try:
+            with trio.move_on_after(SETTLE_S):
+                while not bot.cgroup.settled():
+                    await trio.sleep(0.001)
+            since = time.monotonic()
+            if not bot.cgroup.settled():
+                said["freeze"] = f"asked the freeze, but a process of it still ran after {SETTLE_S:g} s"
+                return
+            await trio.sleep(FREEZE_S)
+            said["frozen"] = [since, time.monotonic()]
+        finally:
+            bot.cgroup.thaw()
+        said["freeze"] = (f"froze it {since - seen:.3f} s after it said its "
+                          f"window began, for {FREEZE_S * 1000:.0f} ms once all of it had stopped")
     finally:
-        bot.cgroup.thaw()
+        with trio.move_on_after(1):
+            try:
+                await bot.stdin.send_all(b"thawed\n")
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+
+
+def _still_through(frozen: list[float] | None, pauses: list[list[float]]) -> bool:
+    """Whether the probe made no step from before the arena's freeze had stopped it until the
+    arena thawed it: one of its pauses spans ``frozen`` (to the millisecond the probe rounds
+    to). A machine under load pauses it too, but only a freeze pauses it exactly then."""
+    return frozen is not None and any(since <= frozen[0] + 0.001 and to >= frozen[1] - 0.001
+                                      for since, to in pauses)
 
 
 #: the channels between bots the sandbox leaves open (README, "What the sandbox cannot do"):
@@ -573,8 +617,9 @@ def judge(found: dict) -> list[Check]:
               f"{', '.join(found['hogs'])}; /tmp of {found['tmp_mb']} MiB"),
         Check("CPU: one core at most, whatever it forks", found["cores"] <= 1.2,
               f"two busy processes got {found['cores']} cores together"),
-        Check("frozen while not on move", found["paused_ms"] >= FREEZE_S * 1000 * 0.8,
-              f"its longest pause in a window of at most {WINDOW_S:g} s: {found['paused_ms']} ms; the arena "
-              f"{found.get('freeze', f'froze it for {FREEZE_S * 1000:.0f} ms where it can')}"),
+        Check("frozen while not on move", _still_through(found.get("frozen"), found["pauses"]),
+              f"the arena {found['freeze']}; its longest pause: {found['paused_ms']} ms"
+              + ("" if not found.get("frozen") or _still_through(found["frozen"], found["pauses"])
+                 else ", and it ran while the arena held it frozen")),
     ]
     return checks

@@ -93,7 +93,8 @@ async def test_without_cgroups_memory_is_limited_only_per_process_and_nothing_is
     try:
         if sandbox.cgroups is None:
             pytest.skip("no cgroups here")
-        with_cgroups = held_by(judge(await run_probe(sandbox)))
+        checks = judge(await run_probe(sandbox))
+        with_cgroups, evidence = held_by(checks), {check.protection: check.evidence for check in checks}
         layout, sandbox.cgroups = sandbox.cgroups, None  # as on a machine without them
         try:
             found = await run_probe(sandbox)
@@ -102,10 +103,47 @@ async def test_without_cgroups_memory_is_limited_only_per_process_and_nothing_is
     finally:
         sandbox.close()
     assert with_cgroups["memory limited over all its processes (and its /tmp)"] is True
-    assert with_cgroups["frozen while not on move"] is True
+    assert with_cgroups["frozen while not on move"] is True, evidence["frozen while not on move"]
     # Four children each under the limit on its own keep four times their share.
     assert held_by(judge(found))["memory limited over all its processes (and its /tmp)"] is False
     assert found["hogs"].count("kept its memory") >= 3
+    assert held_by(judge(found))["frozen while not on move"] is False
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (cgroups)")
+async def test_a_freezer_that_says_it_holds_but_does_not_is_reported_missing(monkeypatch):
+    # The freeze is never written, and the freezer's state is read as stopped all the same:
+    # only the probe's own clock can tell that it kept running.
+    from arena.sandbox._botcgroup import BotCgroup
+
+    def pretend(cgroup):
+        cgroup.frozen = True
+
+    monkeypatch.setattr(BotCgroup, "freeze", pretend)
+    monkeypatch.setattr(BotCgroup, "settled", lambda cgroup: True)
+    sandbox = detect_sandbox("auto")
+    try:
+        if sandbox.cgroups is None:
+            pytest.skip("no cgroups here")
+        found = await run_probe(sandbox)
+    finally:
+        sandbox.close()
+    check = next(check for check in judge(found) if check.protection == "frozen while not on move")
+    assert check.held is False and "it ran while the arena held it frozen" in check.evidence, check.evidence
+
+
+@pytest.mark.parametrize("frozen, pauses, held", [
+    ([10.0, 10.3], [[9.9995, 10.3004]], True),                  # stopped before, ran again after
+    ([10.0, 10.3], [[9.0, 9.5], [10.0005, 10.3004]], True),     # within the probe's rounding
+    ([10.0, 10.3], [[10.05, 10.4]], False),                     # still ran 50 ms into the freeze
+    ([10.0, 10.3], [[9.9, 10.2], [10.21, 10.35]], False),       # ran in the middle of it
+    ([10.0, 10.3], [[3.0, 30.0]], True),                        # a longer pause (load) spans it
+    (None, [[3.0, 30.0]], False),                               # no freeze: a pause proves nothing
+])
+def test_only_a_pause_that_spans_the_whole_freeze_counts(frozen, pauses, held):
+    from arena.players._probe import _still_through
+
+    assert _still_through(frozen, pauses) is held
 
 
 def test_the_tables_fit_the_terminal_width():
