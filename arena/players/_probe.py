@@ -525,7 +525,7 @@ async def _freeze_in_window(bot, said: dict) -> None:
 def _still_through(frozen: list[float] | None, pauses: list[list[float]]) -> bool:
     """Whether the probe made no step from before the arena's freeze had stopped it until the
     arena thawed it: one of its pauses spans ``frozen`` (to the millisecond the probe rounds
-    to). A machine under load pauses it too, but only a freeze pauses it exactly then."""
+    to). A loaded machine pauses it too, but hardly ever across the whole of that interval."""
     return frozen is not None and any(since <= frozen[0] + 0.001 and to >= frozen[1] - 0.001
                                       for since, to in pauses)
 
