@@ -303,9 +303,9 @@ class BotPool:
                 try:
                     await entry.player.wait_input_read(self.startup_s)
                 except BaseException:
-                    # Cancelled while handed out (the coordinator is gone, the game stopped):
-                    # neither idle nor busy, nobody else would ever end it, and the pool's
-                    # nursery would wait for it forever.
+                    # Cancelled (the coordinator is gone, the game stopped) or failed while
+                    # handed out: neither idle nor busy, nobody else would ever end it, and
+                    # the pool's nursery would wait for it forever.
                     self._release(entry)
                     raise
                 finally:

@@ -575,6 +575,7 @@ def judge(found: dict) -> list[Check]:
     reached = found["reached"]
     allowed_env = {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PATH", "PWD"}
     network = [what for what in reached if what in ("stdout", "new socket")]
+    still = _still_through(found["frozen"], found["pauses"])
     checks = [
         Check("no network: its stdout socket re-connected, or a new socket, reaches nothing", not network,
               f"reached the arena's listener through: {', '.join(network)}" if network
@@ -617,9 +618,8 @@ def judge(found: dict) -> list[Check]:
               f"{', '.join(found['hogs'])}; /tmp of {found['tmp_mb']} MiB"),
         Check("CPU: one core at most, whatever it forks", found["cores"] <= 1.2,
               f"two busy processes got {found['cores']} cores together"),
-        Check("frozen while not on move", _still_through(found.get("frozen"), found["pauses"]),
+        Check("frozen while not on move", still,
               f"the arena {found['freeze']}; its longest pause: {found['paused_ms']} ms"
-              + ("" if not found.get("frozen") or _still_through(found["frozen"], found["pauses"])
-                 else ", and it ran while the arena held it frozen")),
+              + (", and it ran while the arena held it frozen" if found["frozen"] and not still else "")),
     ]
     return checks
