@@ -50,27 +50,38 @@ Z = 1.959963984540054
 MIN_BLOCKS = 8
 
 
-def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool, fixed: bool) -> dict:
-    """The played blocks of ``game_id`` (from the file, or played now and written there)."""
-    path = DATA / f"variance_{game_id}{'_fixed' if fixed else ''}.json"
+def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool, fixed: bool,
+            players: int = 2) -> dict:
+    """The played blocks of ``game_id`` (from the file, or played now and written there).
+
+    At ``players`` > 2 the table is A against a field of ``players - 1`` copies of B, a block
+    every rotation of one deal; A's score in a game is its pairwise score against the field
+    (1 for each B behind it, 1/2 level, 0 ahead, averaged) and its luck the same average of the
+    luck matrix's row, so a block is ``players`` games of one number each, as a pair is two.
+    """
+    path = DATA / f"variance_{game_id}{'_fixed' if fixed else ''}{f'_{players}p' if players != 2 else ''}.json"
     if path.exists() and not refresh:
         data = json.loads(path.read_text())
         if data["blocks"] >= blocks and data["share"] == share and data["samples"] == samples:
             return data
     baseline = load_baseline()
-    model = baseline.model(game_id, 2)
-    table = {"A": mixed_policy(game_id, 0.0), "B": mixed_policy(game_id, share, fixed=fixed)}
+    model = baseline.model(game_id, players)
+    names = ["A", "B"] if players == 2 else ["A"] + [f"B{i}" for i in range(1, players)]
+    table = {"A": mixed_policy(game_id, 0.0), **{name: mixed_policy(game_id, share, fixed=fixed) for name in names[1:]}}
     rows = []
     start = time.process_time()
     for seed in range(blocks):
-        pair = []
-        for game in duplicate_block(game_id, ["A", "B"], table, 7000 + seed):
-            a, b = game["seats"].index("A"), game["seats"].index("B")
-            ra, rb = game["ranks"][a], game["ranks"][b]
-            luck = game_luck(game["replay"], model, samples, seed=1)[a][b]
-            pair.append([1.0 if ra < rb else 0.5 if ra == rb else 0.0, round(luck, 6)])
-        rows.append(pair)
-    data = {"game": game_id, "fixed": fixed, "blocks": blocks, "share": share, "samples": samples, "baseline": baseline.label,
+        block = []
+        for game in duplicate_block(game_id, names, table, 7000 + seed):
+            a = game["seats"].index("A")
+            field = [seat for seat in range(players) if seat != a]
+            ranks = game["ranks"]
+            score = sum(1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0 for b in field)
+            luck = game_luck(game["replay"], model, samples, seed=1)[a]
+            block.append([score / len(field), round(sum(luck[b] for b in field) / len(field), 6)])
+        rows.append(block)
+    data = {"game": game_id, "players": players, "fixed": fixed, "blocks": blocks, "share": share,
+            "samples": samples, "baseline": baseline.label,
             "cpu_s": round(time.process_time() - start, 1), "pairs": rows}
     DATA.mkdir(exist_ok=True)
     path.write_text(json.dumps(data) + "\n")
@@ -78,8 +89,8 @@ def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool
 
 
 def block_values(data: dict) -> tuple[np.ndarray, np.ndarray]:
-    """(blocks, 2) raw scores of A and corrected ones."""
-    pairs = np.array(data["pairs"], dtype=float)  # (blocks, 2 games, [score, luck])
+    """(blocks, games of a block) raw scores of A and corrected ones."""
+    pairs = np.array(data["pairs"], dtype=float)  # (blocks, games, [score, luck])
     return pairs[:, :, 0], pairs[:, :, 0] - pairs[:, :, 1]
 
 
@@ -87,26 +98,27 @@ def games_to_verdict(values: np.ndarray, per_game: bool, rng: np.random.Generato
                      max_blocks: int) -> tuple[float, float, float]:
     """Mean games to a verdict over resampled tournaments, the share that never decided within
     ``max_blocks``, and the share of verdicts for B (the weaker bot)."""
-    draws = values[rng.integers(0, len(values), size=(tournaments, max_blocks))]  # (T, n, 2)
+    g = values.shape[1]  # games a block
+    draws = values[rng.integers(0, len(values), size=(tournaments, max_blocks))]  # (T, n, g)
     n = np.arange(1, max_blocks + 1)
     if per_game:
-        flat = draws.reshape(tournaments, 2 * max_blocks)
+        flat = draws.reshape(tournaments, g * max_blocks)
         s1, s2 = np.cumsum(flat, axis=1), np.cumsum(flat**2, axis=1)
-        m = np.arange(1, 2 * max_blocks + 1)
+        m = np.arange(1, g * max_blocks + 1)
         mean = s1 / m
         var = np.maximum(s2 / m - mean**2, 0) * m / np.maximum(m - 1, 1)
         se = np.sqrt(var / m)
-        mean, se = mean[:, 1::2], se[:, 1::2]  # checked after each block, as the others
+        mean, se = mean[:, g - 1::g], se[:, g - 1::g]  # checked after each block, as the others
     else:
-        totals = draws.sum(axis=2)  # per block, 2 games
+        totals = draws.sum(axis=2)  # per block, g games
         s1, s2 = np.cumsum(totals, axis=1), np.cumsum(totals**2, axis=1)
-        mean = s1 / (2 * n)
-        spread = np.maximum(s2 - 2 * s1 * 2 * mean + n * (2 * mean) ** 2, 0)  # sum (t - 2 mean)^2
-        se = np.sqrt(spread * n / np.maximum(n - 1, 1)) / (2 * n)
+        mean = s1 / (g * n)
+        spread = np.maximum(s2 - 2 * s1 * g * mean + n * (g * mean) ** 2, 0)  # sum (t - g mean)^2
+        se = np.sqrt(spread * n / np.maximum(n - 1, 1)) / (g * n)
     decided = (np.abs(mean - 0.5) > Z * se) & (n >= MIN_BLOCKS) & (se > 0)
     first = np.where(decided.any(axis=1), decided.argmax(axis=1), -1)
     done = first >= 0
-    games = 2 * (first[done] + 1)
+    games = g * (first[done] + 1)
     wrong = (mean[done, first[done]] < 0.5).mean() if done.any() else math.nan
     return float(games.mean()) if done.any() else math.nan, float(1 - done.mean()), float(wrong)
 
@@ -118,7 +130,7 @@ def formula_games(values: np.ndarray, per_game: bool, mean: float | None = None)
     mean = values.mean() if mean is None else mean
     if per_game:
         return (Z * values.std(ddof=1) / (mean - 0.5)) ** 2
-    return 2 * (Z * (values.sum(axis=1) / 2).std(ddof=1) / (mean - 0.5)) ** 2
+    return values.shape[1] * (Z * values.mean(axis=1).std(ddof=1) / (mean - 0.5)) ** 2
 
 
 def formula_interval(values: np.ndarray, raw: np.ndarray, per_game: bool, rng: np.random.Generator,
@@ -140,15 +152,16 @@ def coverage(raw: np.ndarray, fixed: np.ndarray, rng: np.random.Generator, tourn
     mean of all blocks (the truth of the resampling for it), corrected around the raw mean of
     all blocks, raw (block unit) and plain per game around the raw mean."""
     truth = raw.mean()
+    g = raw.shape[1]
     idx = rng.integers(0, len(raw), size=(tournaments, blocks))
     out = []
     for values, own in ((fixed, True), (fixed, False), (raw, False)):
         totals = values[idx].sum(axis=2)
-        mean = totals.sum(axis=1) / (2 * blocks)
-        se = np.sqrt(((totals - 2 * mean[:, None]) ** 2).sum(axis=1) * blocks / (blocks - 1)) / (2 * blocks)
+        mean = totals.sum(axis=1) / (g * blocks)
+        se = np.sqrt(((totals - g * mean[:, None]) ** 2).sum(axis=1) * blocks / (blocks - 1)) / (g * blocks)
         out.append(float((np.abs(mean - (values.mean() if own else truth)) <= Z * se).mean()))
-    games = raw[idx].reshape(tournaments, 2 * blocks)  # the per-game interval of the same tournaments
-    se = games.std(axis=1, ddof=1) / math.sqrt(2 * blocks)
+    games = raw[idx].reshape(tournaments, g * blocks)  # the per-game interval of the same tournaments
+    se = games.std(axis=1, ddof=1) / math.sqrt(g * blocks)
     out.append(float((np.abs(games.mean(axis=1) - truth) <= Z * se).mean()))
     return out
 
@@ -160,7 +173,10 @@ def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> lis
     max_blocks = 4 * n
     lines = []
     se_raw = raw.std(ddof=1) / math.sqrt(raw.size)
-    bias = (fixed.mean() - raw.mean()) / (raw.sum(axis=1) / 2).std(ddof=1) * math.sqrt(n)
+    bias = (fixed.mean() - raw.mean()) / raw.mean(axis=1).std(ddof=1) * math.sqrt(n)
+    name = f"{data['game']}{' (fixed B)' if data.get('fixed') else ''}"
+    if data.get("players", 2) != 2:
+        name += f", {data['players']} players (A against {data['players'] - 1} B)"
     plain = None
     for label, values, per_game in (("plain duplicate", raw, True), ("duplicate block unit", raw, False),
                                     ("block unit + corrected", fixed, False)):
@@ -168,11 +184,11 @@ def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> lis
         formula = formula_games(values, per_game, raw.mean())
         plain = plain or formula
         lo, hi, rlo, rhi = formula_interval(values, raw, per_game, rng)
-        lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | {label} | {formula:.0f} "
+        lines.append(f"| {name} | {label} | {formula:.0f} "
                      f"[{lo:.0f}, {hi:.0f}] | {plain / formula:.2f}x [{rlo:.2f}, {rhi:.2f}] | {games:.0f} | "
                      f"{100 * undecided:.1f} % | {100 * wrong:.1f} % |")
     cov_own, cov_fixed, cov_raw, cov_plain = coverage(raw, fixed, rng, tournaments, coverage_blocks)
-    lines.append(f"| {data['game']}{' (fixed B)' if data.get('fixed') else ''} | A's score {100 * raw.mean():.1f} % raw, {100 * fixed.mean():.1f} % corrected "
+    lines.append(f"| {name} | A's score {100 * raw.mean():.1f} % raw, {100 * fixed.mean():.1f} % corrected "
                  f"(difference {bias:+.2f} raw SE of the block mean; per-game SE {100 * se_raw:.1f} %); "
                  f"coverage of 95 % intervals of {coverage_blocks} blocks: corrected {100 * cov_own:.1f} % (of the "
                  f"corrected mean), {100 * cov_fixed:.1f} % (of the raw mean), "
@@ -202,6 +218,9 @@ def policy_noise(game_id: str, share: float, fixed: bool, deals: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--players", type=int, default=2,
+                        help="table size: A against a field of players - 1 copies of B (the shipped "
+                             "baseline has values for 2 and 3)")
     parser.add_argument("--blocks", type=int, default=200)
     parser.add_argument("--share", type=float, default=0.2, help="B's share of random moves")
     parser.add_argument("--samples", type=int, default=4, help="samples per chance event")
@@ -224,7 +243,7 @@ def main() -> None:
           "resampled sequential: mean games | undecided | verdicts for the weaker bot |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for game_id in args.games:
-        data = dataset(game_id, args.blocks, args.share, args.samples, args.refresh, args.fixed)
+        data = dataset(game_id, args.blocks, args.share, args.samples, args.refresh, args.fixed, args.players)
         for line in report(data, args.tournaments, args.coverage_blocks, args.seed):
             print(line, flush=True)
 

@@ -31,8 +31,9 @@ in it. Leaving out a step chosen before its chance is drawn keeps the expectatio
 "exactly zero" then rests on ``resample`` drawing the hidden part from its distribution given
 the acting seat's knowledge, and where opponents' choices hint at their hands (a strong bot
 keeps its good cards, so the library holds fewer of them) it does not: the first benchmark of
-Opito Bay, on ``resample``, measured a mean correction 4.8 standard errors from zero. Dead
-Man's Draw and Opito Bay have ``resample_chance``; Karibik uses ``resample``.
+Opito Bay, on ``resample``, measured a mean correction 4.8 standard errors from zero. All three
+games have ``resample_chance`` (Karibik since issue 35: its reserve of chests); ``resample`` is
+the fallback for an engine without one.
 """
 
 from __future__ import annotations

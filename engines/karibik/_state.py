@@ -275,6 +275,16 @@ class KaribikState(MovePhase, State):
         other.tb_revealed = list(self.tb_revealed)
         return other
 
+    def resample_chance(self, rng: random.Random) -> KaribikState:
+        """A copy in which only what no seat knows is drawn again: the reserve's order (the
+        rounds to come place its chests two at a time from the front); every bid, tie-breaker
+        and chest in play stays. For the arena's chance correction: the real next state and a
+        copy's are then draws of the same chance from the same state (the rules draw from the
+        generator only at setup, so it is kept)."""
+        other = self.clone()
+        rng.shuffle(other.reserve)
+        return other
+
     def resample(self, player: int, rng: random.Random) -> KaribikState:
         """A copy with the reserve order and the other players' hidden cards redrawn.
 

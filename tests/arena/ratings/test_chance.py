@@ -102,18 +102,24 @@ def test_opito_luck_features_read_what_the_viewer_may_know():
     assert state.luck_features(1) == [650 * 5, 3200]
 
 
-@pytest.mark.parametrize("game_id", ["dead-mans-draw", "opito-bay"])
+@pytest.mark.parametrize("game_id", ["dead-mans-draw", "opito-bay", "karibik"])
 def test_resample_chance_keeps_every_hand_and_redraws_only_the_unseen_deck(game_id):
     state, replay = _random_game(game_id, 8)
     state = get_game(game_id).new_state(2, 8, {})
-    for step in replay.steps[:len(replay.steps) // 2]:
+    # half way, or in Karibik its third round (the reserve of 10 chests is empty by the sixth)
+    # at its third ship, with the bribes for ships 3-5 still hidden
+    for t, step in enumerate(replay.steps):
+        if t == len(replay.steps) // 2 if game_id != "karibik" else len(state.reserve) == 6 and state.ship == 2:
+            break
         state.apply(step)
     rng = random.Random(2)
     copies = [state.resample_chance(rng) for _ in range(20)]
-    pile = "library" if game_id == "opito-bay" else "draw"
+    pile = {"opito-bay": "library", "karibik": "reserve"}.get(game_id, "draw")
     assert any(getattr(c, pile) != getattr(state, pile) for c in copies)
     for c in copies:
         assert sorted(getattr(c, pile)) == sorted(getattr(state, pile))
         if game_id == "opito-bay":
             assert c.hands == state.hands
+        if game_id == "karibik":  # every seat's secret bids and tie-breaker stay: they are choices
+            assert c.bids == state.bids and c.tiebreaker == state.tiebreaker
         assert c.observation(0) == state.observation(0) and c.observation(1) == state.observation(1)
