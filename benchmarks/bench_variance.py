@@ -60,12 +60,13 @@ def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool
     luck matrix's row, so a block is ``players`` games of one number each, as a pair is two.
     """
     path = DATA / f"variance_{game_id}{'_fixed' if fixed else ''}{f'_{players}p' if players != 2 else ''}.json"
-    if path.exists() and not refresh:
-        data = json.loads(path.read_text())
-        if data["blocks"] >= blocks and data["share"] == share and data["samples"] == samples:
-            return data
     baseline = load_baseline()
     model = baseline.model(game_id, players)
+    if path.exists() and not refresh:
+        data = json.loads(path.read_text())
+        if data["blocks"] >= blocks and data["share"] == share and data["samples"] == samples \
+                and data["baseline"] == baseline.label:  # another baseline: another luck
+            return {"gain": model.gain, **data}
     names = ["A", "B"] if players == 2 else ["A"] + [f"B{i}" for i in range(1, players)]
     table = {"A": mixed_policy(game_id, 0.0), **{name: mixed_policy(game_id, share, fixed=fixed) for name in names[1:]}}
     rows = []
@@ -81,7 +82,7 @@ def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool
             block.append([score / len(field), round(sum(luck[b] for b in field) / len(field), 6)])
         rows.append(block)
     data = {"game": game_id, "players": players, "fixed": fixed, "blocks": blocks, "share": share,
-            "samples": samples, "baseline": baseline.label,
+            "samples": samples, "baseline": baseline.label, "gain": model.gain,
             "cpu_s": round(time.process_time() - start, 1), "pairs": rows}
     DATA.mkdir(exist_ok=True)
     path.write_text(json.dumps(data) + "\n")
@@ -178,8 +179,12 @@ def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> lis
     if data.get("players", 2) != 2:
         name += f", {data['players']} players (A against {data['players'] - 1} B)"
     plain = None
-    for label, values, per_game in (("plain duplicate", raw, True), ("duplicate block unit", raw, False),
-                                    ("block unit + corrected", fixed, False)):
+    analyses = [("plain duplicate", raw, True), ("duplicate block unit", raw, False),
+                ("block unit + corrected", fixed, False)]
+    gain = data.get("gain", 1.0)
+    if gain not in (0.0, 1.0):  # the same luck taken out whole, as before the baseline had gains
+        analyses.append(("block unit + corrected, gain 1", raw - (raw - fixed) / gain, False))
+    for label, values, per_game in analyses:
         games, undecided, wrong = games_to_verdict(values, per_game, rng, tournaments, max_blocks)
         formula = formula_games(values, per_game, raw.mean())
         plain = plain or formula
@@ -189,6 +194,7 @@ def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> lis
                      f"{100 * undecided:.1f} % | {100 * wrong:.1f} % |")
     cov_own, cov_fixed, cov_raw, cov_plain = coverage(raw, fixed, rng, tournaments, coverage_blocks)
     lines.append(f"| {name} | A's score {100 * raw.mean():.1f} % raw, {100 * fixed.mean():.1f} % corrected "
+                 f"(gain {gain:g}) "
                  f"(difference {bias:+.2f} raw SE of the block mean; per-game SE {100 * se_raw:.1f} %); "
                  f"coverage of 95 % intervals of {coverage_blocks} blocks: corrected {100 * cov_own:.1f} % (of the "
                  f"corrected mean), {100 * cov_fixed:.1f} % (of the raw mean), "

@@ -8,7 +8,14 @@ and step number, and fit the two weights of :class:`arena.ratings._baseline.Valu
 logistic regression of the final pairwise result on the score difference (Newton steps, no
 intercept: the model is antisymmetric). Seeds 10^6 and up: the benchmark's games use others.
 
+Then each model's gain (the control variate's coefficient): ``--gain-games`` more self-play
+games of the same mix (seeds 10^6 + 500,000 and up), each one's luck under the model computed
+as the arena does (:func:`arena.ratings._chance.game_luck`), and the coefficient of the
+least-squares line of the pairwise results on their luck, ``cov(result, luck) / var(luck)``,
+which makes the spread of ``result - gain * luck`` smallest on those games (from 0 to 2).
+
     PYTHONPATH=. python benchmarks/chance_baseline.py --games 200
+    PYTHONPATH=. python benchmarks/chance_baseline.py --gains-only   # keep the weights of --out
 """
 
 from __future__ import annotations
@@ -23,10 +30,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.ratings._baseline import DEFAULT_PATH, make_baseline_file  # noqa: E402
+from arena.ratings._baseline import DEFAULT_PATH, ValueModel, make_baseline_file  # noqa: E402
+from arena.ratings._chance import DEFAULT_SAMPLES, game_luck  # noqa: E402
 from benchmarks.bench_variance_play import mixed_policy, play  # noqa: E402
+from engines import Replay  # noqa: E402
 
 SEED_BASE = 10**6
+GAIN_SEED_BASE = SEED_BASE + 500_000
 TABLES = {"dead-mans-draw": (2, 3), "opito-bay": (2, 3), "karibik": (2, 3)}
 
 
@@ -68,25 +78,59 @@ def fit(rows: np.ndarray, length: float, scale: float) -> tuple[float, float]:
     return float(beta[0]), float(beta[1])
 
 
+def fitted_gain(results: list[float], lucks: list[float]) -> float:
+    """``cov(result, luck) / var(luck)`` (the slope of the least-squares line), from 0 to 2; 0
+    where the luck never varies (a value no chance moves)."""
+    luck = np.asarray(lucks, dtype=float)
+    if len(luck) < 2 or luck.var() == 0:
+        return 0.0
+    slope = float(np.cov(np.asarray(results, dtype=float), luck)[0, 1] / luck.var(ddof=1))
+    return min(2.0, max(0.0, slope))
+
+
+def gain_of(game_id: str, players: int, model: ValueModel, games: int) -> float:
+    """The gain of ``model``, fitted on ``games`` self-play games (every pair of seats of each)."""
+    results, lucks = [], []
+    for number in range(games):
+        seed = GAIN_SEED_BASE + number
+        rng = random.Random(seed)
+        policies = [mixed_policy(game_id, rng.choice((0.0, 0.1, 0.3))) for _ in range(players)]
+        final, _ = play(game_id, policies, seed)
+        ranks = final.outcome().ranks
+        luck = game_luck(Replay.of(final, game_id, seed), model, DEFAULT_SAMPLES, seed=1)
+        for i in range(players):
+            for j in range(i + 1, players):
+                results.append(1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0)
+                lucks.append(luck[i][j])
+    return fitted_gain(results, lucks)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--out", type=Path, default=DEFAULT_PATH)
     parser.add_argument("--only", nargs="*", help="fit these games again, keep the others' entries of --out")
+    parser.add_argument("--gain-games", type=int, default=200, help="self-play games to fit each gain on")
+    parser.add_argument("--gains-only", action="store_true", help="keep the weights of --out, fit the gains")
     args = parser.parse_args()
     games: dict[str, dict[str, dict[str, float]]] = {}
-    if args.only:
+    if args.only or args.gains_only:
         games = json.loads(args.out.read_text())["games"]
     for game_id, tables in TABLES.items():
         if args.only and game_id not in args.only:
             continue
         for players in tables:
-            rows, length, scale = samples_of(game_id, players, args.games)
-            weight, progress = fit(rows, length, scale)
-            games.setdefault(game_id, {})[str(players)] = {
-                "weight": round(weight, 6), "progress": round(progress, 6),
-                "scale": round(scale, 6), "length": round(length, 3)}
-            print(game_id, players, games[game_id][str(players)], flush=True)
+            if args.gains_only:
+                entry = dict(games[game_id][str(players)])
+            else:
+                rows, length, scale = samples_of(game_id, players, args.games)
+                weight, progress = fit(rows, length, scale)
+                entry = {"weight": round(weight, 6), "progress": round(progress, 6),
+                         "scale": round(scale, 6), "length": round(length, 3)}
+            model = ValueModel(entry["weight"], entry["progress"], entry["scale"], entry["length"])
+            entry["gain"] = round(gain_of(game_id, players, model, args.gain_games), 4)
+            games.setdefault(game_id, {})[str(players)] = entry
+            print(game_id, players, entry, flush=True)
     args.out.write_text(json.dumps(make_baseline_file(games), indent=1, sort_keys=True) + "\n")
     print("wrote", args.out)
 

@@ -22,6 +22,12 @@ summed luck with its result.
   features, symmetrised, trained on self-play states with early stopping on held-out games;
 - ``lookahead``: ``logistic`` read on the state the reference policy makes of this one without
   drawing (:func:`resolved`: an ability's target chosen, a collect made).
+- ``playout``: seat 0's mean chance to win after ``--playouts`` playouts of the search's own
+  playout policy for ``--turns`` turns (:class:`Playout`), with common random numbers.
+
+Each family's luck is also shown scaled by the coefficient that fits it best on the same games
+(an upper bound), and with ``--beta-games N`` by the one fitted on N self-play games instead
+(fixed before these games: what ``arena/ratings/chance_baseline.json``'s gains do).
 
 Figures and what they say: BENCHMARKS.md, "Richer values for Dead Man's Draw".
 
@@ -169,6 +175,43 @@ class Lookahead(Logistic):
         return super().__call__(resolved(state), step)
 
 
+class Playout:
+    """Seat 0's mean chance to win after ``playouts`` playouts of the reference policy (the
+    search's: ``bots.dead_mans_draw._search.playout``, ``turns`` turns, then its static
+    ``win_chance``; ``turns`` 0: to the end of the game). Each playout first deals what no seat
+    knows again, from a canonical order (the unseen cards sorted, then shuffled), with seed j
+    for playout j of every state: common random numbers, so two states that differ by one card
+    drawn play out alike and the value reads only what is public."""
+
+    def __init__(self, fit, playouts: int = 8, turns: int = 2) -> None:
+        self.playouts, self.turns = playouts, turns or 10**6
+
+    def __call__(self, state, step: int) -> float:
+        from bots.dead_mans_draw._search import playout, win_chance
+
+        if state.is_terminal():
+            return result(state)
+        log, history = state.log, state.history
+        state.log, state.history = [], []  # not copied into every playout
+        try:
+            total = 0.0
+            for j in range(self.playouts):
+                rng = random.Random(j)
+                copy = state.clone()
+                copy.rng = random.Random(rng.getrandbits(64))
+                cut = len(copy.draw) - max(copy.known, default=0)
+                hidden = sorted(copy.draw[:cut])
+                rng.shuffle(hidden)
+                copy.draw[:cut] = hidden
+                while copy.phase == "characters" and copy.acting:
+                    copy.apply({seat: copy.random_action(seat, rng) for seat in copy.acting})
+                playout(copy, self.turns, rng)
+                total += win_chance(copy, 0)
+            return total / self.playouts
+        finally:
+            state.log, state.history = log, history
+
+
 class Mlp:
     """tanh(x W1 + b1) w2 + b2 on [tensor of one seat, that seat's features less the other's]."""
 
@@ -287,6 +330,21 @@ def ratio(rows: np.ndarray) -> tuple[float, float, float]:
     return plain / block, plain / corrected, float(np.corrcoef(raw.sum(1), luck.sum(1))[0, 1])
 
 
+def scaled(rows: np.ndarray, beta: float) -> float:
+    """Games to a verdict, plain duplicate over the block unit corrected by ``beta`` times the
+    luck (any fixed ``beta`` keeps every term's expectation at zero)."""
+    raw, luck = rows[:, :, 0], rows[:, :, 1]
+    plain = raw.var(ddof=1) / (raw.mean() - 0.5) ** 2
+    return plain / (2 * ((raw - beta * luck).sum(1) / 2).var(ddof=1) / (raw.mean() - 0.5) ** 2)
+
+
+def best_beta(rows: np.ndarray) -> float:
+    """The ``beta`` that minimises the corrected blocks' variance on ``rows`` (fit it on other
+    games than those it corrects)."""
+    raw, luck = rows[:, :, 0].sum(1), rows[:, :, 1].sum(1)
+    return float(np.cov(raw, luck)[0, 1] / luck.var(ddof=1))
+
+
 def rows_of(blocks, luck_of) -> np.ndarray:
     rows = []
     for block in blocks:
@@ -343,12 +401,19 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=4)
     parser.add_argument("--families", nargs="*", default=["shipped", "logistic", "lookahead", "variates", "mlp"])
     parser.add_argument("--decompose", metavar="FAMILY", help="only the decomposition under FAMILY")
+    parser.add_argument("--playouts", type=int, default=8, help="playouts per value of the playout family")
+    parser.add_argument("--beta-games", type=int, default=0, metavar="N",
+                        help="also scale each family's luck by the coefficient that best predicts the result "
+                             "from it on the first N self-play games (fixed before these games)")
+    parser.add_argument("--turns", type=int, default=2,
+                        help="turns per playout of the playout family (0: to the end of the game)")
     args = parser.parse_args()
     start = time.process_time()
     blocks = study_blocks(args.blocks)
     fit = selfplay(args.fit, 10**6)
     print(f"{args.blocks} blocks and {args.fit} self-play games: {time.process_time() - start:.0f} s CPU", flush=True)
-    families = {"shipped": Shipped, "logistic": Logistic, "lookahead": Lookahead, "mlp": None, "variates": None}
+    families = {"shipped": Shipped, "logistic": Logistic, "lookahead": Lookahead, "mlp": None, "variates": None,
+                "playout": lambda fit: Playout(fit, args.playouts, args.turns)}
     if args.decompose:
         for line in decompose(blocks, families[args.decompose](fit), args.samples):
             print(line)
@@ -369,6 +434,18 @@ def main() -> None:
                 else families[name](fit)
             rows = rows_of(blocks, lambda replay: float(increments(replay, value, args.samples)))
         block, corrected, correlation = ratio(rows)
+        beta = best_beta(rows)
+        print(f"  {name}: the luck scaled by {beta:.2f} (fitted on these games: an upper bound) gives "
+              f"{scaled(rows, beta):.2f}x", flush=True)
+        if args.beta_games and name != "variates":
+            y, luck = [], []
+            for _, final, replay in fit[:args.beta_games]:
+                y.append(final)
+                luck.append(float(increments(replay, value, args.samples)))
+            fitted = float(np.cov(y, luck)[0, 1] / np.var(luck, ddof=1))
+            print(f"  {name}: the luck scaled by {fitted:.2f}, fitted on {len(y)} self-play games (not these), "
+                  f"gives {scaled(rows, fitted):.2f}x; A {100 * (rows[:, :, 0] - fitted * rows[:, :, 1]).mean():.1f} % "
+                  f"corrected so", flush=True)
         print(f"{name}: fewer games than plain duplicate: block unit {block:.2f}x, corrected {corrected:.2f}x; "
               f"luck-result correlation {correlation:.2f}; A {100 * rows[:, :, 0].mean():.1f} % raw, "
               f"{100 * (rows[:, :, 0] - rows[:, :, 1]).mean():.1f} % corrected; "

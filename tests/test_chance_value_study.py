@@ -22,6 +22,15 @@ def test_every_family_runs_at_smoke_size():
         assert f"\n{family}: fewer games than plain duplicate: block unit " in result.stdout, result.stdout
 
 
+def test_the_playout_family_and_the_fitted_scale_run_at_smoke_size():
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "chance_value_study.py"), "--blocks", "3",
+                             "--fit", "4", "--beta-games", "4", "--families", "playout", "--playouts", "2"],
+                            capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "\nplayout: fewer games than plain duplicate: block unit " in result.stdout, result.stdout
+    assert "fitted on 4 self-play games (not these)" in result.stdout, result.stdout
+
+
 def test_the_lookahead_leaves_the_state_and_stops_at_a_draw():
     policy = mixed_policy("dead-mans-draw", 0.0)
     rng = random.Random(4)

@@ -3,8 +3,9 @@ file with a format name, a version and the SHA-256 of its content, checked at lo
 
 The file (``chance_baseline.json`` beside this module, made by
 ``benchmarks/chance_baseline.py`` from the reference bots' self-play) holds, per game id and
-number of players, the two weights of :class:`ValueModel`. The correction is unbiased whatever
-the weights are, as long as they do not depend on the games being corrected; the hash makes
+number of players, the two weights of :class:`ValueModel` and its gain (the share of the luck
+the correction takes out). The correction is unbiased whatever the weights and the gain are,
+as long as they do not depend on the games being corrected; the hash makes
 "which baseline was used" one short string a report can print, and a file edited by hand (or
 truncated) is refused instead of silently correcting with other numbers.
 """
@@ -20,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = "pirate-arena-chance-baseline"
-VERSION = 1
+VERSION = 2
+#: versions this arena reads: 1 has no gain (1 is meant)
+READS = (1, 2)
 DEFAULT_PATH = Path(__file__).with_name("chance_baseline.json")
 
 
@@ -37,12 +40,19 @@ class ValueModel:
     the game's running score per seat (its ``outcome().scores`` on a state in progress, or the
     state's ``luck_features()`` if it has one), ``t`` the steps played. Antisymmetric:
     ``V_ij + V_ji = 1``.
+
+    ``gain``: the share of a game's luck under this value that the correction takes out, a
+    control variate's coefficient (``score - gain * luck``), fitted on other self-play games
+    than the weights: a value whose steps move more than the result they foresee is trusted
+    less. Every term of the luck has expectation zero, so any fixed gain keeps the corrected
+    score unbiased; the fitted one makes its spread smallest on those games.
     """
 
     weight: float
     progress: float
     scale: float
     length: float
+    gain: float = 1.0
 
     def pair_values(self, features: Sequence[float], step: int) -> list[list[float]]:
         """``V`` of a state in progress as a k x k matrix (diagonal 1/2)."""
@@ -77,7 +87,7 @@ class Baseline:
 
     @property
     def label(self) -> str:
-        """``v1 sha256:0123abcd``: which baseline corrected the scores."""
+        """``v2 sha256:0123abcd``: which baseline corrected the scores."""
         return f"v{self.version} sha256:{self.sha256[:12]}"
 
 
@@ -87,7 +97,7 @@ def content_hash(games: Any) -> str:
 
 
 def make_baseline_file(games: Mapping[str, Mapping[str, Mapping[str, float]]]) -> dict[str, Any]:
-    """The file's JSON for ``games[game][players] = {weight, progress, scale, length}``."""
+    """The file's JSON for ``games[game][players] = {weight, progress, scale, length, gain}``."""
     return {"format": FORMAT, "version": VERSION, "sha256": content_hash(games), "games": games}
 
 
@@ -96,7 +106,8 @@ def load_baseline(path: str | Path | None = None) -> Baseline:
 
     Raises:
         BaselineError: unreadable, not JSON, another format or version, a hash that does not
-            match the content, or a model without its four positive numbers.
+            match the content, or a model without its numbers (scale and length positive, a
+            gain from 0 to 2; a version 1 file has no gain and means 1).
     """
     source = str(path or DEFAULT_PATH)
     try:
@@ -105,22 +116,25 @@ def load_baseline(path: str | Path | None = None) -> Baseline:
         raise BaselineError(f"{source}: cannot read the chance baseline ({error})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BaselineError(f"{source}: not a chance baseline (format {FORMAT!r} expected)")
-    if data.get("version") != VERSION:
-        raise BaselineError(f"{source}: chance baseline version {data.get('version')!r}; this arena reads "
-                            f"version {VERSION}")
+    version = data.get("version")
+    if version not in READS:
+        raise BaselineError(f"{source}: chance baseline version {version!r}; this arena reads "
+                            f"versions {', '.join(map(str, READS))}")
     games = data.get("games")
     if content_hash(games) != data.get("sha256"):
         raise BaselineError(f"{source}: the chance baseline's content does not match its sha256; "
                             "it was changed after it was made (make it again with benchmarks/chance_baseline.py)")
+    keys = ("weight", "progress", "scale", "length") + (("gain",) if version >= 2 else ())
     models = {}
     for game, by_players in games.items():
         for players, fields in by_players.items():
             try:
-                model = ValueModel(*(float(fields[key]) for key in ("weight", "progress", "scale", "length")))
+                model = ValueModel(*(float(fields[key]) for key in keys))
             except (KeyError, TypeError, ValueError):
-                raise BaselineError(f"{source}: {game}/{players} needs numbers weight, progress, scale, "
-                                    "length") from None
+                raise BaselineError(f"{source}: {game}/{players} needs numbers {', '.join(keys)}") from None
             if model.scale <= 0 or model.length <= 0:
                 raise BaselineError(f"{source}: {game}/{players}: scale and length must be positive")
+            if not 0 <= model.gain <= 2:  # also refuses nan
+                raise BaselineError(f"{source}: {game}/{players}: the gain must be from 0 to 2, got {model.gain}")
             models[(game, int(players))] = model
-    return Baseline(models, VERSION, data["sha256"], source)
+    return Baseline(models, version, data["sha256"], source)

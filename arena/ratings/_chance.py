@@ -17,7 +17,10 @@ value read as that seat knows the game (below). Either way ``E[L_t] = 0`` step b
 fixed ``V`` and subtracting it leaves the expected score unchanged (what the tests and the
 benchmark measure). Its worth is in the variance: the more of the result's spread ``V``
 traces to the cards drawn and the dice rolled, the more of it the correction removes. The
-deal itself is a chance event too: ``V(s_0)`` against the mean over ``n`` fresh deals.
+deal itself is a chance event too: ``V(s_0)`` against the mean over ``n`` fresh deals. The sum
+is scaled by the model's ``gain`` (a control variate's coefficient, fitted on self-play: a
+crude ``V`` moves more than the result it foresees, and taking all of its luck out would add
+spread); a fixed scale keeps the expectation at zero.
 
 Without ``resample_chance``, the value of step t is read as the acting seat knows the game (the hook's ``viewer``): its
 own hidden cards count, the others' only by what is public (how many). A term may use any
@@ -70,8 +73,9 @@ def state_features(state: Any, viewer: int | None = None) -> Sequence[float]:
 def game_luck(replay: Replay | Mapping[str, Any], model: ValueModel, samples: int = DEFAULT_SAMPLES,
               seed: int = 0) -> list[list[float]]:
     """The luck matrix of one game: ``luck[i][j]``, the part of seat i's result against seat j
-    (1 ahead, 1/2 level, 0 behind) that the chance events explain under ``model``.
-    Antisymmetric. Deterministic for a given ``seed`` (the samples' generator).
+    (1 ahead, 1/2 level, 0 behind) that the chance events explain under ``model``, times the
+    model's gain (what the correction takes out: ``score - luck``). Antisymmetric.
+    Deterministic for a given ``seed`` (the samples' generator).
 
     Raises:
         ValueError: ``samples`` < 1, or the replay does not replay (an action the engine
@@ -109,6 +113,8 @@ def game_luck(replay: Replay | Mapping[str, Any], model: ValueModel, samples: in
             raise ValueError(f"the replay does not replay at step {t}: {error}") from None
         if sampled:
             _add(luck, state_values(state, model, t + 1, viewer), sampled)
+    if model.gain != 1.0:
+        luck = [[model.gain * x for x in row] for row in luck]
     return luck
 
 

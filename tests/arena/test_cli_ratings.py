@@ -162,7 +162,7 @@ def test_compare_prints_the_cutechess_line_and_pairs(db):
     assert re.fullmatch(r"Elo difference: -?\d+\.\d \+/- \d+\.\d, LOS: \d+\.\d % \(chance-corrected; duplicate "
                         r"blocks \(all rotations of one deal\) as the unit\)", lines[1])
     assert re.fullmatch(r"independent observations: 3 blocks, worth \d+ independent games", lines[3])
-    assert re.fullmatch(r"raw: Elo difference: .* per game \(baseline v1 sha256:[0-9a-f]{12}\)", lines[4])
+    assert re.fullmatch(r"raw: Elo difference: .* per game \(baseline v2 sha256:[0-9a-f]{12}\)", lines[4])
     assert lines[5].startswith("pentanomial (3 pairs): LL ")
     data = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json").stdout)
     assert data["games"] == 6 and sum(data["pentanomial"]) == 3 and lines[1].startswith(data["headline"])
@@ -184,7 +184,7 @@ def test_standings_corrected_shows_raw_and_corrected_points(db):
     result = run_cli("standings", db, "--corrected")
     assert result.exit_code == 0, result.output
     table = result.stdout.split("\n\n")[1].splitlines()
-    assert re.fullmatch(r"chance-corrected points \(baseline v1 sha256:[0-9a-f]{12}; duplicate blocks as the unit; "
+    assert re.fullmatch(r"chance-corrected points \(baseline v2 sha256:[0-9a-f]{12}; duplicate blocks as the unit; "
                         r"95 % intervals\)", table[0])
     assert table[1].split() == ["bot", "raw", "%", "corrected", "%", "mean", "luck", "blocks"]
     data = json.loads(run_cli("standings", db, "--corrected", "--format", "json").stdout)
@@ -307,6 +307,6 @@ def test_report_corrected_has_the_chance_corrected_section(db, tmp_path):
     assert result.exit_code == 0, result.output
     page = out.read_text()
     assert '<section id="corrected"><h2>Chance-corrected points</h2>' in page
-    assert re.search(r"baseline v1 sha256:[0-9a-f]{12}\) taken out", page)
+    assert re.search(r"baseline v2 sha256:[0-9a-f]{12}\) taken out", page)
     run_cli("report", db, "-o", out)
     assert 'id="corrected"' not in out.read_text()

@@ -1,12 +1,13 @@
 """The chance correction: zero mean by construction, less spread, and its baseline file."""
 
+import dataclasses
 import json
 import random
 import statistics
 
 import pytest
 
-from arena.ratings._baseline import BaselineError, ValueModel, load_baseline, make_baseline_file
+from arena.ratings._baseline import BaselineError, ValueModel, content_hash, load_baseline, make_baseline_file
 from arena.ratings._chance import game_luck
 from engines import Replay, get_game
 
@@ -52,6 +53,17 @@ def test_luck_is_antisymmetric_deterministic_and_three_players_work():
         game_luck(replay, model, samples=0)
 
 
+def test_the_gain_scales_the_luck_and_nothing_else():
+    """``score - gain * luck``: the luck of a model with gain g is g times that of the same
+    model with gain 1, to the last bit of a product (the samples are the same draws)."""
+    _, replay = _random_game("dead-mans-draw", 6)
+    whole = game_luck(replay, DMD, samples=3, seed=2)
+    assert any(abs(x) > 0.01 for row in whole for x in row)
+    for gain in (0.0, 0.37, 1.6):
+        scaled = game_luck(replay, dataclasses.replace(DMD, gain=gain), samples=3, seed=2)
+        assert scaled == [[gain * x for x in row] for row in whole]
+
+
 def test_a_replay_that_does_not_replay_is_one_clear_error():
     _, replay = _random_game("dead-mans-draw", 4)
     data = replay.as_dict()
@@ -65,23 +77,44 @@ def test_the_shipped_baseline_loads_and_covers_every_game():
     for game in ("dead-mans-draw", "opito-bay", "karibik"):
         for players in (2, 3):
             assert baseline.model(game, players).length > 0
-    assert baseline.label.startswith("v1 sha256:") and len(baseline.label) == len("v1 sha256:") + 12
+    assert baseline.label.startswith("v2 sha256:") and len(baseline.label) == len("v2 sha256:") + 12
+    # every model's gain fitted (not the default) and inside the loader's range
+    assert all(0 <= model.gain <= 2 and model.gain != 1.0 for model in baseline.models.values())
     with pytest.raises(BaselineError, match="no baseline value for karibik with 7 players"):
         baseline.model("karibik", 7)
 
 
 def test_a_changed_or_foreign_baseline_file_is_refused(tmp_path):
-    good = make_baseline_file({"dead-mans-draw": {"2": {"weight": 0, "progress": 1, "scale": 16, "length": 55}}})
+    good = make_baseline_file({"dead-mans-draw": {"2": {"weight": 0, "progress": 1, "scale": 16, "length": 55,
+                                                        "gain": 0.5}}})
     path = tmp_path / "b.json"
     path.write_text(json.dumps(good))
-    assert load_baseline(path).model("dead-mans-draw", 2) == ValueModel(0.0, 1.0, 16.0, 55.0)
+    assert load_baseline(path).model("dead-mans-draw", 2) == ValueModel(0.0, 1.0, 16.0, 55.0, 0.5)
+    assert load_baseline(path).label.startswith("v2 sha256:")
+    # version 1 (before gains): the same numbers without one, read as a gain of 1
+    old = {**good, "version": 1, "games": {"dead-mans-draw": {"2": {"weight": 0, "progress": 1, "scale": 16,
+                                                                    "length": 55}}}}
+    old["sha256"] = content_hash(old["games"])
+    path.write_text(json.dumps(old))
+    assert load_baseline(path).model("dead-mans-draw", 2) == ValueModel(0.0, 1.0, 16.0, 55.0, 1.0)
+    assert load_baseline(path).label.startswith("v1 sha256:")
+    for fields, problem in (({"weight": 0, "progress": 1, "scale": 16, "length": 55}, "needs numbers weight, "
+                             "progress, scale, length, gain"),
+                            ({"weight": 0, "progress": 1, "scale": 16, "length": 55, "gain": 2.5},
+                             "the gain must be from 0 to 2, got 2.5"),
+                            ({"weight": 0, "progress": 1, "scale": 16, "length": 55, "gain": float("nan")},
+                             "the gain must be from 0 to 2, got nan")):
+        path.write_text(json.dumps(make_baseline_file({"dead-mans-draw": {"2": fields}})))
+        with pytest.raises(BaselineError, match=f"dead-mans-draw/2.*{problem}"):
+            load_baseline(path)
+    path.write_text(json.dumps(good))
     edited = json.loads(json.dumps(good))
     edited["games"]["dead-mans-draw"]["2"]["weight"] = 3
     path.write_text(json.dumps(edited))
     with pytest.raises(BaselineError, match="content does not match its sha256"):
         load_baseline(path)
-    path.write_text(json.dumps({**good, "version": 2}))
-    with pytest.raises(BaselineError, match="chance baseline version 2; this arena reads version 1"):
+    path.write_text(json.dumps({**good, "version": 3}))
+    with pytest.raises(BaselineError, match="chance baseline version 3; this arena reads versions 1, 2"):
         load_baseline(path)
     path.write_text("[1]")
     with pytest.raises(BaselineError, match="not a chance baseline"):
