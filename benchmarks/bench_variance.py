@@ -139,13 +139,16 @@ def formula_interval(values: np.ndarray, raw: np.ndarray, per_game: bool, rng: n
     """Bootstrap (over blocks) 95 % intervals of :func:`formula_games` at the raw mean, and of
     its ratio to the plain figure (the same replicate blocks)."""
     out, ratio = [], []
-    for _ in range(reps):
-        pick = rng.integers(0, len(values), len(values))
-        mean = raw[pick].mean()
-        games = formula_games(values[pick], per_game, mean)
-        out.append(games)
-        ratio.append(formula_games(raw[pick], True, mean) / games)
-    return [float(np.percentile(x, q)) for x in (out, ratio) for q in (2.5, 97.5)]
+    # a replicate whose mean is 1/2 exactly needs infinitely many games (inf), and its ratio is
+    # nan: the percentiles leave those out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(reps):
+            pick = rng.integers(0, len(values), len(values))
+            mean = raw[pick].mean()
+            games = formula_games(values[pick], per_game, mean)
+            out.append(games)
+            ratio.append(formula_games(raw[pick], True, mean) / games)
+    return [float(np.nanpercentile(np.asarray(x, dtype=float), q)) for x in (out, ratio) for q in (2.5, 97.5)]
 
 
 def coverage(raw: np.ndarray, fixed: np.ndarray, rng: np.random.Generator, tournaments: int, blocks: int):
