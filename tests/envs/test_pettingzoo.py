@@ -43,6 +43,35 @@ def test_pettingzoo_parallel_api_and_seed_tests(game, players, options):
         parallel_seed_test(lambda: parallel_env(game, players=players, **options), num_cycles=200)
 
 
+@pytest.mark.parametrize("game,players,options", [("dead_mans_draw", 3, {}), ("opito_bay", 2, {"deals": 1}),
+                                                  ("karibik", 3, {"max_rounds": 4})])
+def test_parallel_games_repeat_whole_by_their_seed(game, players, options):
+    """PettingZoo's ``parallel_seed_test`` stops after one step (its ``any(terminations)``
+    reads the dict's keys), and its unmasked samples end a game at its first illegal action:
+    here whole games with masked samples, twice per seed, equal step by step, and another
+    seed another game."""
+    from gymnasium.utils.env_checker import data_equivalence
+
+    def trajectory(seed):
+        e = parallel_env(game, players=players, **options)
+        observations, infos = e.reset(seed=seed)
+        for i, agent in enumerate(e.possible_agents):
+            e.action_space(agent).seed(seed * 100 + i)
+        steps = [(observations, infos)]
+        while e.agents:
+            actions = {a: e.action_space(a).sample(observations[a]["action_mask"]) for a in e.agents}
+            out = e.step(actions)
+            observations = out[0]
+            steps.append((actions, *out))
+        return steps
+
+    first, again, other = trajectory(42), trajectory(42), trajectory(43)
+    assert len(first) > 20 and len(first) == len(again)
+    assert all(data_equivalence(x, y) for x, y in zip(first, again))
+    assert not any("illegal_action" in info for info in first[-1][5].values())  # ended by its rules
+    assert len(other) != len(first) or not all(data_equivalence(x, y) for x, y in zip(first, other))
+
+
 @pytest.mark.parametrize("game", ["dead_mans_draw", "opito_bay", "karibik"])
 def test_pettingzoo_render_test_in_every_mode(game, capsys):
     """render_test makes the environment in "human" mode and then in every listed mode."""
