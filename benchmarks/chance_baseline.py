@@ -16,6 +16,7 @@ which makes the spread of ``result - gain * luck`` smallest on those games (from
 
     PYTHONPATH=. python benchmarks/chance_baseline.py --games 200
     PYTHONPATH=. python benchmarks/chance_baseline.py --gains-only   # keep the weights of --out
+    PYTHONPATH=. python benchmarks/chance_baseline.py --missing --games 80   # add table sizes --out lacks
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from engines import Replay  # noqa: E402
 
 SEED_BASE = 10**6
 GAIN_SEED_BASE = SEED_BASE + 500_000
-TABLES = {"dead-mans-draw": (2, 3), "opito-bay": (2, 3), "karibik": (2, 3)}
+#: every table size each game is played at (Dead Man's Draw 5-8: the Pirate Party)
+TABLES = {"dead-mans-draw": range(2, 9), "opito-bay": range(2, 5), "karibik": range(2, 5)}
 
 
 def samples_of(game_id: str, players: int, games: int):
@@ -112,14 +114,17 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="fit these games again, keep the others' entries of --out")
     parser.add_argument("--gain-games", type=int, default=200, help="self-play games to fit each gain on")
     parser.add_argument("--gains-only", action="store_true", help="keep the weights of --out, fit the gains")
+    parser.add_argument("--missing", action="store_true", help="keep --out's entries, fit the table sizes it lacks")
     args = parser.parse_args()
     games: dict[str, dict[str, dict[str, float]]] = {}
-    if args.only or args.gains_only:
+    if args.only or args.gains_only or args.missing:
         games = json.loads(args.out.read_text())["games"]
     for game_id, tables in TABLES.items():
         if args.only and game_id not in args.only:
             continue
         for players in tables:
+            if args.missing and str(players) in games.get(game_id, {}):
+                continue
             if args.gains_only:
                 entry = dict(games[game_id][str(players)])
             else:
