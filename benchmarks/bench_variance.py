@@ -228,8 +228,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=list(GAMES))
     parser.add_argument("--players", type=int, default=2,
-                        help="table size: A against a field of players - 1 copies of B (the shipped "
-                             "baseline has values for 2 and 3)")
+                        help="table size: A against a field of players - 1 copies of B")
     parser.add_argument("--blocks", type=int, default=200)
     parser.add_argument("--share", type=float, default=0.2, help="B's share of random moves")
     parser.add_argument("--samples", type=int, default=4, help="samples per chance event")
