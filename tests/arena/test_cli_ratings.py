@@ -289,6 +289,21 @@ def test_a_three_player_gauntlet_stops_once_the_candidate_against_the_field_is_d
     assert 3 <= stored < 36
 
 
+def test_compare_and_corrected_standings_work_at_every_table_size(tmp_path):
+    """A careless organiser's 5-player Pirate Party: `compare` corrects by default, so the
+    baseline must have a value for that table size (it had 2 and 3 players only, and refused)."""
+    path = write_tournament(tmp_path, rounds=1, entrants=5)
+    path.write_text(path.read_text().replace("players = 2", "players = 5").replace("[options]\n",
+                                                                                   "[options]\nparty = true\n"))
+    arena("tournament", "run", str(path), "-q")
+    result = run_cli("compare", tmp_path / "t.db", "r0", "r1")
+    assert result.exit_code == 0, result.output
+    assert "(chance-corrected; duplicate blocks (all rotations of one deal) as the unit)" in result.stdout
+    assert re.search(r"mean correction [+-]\d\.\d{4} \+/- \d\.\d{4} per game \(baseline v2 sha256:", result.stdout)
+    standings = run_cli("standings", tmp_path / "t.db", "--corrected")
+    assert standings.exit_code == 0, standings.output
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     ("[sprt]\nelo0 = 0\nelo1 = 5\n", '[sprt] is for format = "gauntlet" (one candidate against the field)'),
     (SPRT_GAUNTLET.replace("elo0 = 0", "elo0 = 500"), "[sprt] elo0 must be below elo1, got elo0=500.0, elo1=200.0"),
