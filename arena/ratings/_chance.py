@@ -75,7 +75,8 @@ def game_luck(replay: Replay | Mapping[str, Any], model: ValueModel, samples: in
     """The luck matrix of one game: ``luck[i][j]``, the part of seat i's result against seat j
     (1 ahead, 1/2 level, 0 behind) that the chance events explain under ``model``, times the
     model's gain (what the correction takes out: ``score - luck``). Antisymmetric.
-    Deterministic for a given ``seed`` (the samples' generator).
+    Deterministic for a given ``seed`` (the samples' generator). A gain of 0 (Karibik's: no
+    chance event moves its value) takes nothing out: the replay is only checked, not sampled.
 
     Raises:
         ValueError: ``samples`` < 1, or the replay does not replay (an action the engine
@@ -90,15 +91,17 @@ def game_luck(replay: Replay | Mapping[str, Any], model: ValueModel, samples: in
     state = game.new_state(replay.num_players, replay.seed, replay.options)
     k = replay.num_players
     luck = [[0.0] * k for _ in range(k)]
-    deals = [state_values(game.new_state(k, rng.getrandbits(53), replay.options), model, 0)
-             for _ in range(samples)]
-    _add(luck, state_values(state, model, 0), deals)
+    measured = model.gain != 0.0
+    if measured:
+        deals = [state_values(game.new_state(k, rng.getrandbits(53), replay.options), model, 0)
+                 for _ in range(samples)]
+        _add(luck, state_values(state, model, 0), deals)
     exact = hasattr(state, "resample_chance")
     for t, step in enumerate(replay.steps):
         acting = tuple(state.acting)
         viewer = None if exact else acting[0] if acting else None
         sampled = []
-        if exact or len(acting) == 1:
+        if measured and (exact or len(acting) == 1):
             for _ in range(samples):
                 other = state.resample_chance(rng) if exact else state.resample(acting[0], rng)
                 try:

@@ -68,8 +68,9 @@ def test_a_replay_that_does_not_replay_is_one_clear_error():
     _, replay = _random_game("dead-mans-draw", 4)
     data = replay.as_dict()
     data["steps"][3] = [[0, ["no such action"]]]
-    with pytest.raises(ValueError, match="the replay does not replay at step 3"):
-        game_luck(data, DMD, samples=1)
+    for model in (DMD, dataclasses.replace(DMD, gain=0.0)):  # a gain of 0 samples nothing, but checks
+        with pytest.raises(ValueError, match="the replay does not replay at step 3"):
+            game_luck(data, model, samples=1)
 
 
 def test_the_shipped_baseline_loads_and_covers_every_game():
