@@ -7,6 +7,9 @@ the characters change less often, and each bank stack is rewritten only when it 
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
+
 import numpy as np
 
 from engines import State
@@ -22,6 +25,7 @@ _PHASE = {phase: index for index, phase in enumerate(PHASES)}
 _PENDING = {kind: index for index, kind in enumerate(PENDING_KINDS)}
 _TASK = {task: index for index, task in enumerate(TASKS)}
 _LETTER = {letter: index for index, letter in enumerate(LETTERS)}
+SUITS = range(10)
 
 
 class KeptDeadMansDraw(Kept):
@@ -35,7 +39,9 @@ class KeptDeadMansDraw(Kept):
         self.draw_size = -1
         self.known_hits: list[int] = []
         self.discard: list[int] = []
-        #: slot -> count of the cards in the discard pile
+        #: one box (every card once): the discard pile as a set; two: card -> count
+        self.unique = True
+        self.discard_set: set[int] = set()
         self.discard_counts: dict[int, int] = {}
         self.row: list[int] = []
         self.row_hits: list[int] = []
@@ -67,6 +73,7 @@ class KeptDeadMansDraw(Kept):
         rel = self.rel
         if self.first:
             self.first = False
+            self.unique = not state.party
             for i, flag in enumerate((state.options["characters"], state.strange_waters, state.mermaid_effect,
                                       state.party)):
                 if flag:
@@ -159,28 +166,35 @@ class KeptDeadMansDraw(Kept):
         return self.tensor
 
     def _discard(self, discard: list[int]) -> None:
-        """The discard pile is a multiset: a pile that only grew adds its new cards; any
-        other change (a Map's or a bonus's cards taken out) writes the counts that changed."""
+        """Write the discard pile's counts that changed. With one box every card is unique
+        and the pile is a set: the cards that changed are the two sets' symmetric difference,
+        found in C (a Map or a bonus takes cards out and reorders the pile, a fourth of the
+        changes). The Pirate Party's two boxes have pairs: a pile that only grew adds its new
+        cards, any other change counts the pile again."""
         out = self.out
         base = self.off["discard"]
+        if self.unique:
+            new = set(discard)
+            for card in new ^ self.discard_set:
+                out[base + SLOT[card]] = 1.0 if card in new else 0.0
+            self.discard_set = new
+            self.discard = discard[:]
+            return
         old = self.discard
         done = len(old)
         counts = self.discard_counts
         if len(discard) >= done and discard[:done] == old:
             for card in discard[done:]:
-                slot = SLOT[card]
-                counts[slot] = counts.get(slot, 0) + 1
-                out[base + slot] = counts[slot]
+                count = counts[card] = counts.get(card, 0) + 1
+                out[base + SLOT[card]] = count
         else:
-            new: dict[int, int] = {}
+            new_counts: dict[int, int] = {}
             for card in discard:
-                slot = SLOT[card]
-                new[slot] = new.get(slot, 0) + 1
-            for slot in counts.keys() | new.keys():
-                if counts.get(slot) != new.get(slot):
-                    out[base + slot] = new.get(slot, 0)
-            self.discard_counts = new
-        self.discard = list(discard)
+                new_counts[card] = new_counts.get(card, 0) + 1
+            for card in {card for card, _count in new_counts.items() ^ counts.items()}:
+                out[base + SLOT[card]] = new_counts.get(card, 0)
+            self.discard_counts = new_counts
+        self.discard = discard[:]
 
     def _banks(self, banks: list[list[list[int]]], state: State, seats) -> None:
         """Rewrite the cards that changed in each bank stack of ``seats`` (cards are added
@@ -194,19 +208,18 @@ class KeptDeadMansDraw(Kept):
             mine = kept[seat]
             base = self.off["banks"] + self.rel[seat] * CARDS
             score = self.tops[seat]
-            for suit, stack in enumerate(stacks):
-                old = mine[suit]
-                if stack != old:
-                    rest = list(stack)
-                    for card in old:
-                        if card in rest:
-                            rest.remove(card)
-                        else:
-                            out[base + SLOT[card]] -= 1.0
-                    for card in rest:
-                        out[base + SLOT[card]] += 1.0
-                    score += (stack[-1] % 10 if stack else 0) - (old[-1] % 10 if old else 0)
-                    mine[suit] = list(stack)
+            for suit in compress(SUITS, map(ne, stacks, mine)):  # the changed stacks, found in C
+                stack, old = stacks[suit], mine[suit]
+                rest = stack[:]
+                for card in old:
+                    if card in rest:
+                        rest.remove(card)
+                    else:
+                        out[base + SLOT[card]] -= 1.0
+                for card in rest:
+                    out[base + SLOT[card]] += 1.0
+                score += (stack[-1] % 10 if stack else 0) - (old[-1] % 10 if old else 0)
+                mine[suit] = stack[:]
             self.tops[seat] = score
             if stacks[MERMAID] and seat in golden:
                 score += 5
