@@ -10,6 +10,8 @@ the terms of the piles it touched be computed again.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 import numpy as np
 
 from engines import State
@@ -28,6 +30,26 @@ _MISSING = object()
 _SCALE = 16
 
 
+#: codec -> its seat-independent index tables (a kept tensor is made for every seat of every
+#: game: building them each time was half of its making)
+_TABLES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _tables(codec: Codec) -> tuple[dict[str, int], dict[str, int], list[int], tuple[int, int, int, int]]:
+    """``codec``'s decision and hand indices, each node's owner block and the table's
+    segments, made once per codec."""
+    tables = _TABLES.get(codec)
+    if tables is None:
+        off = codec._off
+        n = codec.num_players
+        tables = _TABLES[codec] = (
+            {decision: off["decision"] + index for decision, index in _DECISION.items()},
+            {card: off["hand"] + slot for card, slot in CARD_SLOT.items()},
+            [off["table_owner"] + node * n for node in range(NODES)],
+            (off["table_card"], off["table_as"], off["table_on"], off["table_live"]))
+    return tables
+
+
 class KeptOpitoBay(Kept):
     def __init__(self, codec: Codec, seat: int) -> None:
         super().__init__(codec, seat)
@@ -35,8 +57,7 @@ class KeptOpitoBay(Kept):
         self.off = off
         n = codec.num_players
         self.turn_at = [off["turn"] + rel for rel in self.rel]
-        self.decision_at = {decision: off["decision"] + index for decision, index in _DECISION.items()}
-        self.hand_at = {card: off["hand"] + slot for card, slot in CARD_SLOT.items()}
+        self.decision_at, self.hand_at, self.owner_base, self.table_bases = _tables(codec)
         #: the one-hot indices written (-1: none)
         self.turn = self.decision = -1
         self.first = True
@@ -61,8 +82,6 @@ class KeptOpitoBay(Kept):
         self.seen_hits: list[int] = []
         self.table_from = off["table_card"]
         self.table_to = off["table_live"] + NODES  # table_card .. table_live are contiguous
-        self.owner_base = [off["table_owner"] + node * n for node in range(NODES)]
-        self.table_bases = (off["table_card"], off["table_as"], off["table_on"], off["table_live"])
         #: per seat, the deal points written (the tensor starts at squash(0) = 0)
         self.points = [0] * n
         self.points_at = [off["deal_points"] + rel for rel in self.rel]
