@@ -168,7 +168,7 @@ class KeptDeadMansDraw(Kept):
     def _discard(self, discard: list[int]) -> None:
         """Write the discard pile's counts that changed. With one box every card is unique
         and the pile is a set: the cards that changed are the two sets' symmetric difference,
-        found in C (a Map or a bonus takes cards out and reorders the pile, a fourth of the
+        found in C (a Map or a bonus takes cards out and reorders the pile, over a third of the
         changes). The Pirate Party's two boxes have pairs: a pile that only grew adds its new
         cards, any other change counts the pile again."""
         out = self.out
