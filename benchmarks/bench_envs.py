@@ -140,6 +140,56 @@ def _sample_states(game, options, count: int, rng):
     return states[:count]
 
 
+def record_env_game(environment, seed: int, rng) -> list[int | None]:
+    """One random game through a PettingZoo ``environment`` dealt by ``seed``: the id of every
+    step, None for a dead agent's step (the engine's steps are then ``environment.engine.history``)."""
+    environment.reset(seed=seed)
+    ids: list[int | None] = []
+    for _agent in environment.agent_iter():
+        observation, _, termination, truncation, _ = environment.last()
+        number = None
+        if not (termination or truncation):
+            legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
+            number = int(legal[rng.randrange(len(legal))])
+        ids.append(number)
+        environment.step(number)
+    return ids
+
+
+def replay_env(environment, games, on_reset=None) -> int:
+    """The replay's PettingZoo way: for each recorded ``(seed, ids)``, ``last``, the bench
+    agent's pick and ``step`` of the recorded id; ``on_reset()`` after each reset. Returns the
+    steps taken (dead agents' steps not counted)."""
+    steps = 0
+    for seed, ids in games:
+        environment.reset(seed=seed)
+        if on_reset is not None:
+            on_reset()
+        numbers = iter(ids)
+        for _agent in environment.agent_iter():
+            observation, _, _, _, _ = environment.last()
+            number = next(numbers)
+            if number is not None:
+                np.flatnonzero(observation["action_mask"].view(np.bool_))
+                steps += 1
+            environment.step(number)
+    return steps
+
+
+def replay_engine(game, options: dict, games, rng) -> int:
+    """The replay's engine way: for each recorded ``(seed, history)``, ``random_action`` of
+    every acting seat and ``apply`` of the recorded step. Returns the steps (seat decisions)."""
+    steps = 0
+    for seed, history in games:
+        state = game.new_state(PLAYERS, seed, options)
+        for step in history:
+            for seat in state.acting:
+                state.random_action(seat, rng)
+            state.apply(step)
+            steps += len(step)
+    return steps
+
+
 def _record(game_id: str, options: dict, games: int, rng) -> list[tuple[int, list, list, list]]:
     """Random games recorded once: (seed, PettingZoo ids, engine steps, OpenSpiel ids). The
     OpenSpiel game is the same game: the seed's four bytes, then the same ids (both ask a
@@ -158,16 +208,7 @@ def _record(game_id: str, options: dict, games: int, rng) -> list[tuple[int, lis
     recorded = []
     for _ in range(games):
         seed = rng.getrandbits(32)
-        environment.reset(seed=seed)
-        ids = []
-        for _agent in environment.agent_iter():
-            observation, _, termination, truncation, _ = environment.last()
-            number = None
-            if not (termination or truncation):
-                legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
-                number = int(legal[rng.randrange(len(legal))])
-            ids.append(number)
-            environment.step(number)
+        ids = record_env_game(environment, seed, rng)
         spiel_ids = list(seed.to_bytes(4, "big")) + [number for number in ids if number is not None]
         state = game.new_initial_state()
         for number in spiel_ids:
@@ -196,16 +237,11 @@ def bench_replay(games: int, blocks: int) -> dict:
         environment = env(game_id.replace("-", "_"), players=PLAYERS, **options)
         spiel_game = pyspiel.load_game(game_id.replace("-", "_"), {"players": PLAYERS, **resolved})
 
+        histories = [(seed, history) for seed, _, history, _ in recorded]
+        env_games = [(seed, ids) for seed, ids, _, _ in recorded]
+
         def engine_way() -> int:
-            steps = 0
-            for seed, _, history, _ in recorded:
-                state = engine_game.new_state(PLAYERS, seed, resolved)
-                for step in history:
-                    for seat in state.acting:
-                        state.random_action(seat, rng)
-                    state.apply(step)
-                    steps += len(step)
-            return steps
+            return replay_engine(engine_game, resolved, histories, rng)
 
         def openspiel_way() -> int:
             steps = 0
@@ -219,18 +255,7 @@ def bench_replay(games: int, blocks: int) -> dict:
             return steps
 
         def pettingzoo_way() -> int:
-            steps = 0
-            for seed, ids, _, _ in recorded:
-                environment.reset(seed=seed)
-                numbers = iter(ids)
-                for _agent in environment.agent_iter():
-                    observation, _, _, _, _ = environment.last()
-                    number = next(numbers)
-                    if number is not None:
-                        np.flatnonzero(observation["action_mask"].view(np.bool_))
-                        steps += 1
-                    environment.step(number)
-            return steps
+            return replay_env(environment, env_games)
 
         ways = {"engine": engine_way, "openspiel": openspiel_way, "pettingzoo env()": pettingzoo_way}
         best = dict.fromkeys(ways, float("inf"))

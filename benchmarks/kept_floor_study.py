@@ -37,29 +37,19 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.bench_envs import GAMES, PLAYERS, record_env_game, replay_engine, replay_env  # noqa: E402
 from engines import get_game  # noqa: E402
 from envs.pettingzoo import env  # noqa: E402
 
-GAMES = (("dead-mans-draw", {}), ("opito-bay", {"deals": 1}), ("karibik", {}))
-PLAYERS = 2
 
-
-def record_games(environment, games: int, rng: random.Random) -> list[tuple[int, list[int | None]]]:
-    """Random games through ``environment``: (seed, the id of every step, None for a dead step)."""
+def record_games(environment, games: int, rng: random.Random) -> list[tuple[int, list[int | None], list]]:
+    """Random games through ``environment``: (seed, the id of every step or None for a dead
+    step, the engine's steps)."""
     recorded = []
     for _ in range(games):
         seed = rng.getrandbits(32)
-        environment.reset(seed=seed)
-        ids: list[int | None] = []
-        for _agent in environment.agent_iter():
-            observation, _, termination, truncation, _ = environment.last()
-            number = None
-            if not (termination or truncation):
-                legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
-                number = int(legal[rng.randrange(len(legal))])
-            ids.append(number)
-            environment.step(number)
-        recorded.append((seed, ids))
+        ids = record_env_game(environment, seed, rng)
+        recorded.append((seed, ids, list(environment.engine.history)))
     return recorded
 
 
@@ -67,7 +57,7 @@ def record_writes(environment, games) -> list[tuple[int, list[int], list[float]]
     """Every observation of ``games`` in order, as the entries that changed since that seat's
     previous observation in the game: (seat, indices, values)."""
     writes = []
-    for seed, ids in games:
+    for seed, ids, _history in games:
         environment.reset(seed=seed)
         previous: dict[int, np.ndarray] = {}
         for agent, number in zip(environment.agent_iter(), ids):
@@ -105,46 +95,22 @@ class JournalTensors:
 def play_env(environment, games, writes=None) -> float:
     """Seconds of CPU per step of ``games`` through ``environment`` (the kept tensors, or the
     journal of ``writes``)."""
-    stream = iter(writes) if writes is not None else None
-    size, players = environment.codec.layout.size, environment.num_players
-    steps, start = 0, time.process_time()
-    for seed, ids in games:
-        environment.reset(seed=seed)
-        if stream is not None:
+    on_reset = None
+    if writes is not None:
+        stream = iter(writes)
+        size, players = environment.codec.layout.size, environment.num_players
+
+        def on_reset() -> None:
             environment._kept = JournalTensors(size, players, stream)
-        numbers = iter(ids)
-        for _agent in environment.agent_iter():
-            observation, _, _, _, _ = environment.last()
-            number = next(numbers)
-            if number is not None:
-                np.flatnonzero(observation["action_mask"].view(np.bool_))
-                steps += 1
-            environment.step(number)
+    start = time.process_time()
+    steps = replay_env(environment, [(seed, ids) for seed, ids, _history in games], on_reset)
     return (time.process_time() - start) / steps
 
 
-def engine_histories(environment, games) -> list[tuple[int, list]]:
-    """The engine steps of each recorded game."""
-    histories = []
-    for seed, ids in games:
-        environment.reset(seed=seed)
-        for _agent, number in zip(environment.agent_iter(), ids):
-            environment.step(number)
-        histories.append((seed, list(environment.engine.history)))
-    return histories
-
-
-def play_engine(game, options, histories) -> float:
+def play_engine(game, options, games) -> float:
     """Seconds of CPU per step of the bare engine on the same games."""
-    rng = random.Random(1)
-    steps, start = 0, time.process_time()
-    for seed, history in histories:
-        state = game.new_state(PLAYERS, seed, options)
-        for step in history:
-            for seat in state.acting:
-                state.random_action(seat, rng)
-            state.apply(step)
-            steps += len(step)
+    start = time.process_time()
+    steps = replay_engine(game, options, [(seed, history) for seed, _ids, history in games], random.Random(1))
     return (time.process_time() - start) / steps
 
 
@@ -153,16 +119,15 @@ def study(game_id: str, options: dict, games: int, blocks: int) -> dict:
     recorded = record_games(environment, games, random.Random(34))
     writes = record_writes(environment, recorded)
     game = get_game(game_id)
-    histories = engine_histories(environment, recorded)
     resolved = game.resolve_options(options)
     times: dict[str, list[float]] = {"engine": [], "env": [], "journal": []}
     for _ in range(blocks):
         times["env"].append(play_env(environment, recorded))
         times["journal"].append(play_env(environment, recorded, writes))
-        times["engine"].append(play_engine(game, resolved, histories))
+        times["engine"].append(play_engine(game, resolved, recorded))
     engine, kept, journal = (min(times[way]) for way in ("engine", "env", "journal"))
     entries = sum(len(indices) for _seat, indices, _values in writes) / len(writes)
-    steps = sum(number is not None for _seed, ids in recorded for number in ids)
+    steps = sum(number is not None for _seed, ids, _history in recorded for number in ids)
     return {"game": game_id, "engine_us": engine * 1e6, "env": kept / engine, "journal": journal / engine,
             "entries": entries, "beyond_us": (kept - journal) * 1e6 * steps / len(writes) / entries}
 

@@ -18,7 +18,7 @@ from envs.pettingzoo import env  # noqa: E402
 def _observations(environment, games, writes=None) -> list[np.ndarray]:
     stream = iter(writes) if writes is not None else None
     seen = []
-    for seed, ids in games:
+    for seed, ids, _history in games:
         environment.reset(seed=seed)
         if stream is not None:
             environment._kept = study.JournalTensors(environment.codec.layout.size, environment.num_players, stream)
