@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100, help="recorded random games per game")
     parser.add_argument("--blocks", type=int, default=7, help="interleaved blocks (the fastest counts)")
     args = parser.parse_args(argv)
+    if args.games < 1 or args.blocks < 1:
+        parser.error("--games and --blocks must be at least 1")
     print("| game | engine step | `env()` | perfect journal | entries written an observation | kept sync beyond the journal, per entry |")
     print("|---|---:|---:|---:|---:|---:|")
     for game_id, options in GAMES:

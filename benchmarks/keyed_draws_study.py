@@ -150,6 +150,10 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=3000)
     parser.add_argument("--share", type=float, default=0.15)
     args = parser.parse_args()
+    if args.blocks < 2:
+        parser.error("--blocks must be at least 2 (the intervals resample blocks)")
+    if not 0 <= args.share <= 1:
+        parser.error("--share must be from 0 to 1")
     start = time.process_time()
     today = play_blocks(False, args.blocks, args.share)
     keyed_blocks = play_blocks(True, args.blocks, args.share)

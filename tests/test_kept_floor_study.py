@@ -44,3 +44,10 @@ def test_the_journal_refuses_to_run_out_of_step():
     journal = study.JournalTensors(4, 2, iter([(1, [0], [1.0])]))
     with pytest.raises(AssertionError, match="out of step"):
         journal.tensor(0)
+
+
+def test_an_empty_study_is_refused_with_one_error_line(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        study.main(["--games", "0"])
+    assert exit_info.value.code == 2
+    assert "error: --games and --blocks must be at least 1" in capsys.readouterr().err
