@@ -30,9 +30,10 @@ from pathlib import Path
 import trio
 
 from ..players._manifest import BotSpec
-from ..players._process import BotProcess, StderrLog, bot_environment, program_exists
+from ..players._process import BotProcess, StderrLog, bot_environment, program_exists, scope_of
 from ..sandbox._botcgroup import memory_detail
 from ..sandbox._sandbox import Confinement, Limits, Sandbox, SandboxError
+from ..sandbox._spawn import spawn
 from ..sandbox._uids import UidLease
 from ._tree import TreeSize, measure
 
@@ -115,22 +116,29 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
     cgroup = box.new_cgroup(build.limits)
     log = StderrLog()
     read_fd, write_fd = os.pipe()
+    info = os.pipe() if box.bwrap is not None else None
     try:
-        process = await trio.lowlevel.open_process(
+        process = await spawn(
             box.command(build.argv(), build.cwd, uid, confinement.plan, writable=[build.cwd], env=env, whole_system=True,
-                        tmp_bytes=box.tmpfs_bytes(build.limits)),
+                        tmp_bytes=box.tmpfs_bytes(build.limits), info_fd=info[1] if info else None),
             stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd, cwd=build.cwd,
             env=box.environment(env, build.argv(), build.cwd), start_new_session=True,
+            pass_fds=(info[1],) if info else (),
             preexec_fn=box.preexec(build.limits, uid, cgroup, confinement.plan, build.cwd))
     except (OSError, subprocess.SubprocessError) as error:
         os.close(read_fd)
+        if info is not None:
+            os.close(info[0])
         if cgroup is not None:
             await cgroup.kill_and_remove()
         log.write(f"could not start {build.command[0]!r}: {getattr(error, 'strerror', None) or error}\n".encode())
         return 127, log, None, None
     finally:
         os.close(write_fd)
-    running = BotProcess(build, process, log, uid, cgroup)
+        if info is not None:
+            os.close(info[1])
+    init, namespace = await scope_of(box, process, uid, info[0] if info is not None else None)
+    running = BotProcess(build, process, log, uid, cgroup, init=init, namespace=namespace)
     returncode = memory = over = None
 
     async def watch(scope: trio.CancelScope) -> None:
@@ -157,9 +165,10 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
                 memory = memory_detail(cgroup.memory_mb, kills)
         finally:  # also when the ladder is cancelled: the uid is handed back only once all is dead
             with trio.CancelScope(shield=True):
-                # its group, its cgroup, its uid: nothing survives; past a cap no grace, every
-                # moment it lives it writes
+                # its group, its sandbox, its cgroup, its uid: nothing survives; past a cap no
+                # grace, every moment it lives it writes
                 await running.terminate(grace=0 if over is not None else 0.5)
+                running.close()
                 with trio.move_on_after(0.5):  # what it wrote last
                     await drained.wait()
             nursery.cancel_scope.cancel()

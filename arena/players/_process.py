@@ -1,4 +1,11 @@
-"""Bot processes: start one in its own session, capture its stderr, kill its whole group.
+"""Bot processes: start one in its own session, capture its stderr, kill all it started.
+
+A bot's processes are killed together, however they tried to leave: by process group always;
+under bubblewrap by killing the sandbox's init (bubblewrap's ``--info-fd`` names it; its death
+ends its PID namespace, so every process of the bot with it); without bubblewrap and root by
+every process of the bot's own user namespace (``arena.sandbox._userns``); as root by every
+process of its uid and its cgroups. A slot is free only once all of them are gone. Every bot
+is started by ``arena.sandbox._spawn``: it dies with the arena's process, however that ends.
 
 This layer knows bytes and processes only; framing and messages live in ``_connection``.
 
@@ -10,6 +17,7 @@ and ``AF_UNIX`` stream sockets carry no such stamp). stdin stays a pipe.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -26,7 +34,9 @@ import trio
 from ..sandbox._botcgroup import BotCgroup
 from ..sandbox._loopback import PrivateLoopback
 from ..sandbox._sandbox import Confinement, Sandbox, SandboxError
+from ..sandbox._spawn import Child, spawn
 from ..sandbox._uids import UidError, UidLease
+from ..sandbox._userns import kill_namespace, namespace_of
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec, log_name
 
@@ -134,10 +144,15 @@ def _new_file(path: Path) -> tuple[Path, Any]:
 
 class BotProcess:
     """A running bot: its stdin pipe, its stdout (the arena end of a stamping socket, or the
-    pipe where no socket could be made), its stderr log, and a way to kill its process group."""
+    pipe where no socket could be made), its stderr log, and a way to kill all it started.
 
-    def __init__(self, spec: BotSpec, process: trio.Process, stderr: StderrLog, uid: int | None = None,
-                 cgroup: BotCgroup | None = None, stdout: socket.socket | None = None) -> None:
+    ``init``: a pidfd of its sandbox's init (under bubblewrap); ``namespace``: the inode of its
+    own user namespace where that is its scope (no bubblewrap, no root): see the module
+    docstring."""
+
+    def __init__(self, spec: BotSpec, process: Child, stderr: StderrLog, uid: int | None = None,
+                 cgroup: BotCgroup | None = None, stdout: socket.socket | None = None,
+                 init: int | None = None, namespace: int | None = None) -> None:
         self.spec = spec
         self.uid = uid
         self.cgroup = cgroup
@@ -145,6 +160,8 @@ class BotProcess:
         self.stdin = process.stdin
         self.stdout = stdout if stdout is not None else process.stdout
         self.stderr = stderr
+        self.init = init
+        self.namespace = namespace
 
     @property
     def pid(self) -> int:
@@ -159,34 +176,74 @@ class BotProcess:
             self.cgroup.release()
 
     def kill(self) -> None:
-        """SIGKILL the whole process group (the bot and every child it left in the group),
-        and every process in the bot's cgroup (thawed after, where frozen: cgroup v1 delivers
-        no SIGKILL to a frozen process)."""
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """SIGKILL the whole process group (the bot and every child it left in the group), its
+        sandbox's init (and so its PID namespace), every process of its user namespace, and
+        every process in the bot's cgroup (thawed after, where frozen: cgroup v1 delivers no
+        SIGKILL to a frozen process).
+
+        Under bubblewrap the init alone: bubblewrap, its parent, then reaps it and exits; killed
+        first, it would leave the init to whatever adopts orphans (a container's init may never
+        reap it). Nothing of the bot is in bubblewrap's own group."""
+        if self.init is not None:
+            try:
+                signal.pidfd_send_signal(self.init, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        else:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if self.namespace is not None:
+            kill_namespace(self.namespace, rounds=1)
         if self.cgroup is not None:
             self.cgroup.kill_all()
 
     async def terminate(self, grace: float = 0.5) -> None:
-        """SIGTERM the group, wait up to ``grace`` seconds for the bot to exit, then SIGKILL."""
+        """SIGTERM the group, wait up to ``grace`` seconds for the bot to exit, then SIGKILL.
+        Under bubblewrap no SIGTERM: it would end bubblewrap, not the bot (the init of a PID
+        namespace ignores it); the bot has had its ``bye``."""
         self.release()
         if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGTERM)
-            except (ProcessLookupError, PermissionError):
-                pass
+            if self.init is None:
+                try:
+                    os.killpg(self.process.pid, signal.SIGTERM)
+                except (ProcessLookupError, PermissionError):
+                    pass
             with trio.move_on_after(grace):
                 await self.process.wait()
         self.kill()
         with trio.CancelScope(shield=True):
-            await self.process.wait()
+            await self._wait_sandbox_gone()
+            with trio.move_on_after(5.0):
+                await self.process.wait()
+            if self.process.poll() is None:  # bubblewrap itself did not end with its init
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                await self.process.wait()
             if self.uid is not None:
                 await _kill_uid(self.uid)
             await self._wait_group_gone()
+            if self.namespace is not None:
+                await trio.to_thread.run_sync(kill_namespace, self.namespace)
             if self.cgroup is not None:
                 await self.cgroup.kill_and_remove()
+
+    async def _wait_sandbox_gone(self, limit: float = 5.0) -> None:
+        # The init's pidfd reads once it has exited, and Linux lets the init of a PID
+        # namespace exit only after every other process of it is gone.
+        if self.init is not None:
+            with trio.move_on_after(limit):
+                await trio.lowlevel.wait_readable(self.init)
+
+    def close(self) -> None:
+        """Let go of the sandbox's init (its pidfd), once nothing will signal or wait for it."""
+        if self.init is not None:
+            trio.lowlevel.notify_closing(self.init)
+            os.close(self.init)
+            self.init = None
 
     async def _wait_group_gone(self, limit: float = 2.0) -> None:
         # Children the bot left in its group are not ours to wait() for: they are reaped by
@@ -210,6 +267,30 @@ class BotProcess:
             pass
         finally:
             done.set()
+
+
+async def scope_of(sandbox: Sandbox, process: Child, uid: int | None, info: int | None) -> tuple[int | None, int | None]:
+    """(``init``, ``namespace``) of :class:`BotProcess` for a process just started in
+    ``sandbox`` (``info``: the read end of its bubblewrap's ``--info-fd``, closed here)."""
+    init = await sandbox_init(info) if info is not None else None
+    own = sandbox.bwrap is None and uid is None and sandbox.own_namespaces
+    return init, namespace_of(process.pid) if own else None
+
+
+async def sandbox_init(info: int, limit: float = 10.0) -> int | None:
+    """A pidfd of the init of a bubblewrap sandbox, read from the descriptor given to its
+    ``--info-fd`` (closed here), or ``None`` where bubblewrap failed before it made one (it
+    then wrote nothing) or the init is gone already."""
+    data = b""
+    with trio.move_on_after(limit):
+        async with trio.lowlevel.FdStream(info) as stream:
+            while chunk := await stream.receive_some(4096):
+                data += chunk
+    try:
+        pid = int(json.loads(data)["child-pid"])
+        return os.pidfd_open(pid)
+    except (ValueError, KeyError, TypeError, OSError):
+        return None
 
 
 async def _kill_uid(uid: int) -> None:
@@ -319,27 +400,30 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
         reply_socket, bot_end = open_reply_socket(sandbox.loopback)
     except OSError:
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
-    seccomp_fd = None
+    seccomp_fd = info = None
     try:
         prepared = await trio.to_thread.run_sync(sandbox.prepare_view, argv, spec.cwd, env, uid, confinement.plan,
                                                  sandbox.tmpfs_bytes(spec.limits), view_argv)
         seccomp_fd = sandbox.seccomp_fd()
-        process = await trio.lowlevel.open_process(
+        info = os.pipe() if sandbox.bwrap is not None else None
+        process = await spawn(
             sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env, seccomp_fd=seccomp_fd,
-                            view_argv=view_argv, prepared=prepared),
+                            view_argv=view_argv, prepared=prepared, info_fd=info[1] if info else None),
             stdin=subprocess.PIPE,
             stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=spec.cwd,
             env=sandbox.environment(env, argv, spec.cwd),
             start_new_session=True,
-            pass_fds=(seccomp_fd,) if seccomp_fd is not None else (),
+            pass_fds=tuple(fd for fd in (seccomp_fd, info[1] if info else None) if fd is not None),
             preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd(),
                                        seccomp=True, images=prepared.images if prepared is not None else ()),
         )
     except (OSError, subprocess.SubprocessError) as error:
         if reply_socket is not None:
             reply_socket.close()
+        if info is not None:
+            os.close(info[0])
         if cgroup is not None:
             await cgroup.kill_and_remove()
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: {getattr(error, 'strerror', None) or error}") from None
@@ -348,8 +432,11 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             bot_end.close()  # the bot holds its own copy; ours would hide its end of stream
         if seccomp_fd is not None:
             os.close(seccomp_fd)  # bubblewrap has its own copy
+        if info is not None:
+            os.close(info[1])  # bubblewrap's copy closes once it has written
+    init, namespace = await scope_of(sandbox, process, uid, info[0] if info is not None else None)
     log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
-    bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup, reply_socket)
+    bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup, reply_socket, init, namespace)
     try:
         async with trio.open_nursery() as nursery:
             drained = trio.Event()
@@ -364,6 +451,7 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
                 nursery.cancel_scope.cancel()
     finally:
         bot.kill()
+        bot.close()
         bot.stderr.close()
         if reply_socket is not None:
             reply_socket.close()

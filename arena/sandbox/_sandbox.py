@@ -3,8 +3,13 @@
 Layers, each used when the machine allows it (``arena doctor`` reports which are active):
 
 1. Always: a new session (own process group), resource limits (address space, CPU time,
-   processes, open files, file size, no core dumps), an environment reduced to what the
-   manifest names, stderr captured and capped.
+   open files, file size, no core dumps), an environment reduced to what the manifest names,
+   stderr captured and capped; forked from a thread that lives as long as the arena and
+   killed when the arena's process ends, however it ends (``_spawn``).
+1b. Without root, where the kernel allows: a user namespace of its own (``_userns``), in which
+   ``RLIMIT_NPROC`` caps the bot's processes alone (outside one it would count every task of
+   the user: the arena's threads, the user's browser), and which no process of the bot can
+   leave, so all of them can be found and killed.
 2. Where cgroups are writable (root; ``_cgroups``, ``_botcgroup``): every bot process and all
    its descendants live in cgroups of their own, which cap their number (a fork bomb stops
    there), give every bot the same CPU weight and at most one core, freeze the bot while it is
@@ -19,7 +24,8 @@ Layers, each used when the machine allows it (``arena doctor`` reports which are
    what it needs (``_mounts``). A bot that still cannot run under another uid is refused
    (:class:`SandboxError`) unless the organiser allows root bots (``--allow-root-bots``).
 4. When bubblewrap (``bwrap``) works: no network, a read-only view of the filesystem with a
-   private ``/tmp``, its own PID namespace (children die with it, even after ``setsid``),
+   private ``/tmp``, its own PID namespace (children die with it, even after ``setsid``; its
+   init is killed when the bot's slot ends or the arena's process does, which ends them all),
    and the tournament file, database and logs hidden. As root on Linux 6.12+ with
    ``mkfs.erofs``, each folder of that view is an image mounted for the bot alone
    (``_images``, through :meth:`Sandbox.prepare_view`): no inode, and so no cached page or
@@ -51,6 +57,7 @@ from ._loopback import PrivateLoopback
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
 from ._uids import UidAllocator
+from ._userns import enter_own_namespace, own_namespaces_work
 from ._images import Image, bound, image_of, images_missing, mount_images, through_images
 from ._resident import keep_resident, lock_resident, state_folder
 from ._view import PACKAGES, PROJECT_ROOT, bot_path, needed_paths, program_path, view, within
@@ -68,7 +75,7 @@ class Limits:
     #: cores (a fraction is fine) the bot's processes may use together; cgroup cpu only
     cpus: float | None = 1.0
 
-    def apply(self, address_space: bool = True, cpu_time: bool = True) -> None:
+    def apply(self, address_space: bool = True, cpu_time: bool = True, processes: bool = False) -> None:
         """Set the limits on the calling process (runs in the child before exec).
 
         ``address_space``, ``cpu_time``: whether ``memory_mb`` and ``cpu_s`` are set as
@@ -76,6 +83,9 @@ class Limits:
         or a CPU-time cgroup counts them for all the bot's processes together: per process,
         they multiply with every fork, and ``RLIMIT_AS`` counts reserved address space, which
         runtimes that reserve far more than they use (Go, Java, V8) cannot live within.
+        ``processes``: whether ``processes`` is set as ``RLIMIT_NPROC``: only where the kernel
+        counts the bot's tasks alone against it (a uid or a user namespace of its own; see
+        ``_userns``), never where it would count every task of the arena's user.
         """
         def limit(kind: int, value: int | None) -> None:
             if value is not None:
@@ -88,7 +98,7 @@ class Limits:
         limit(resource.RLIMIT_NOFILE, self.open_files)
         limit(resource.RLIMIT_FSIZE, self.file_size_mb * 2**20 if self.file_size_mb else None)
         limit(resource.RLIMIT_CORE, 0)
-        if os.getuid() != 0:  # as root the limit is not enforced; a dropped uid gets it below
+        if processes:
             limit(resource.RLIMIT_NPROC, self.processes)
 
 
@@ -96,17 +106,19 @@ class Limits:
 _PROBE_UID = 65534
 
 
-def _probe_bwrap(path: str, sizes: bool = False) -> bool:
+def _probe_bwrap(path: str, sizes: bool = False, own_namespace: bool = False) -> bool:
     """Whether bubblewrap works here, as bots will run it: unprivileged (as ``nobody`` when the
-    arena is root; a kernel without unprivileged user namespaces fails only then); ``sizes``:
-    with a size-capped tmpfs (``--size``, bubblewrap 0.5 and later)."""
+    arena is root; a kernel without unprivileged user namespaces fails only then), inside a
+    user namespace of its own where ``own_namespace`` (``_userns``); ``sizes``: with a
+    size-capped tmpfs (``--size``, bubblewrap 0.5 and later)."""
     user = {"user": _PROBE_UID, "group": _PROBE_UID, "extra_groups": []} if os.geteuid() == 0 else {}
     size = ["--size", str(2**20)] if sizes else []
+    inside = {"preexec_fn": enter_own_namespace} if own_namespace else {}
     try:
         result = subprocess.run(
             [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *size, "--tmpfs", "/tmp",
              "--unshare-all", "--die-with-parent", "--", "/bin/true"],
-            capture_output=True, timeout=10, cwd="/", **user,
+            capture_output=True, timeout=10, cwd="/", **user, **inside,
         )
     except (OSError, subprocess.TimeoutExpired):
         return False
@@ -177,6 +189,11 @@ class Sandbox:
     bwrap_sizes: bool = True
     #: this arena may make its own network namespace for the bots' stdout sockets (root)
     private_network: bool = False
+    #: without root: each bot process starts in a user namespace of its own (``_userns``), in
+    #: which its process cap counts its own processes alone
+    own_namespaces: bool = False
+    #: where bubblewrap is installed but ``--sandbox none`` chose not to use it: its path
+    bwrap_declined: str | None = None
     #: the system-call filter every bot runs under (``_seccomp``), or None, and then why not
     seccomp: bytes | None = None
     seccomp_missing: str = "not checked (a Sandbox made without detect_sandbox)"
@@ -281,7 +298,8 @@ class Sandbox:
                 plan: MountPlan = MountPlan(), writable: Sequence[Path] = (),
                 env: Mapping[str, str] | None = None, tmp_bytes: int | None = None,
                 seccomp_fd: int | None = None, view_argv: Sequence[str] = (),
-                whole_system: bool = False, prepared: PreparedView | None = None) -> list[str]:
+                whole_system: bool = False, prepared: PreparedView | None = None,
+                info_fd: int | None = None) -> list[str]:
         """``argv`` wrapped in bubblewrap when available, which shows it only what it needs
         (``_view``; run as ``uid`` inside ``plan``'s view; ``env``: the environment it is
         started with, to find its program); ``writable`` folders stay writable inside (a
@@ -291,16 +309,21 @@ class Sandbox:
         (``arena doctor``'s probe, in the view a manifest's bot gets); ``whole_system``:
         ``/usr`` and the like shown whole (a ladder's build step runs compilers), not only the
         files the program needs of them; ``prepared``: the view :meth:`prepare_view` made for
-        these same arguments (a bot's), used as it is."""
+        these same arguments (a bot's), used as it is; ``info_fd``: where bubblewrap writes
+        the pid of the sandbox's init (``{"child-pid": N}``), whose death ends every process
+        of the sandbox.
+
+        ``--die-with-parent``: the process is started by ``_spawn``, from a thread that lives
+        as long as the arena, so the signal comes when the arena's process ends, and bubblewrap
+        passes it on to the sandbox's init."""
         if self.bwrap is None:
             return list(argv)
-        # No --die-with-parent: trio starts processes from a worker thread, and the parent-death
-        # signal fires when that *thread* ends (seconds later), killing healthy bots. Bots of
-        # an arena that died are killed through their cgroups by the next arena instead.
         inside = Path(os.path.abspath(cwd or Path.cwd()))
         arguments = (list(prepared.arguments) if prepared is not None else
                      self._view(argv, inside, env, uid, plan, tmp_bytes, view_argv, whole_system))
-        wrapped = [self.bwrap, "--new-session", "--unshare-all", *arguments]
+        wrapped = [self.bwrap, "--new-session", "--die-with-parent", "--unshare-all", *arguments]
+        if info_fd is not None:
+            wrapped += ["--info-fd", str(info_fd)]
         for path in writable:
             wrapped += ["--bind", str(path), str(path)]
         if seccomp_fd is not None:
@@ -390,8 +413,11 @@ class Sandbox:
                 if cwd is not None:
                     os.chdir(cwd)  # the recreated folder, not the real one hidden under the tmpfs
             mount_images(images)
+            own_namespace = uid is None and self.own_namespaces
+            if own_namespace:
+                enter_own_namespace()  # before the process cap: see _userns
             limits.apply(address_space=cgroup is None or not cgroup.has("memory"),
-                         cpu_time=cgroup is None or not cgroup.has("cputime"))
+                         cpu_time=cgroup is None or not cgroup.has("cputime"), processes=own_namespace)
             if uid is not None:
                 if limits.processes is not None:
                     resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
@@ -423,21 +449,42 @@ class Sandbox:
         rlimits = "setrlimit, per manifest [limits]"
         if role_status(self.cgroups, "memory")[0] or role_status(self.cgroups, "cputime")[0]:
             rlimits += "; memory_mb and cpu_s counted by the bot's cgroups instead where those serve (above)"
+        counted = root or self.own_namespaces
+        cap_how = ("RLIMIT_NPROC under the bot's own uid" if root else
+                   "RLIMIT_NPROC in a user namespace of the bot's own: it counts the bot's processes alone"
+                   if self.own_namespaces else _NO_OWN_NAMESPACE)
+        if box:
+            scope_how = "the sandbox's init killed: its PID namespace ends with it"
+        elif root:
+            scope_how = "every process of the bot's uid killed"
+        elif self.own_namespaces:
+            scope_how = "every process of the bot's user namespace killed (none can leave it)"
+        else:
+            scope_how = f"needs bubblewrap ({self._bwrap_how()}) or user namespaces ({_NO_OWN_NAMESPACE})"
+        if box:
+            death_how = "parent-death signal (SIGKILL), passed on by bubblewrap to the sandbox's init"
+        else:
+            death_how = ("only the bot's own process (parent-death signal); what it started outlives an arena "
+                         f"killed with kill -9{' until the next arena empties its cgroups' if self.cgroups else ''}: "
+                         f"needs bubblewrap ({self._bwrap_how()})")
         return [
+            ("process count capped per bot, whatever else its user runs", counted, cap_how),
             ("process count capped; every descendant killed (cgroup pids)", *role_status(self.cgroups, "pids")),
             *self.cgroup_rows(),
             ("own process session, killed by process group", True, "always"),
+            ("every process it started killed when its slot ends, even after setsid", box or root or self.own_namespaces,
+             scope_how),
+            ("every process it started dies with the arena, however the arena ends (kill -9 too)", box, death_how),
             ("resource limits (memory, CPU, files, file size, no core)", True, rlimits),
             ("environment reduced to PATH, HOME, LANG and the manifest's [env]", True, "always"),
             ("stderr captured and capped", True, "last 16 KiB kept with each fault"),
             ("own unprivileged uid per bot process, unique machine-wide; database and logs unreadable; "
              "process limit per bot", root, uid_how),
             ("children killed by uid even after setsid", root, "kill -9 -1 as the bot's uid" if root else "needs root"),
-            ("no network", box, self.bwrap or "needs bubblewrap (apt-get install bubblewrap)"),
-            ("read-only filesystem, private /tmp", box, "bubblewrap" if box else "needs bubblewrap"),
-            ("own PID namespace (children die with the bot)", box, "bubblewrap" if box else "needs bubblewrap"),
-            ("tournament file, database and logs hidden; seed not visible in /proc", box,
-             "bubblewrap" if box else "needs bubblewrap"),
+            ("no network", box, self._bwrap_how()),
+            ("read-only filesystem, private /tmp", box, self._bwrap_how()),
+            ("own PID namespace (children die with the bot)", box, self._bwrap_how()),
+            ("tournament file, database and logs hidden; seed not visible in /proc", box, self._bwrap_how()),
             ("each folder of its view a filesystem mounted for it alone: no page, name or futex shared with "
              "another bot", self.images_missing is None,
              "EROFS images (mkfs.erofs), mounted in the bot's own mount namespace"
@@ -445,6 +492,14 @@ class Sandbox:
             ("system calls refused: locks, inotify, connect, sockets but unix streams, ptrace, namespaces, "
              "mounts, IPC (seccomp)", self.seccomp is not None, self._seccomp_how()),
         ]
+
+    def _bwrap_how(self) -> str:
+        """How a bubblewrap row is met here, or what it needs."""
+        if self.bwrap is not None:
+            return f"bubblewrap ({self.bwrap})"
+        if self.bwrap_declined is not None:
+            return f"not used: --sandbox none (bubblewrap is installed, {self.bwrap_declined}: leave that option out)"
+        return "needs bubblewrap (apt-get install bubblewrap)"
 
     def _seccomp_how(self) -> str:
         if self.seccomp is None:
@@ -464,6 +519,11 @@ class Sandbox:
         return missing_roles(self.cgroups)
 
 
+#: what a process cap needs where the arena is not root and the kernel refuses it a namespace
+_NO_OWN_NAMESPACE = ("needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, and "
+                     "kernel.apparmor_restrict_unprivileged_userns=0 where AppArmor restricts them) or root")
+
+
 def _strictly_within(path: Path, folder: Path) -> bool:
     """Whether ``path`` lies inside ``folder`` and is not ``folder`` itself."""
     return path != folder and within(path, folder)
@@ -478,12 +538,17 @@ def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
     """
     if mode not in ("auto", "bwrap", "none"):
         raise ValueError(f"sandbox mode must be auto, bwrap or none, got {mode!r}")
-    bwrap, sizes = None, False
-    if mode != "none":
+    bwrap, sizes, declined = None, False, None
+    own = own_namespaces_work()
+    if mode == "none":
+        declined = shutil.which("bwrap")
+    else:
         path = shutil.which("bwrap")
-        if path and _probe_bwrap(path):
+        if path and own and not _probe_bwrap(path, own_namespace=True):
+            own = False  # bubblewrap works only outside one: its process cap is reported missing
+        if path and _probe_bwrap(path, own_namespace=own):
             bwrap = path
-            sizes = _probe_bwrap(path, sizes=True)
+            sizes = _probe_bwrap(path, sizes=True, own_namespace=own)
         elif mode == "bwrap":
             raise RuntimeError("bubblewrap is required but does not work here (apt-get install bubblewrap)")
     cgroups = find_cgroups()
@@ -495,6 +560,7 @@ def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
         f"no system-call table for {platform.machine()} here (x86_64 and aarch64 have one)")
     sandbox = Sandbox(bwrap=bwrap, drop_privileges=root, bwrap_sizes=sizes, cgroups=cgroups,
                       namespaces=root and namespaces_work(), allow_root=allow_root, private_network=root,
+                      own_namespaces=own, bwrap_declined=declined,
                       seccomp=program if missing is None else None, seccomp_missing=missing or "",
                       images_missing=images_missing() if bwrap is not None else "needs bubblewrap")
     if sandbox.loopback is None:

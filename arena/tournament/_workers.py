@@ -51,6 +51,7 @@ import trio
 
 from ..sandbox._cgroups import find_cgroups
 from ..sandbox._sandbox import Sandbox
+from ..sandbox._spawn import spawn
 from ..sandbox._uids import UidAllocator
 from ._config import TournamentConfig
 from ._handout import LOOKAHEAD, GameSource, pick
@@ -210,9 +211,10 @@ class Workers:
         # the coordinator alone, which stops the worker by closing its stdin. Ignoring SIGINT
         # in main() is too late: Python takes a while to get there, and a Ctrl-C in that window
         # printed a KeyboardInterrupt traceback. The worker's bots have sessions of their own
-        # anyway, and it is still ended by pid (process.kill) and its bots by cgroup.
-        process = await trio.lowlevel.open_process([sys.executable, "-m", "arena.tournament._workers"],
-                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0)
+        # anyway, and it is still ended by pid (process.kill) and its bots by cgroup. Started by
+        # _spawn: a coordinator killed with kill -9 takes its workers with it (and they their bots).
+        process = await spawn([sys.executable, "-m", "arena.tournament._workers"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0)
         self.pids.add(process.pid)
         served = self.served(process.stdin, process.stdout)
         try:

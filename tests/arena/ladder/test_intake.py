@@ -300,7 +300,9 @@ async def test_a_build_that_makes_hardlinks_is_refused_and_the_links_removed(wor
 async def test_a_build_that_keeps_making_files_is_stopped_while_it_runs(workdir):
     from arena.ladder._build import BuildCaps
 
-    build = "i = 0\nwhile True:\n    open(f'f{i}', 'w').close()\n    i += 1\n"
+    # Bounded (200,000 files against a cap of 500): a build the ladder failed to stop fails the
+    # test instead of filling the disk.
+    build = "for i in range(200_000):\n    open(f'f{i}', 'w').close()\n"
     start = trio.current_time()
     admission = await admit(archive('command = "python bot.py"\nbuild = "python build.py"\n', build__py=build),
                             workdir, "karibik", 2, build_timeout_s=60, caps=BuildCaps(max_files=500))

@@ -61,9 +61,11 @@ def hold(server: Server, number: int) -> Path:
 
 #: a build that leaves 1,500 nested folders (os.makedirs itself would recurse once per level)
 DEEP = "import os\nfor _ in range(1500):\n    os.mkdir('d')\n    os.chdir('d')\n"
-#: builds that never stop making files, or bytes
-FILES = "i = 0\nwhile True:\n    open(f'f{i}', 'w').close()\n    i += 1\n"
-BYTES = "i = 0\nwhile True:\n    open(f'f{i}', 'wb').write(b'x' * 2**20)\n    i += 1\n"
+#: builds that make files, or bytes, far past the caps the ladder is given below; each stops by
+#: itself at a bound (100,000 empty files, 400 MiB), so that a ladder that failed to stop one
+#: fails the test instead of filling the disk (issue 43: a build not killed wrote 59 GB)
+FILES = "for i in range(100_000):\n    open(f'f{i}', 'w').close()\n"
+BYTES = "for i in range(400):\n    open(f'f{i}', 'wb').write(b'x' * 2**20)\n"
 
 
 def long_name_tar_xz(size: int = 64 * 2**20) -> bytes:
