@@ -43,6 +43,10 @@ SchedulerOption = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS",
     help="Dask scheduler, e.g. tcp://host:8786 (implies --executor dask); default: the file's, "
          "else a local cluster of --workers processes.")]
+ListenOption = Annotated[Optional[str], typer.Option(
+    "--listen", metavar="HOST:PORT",
+    help="Dask: where this machine listens for the Dask workers, which connect back to it, e.g. "
+         "10.0.0.5:7700 (:7700: every interface; port 0: a free one); default: the file's, else chosen.")]
 
 
 def _concurrency(text: str | None) -> int | None:
@@ -50,9 +54,10 @@ def _concurrency(text: str | None) -> int | None:
 
 
 def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers: int | None = None,
-                      executor: str | None = None, scheduler: str | None = None) -> TournamentConfig:
-    """``config`` with ``--concurrency``, ``--workers``, ``--executor`` and ``--scheduler``
-    applied (they do not change which games are played)."""
+                      executor: str | None = None, scheduler: str | None = None,
+                      listen: str | None = None) -> TournamentConfig:
+    """``config`` with ``--concurrency``, ``--workers``, ``--executor``, ``--scheduler`` and
+    ``--listen`` applied (they do not change which games are played)."""
     if concurrency is not None:
         config = dataclasses.replace(config, concurrency=concurrency)
     if workers is not None:
@@ -62,12 +67,37 @@ def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers
 
         if executor not in EXECUTORS:
             raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
-        config = dataclasses.replace(config, executor=executor, scheduler="" if executor == "local" else config.scheduler)
+        if executor == "local":
+            config = dataclasses.replace(config, executor=executor, scheduler="", listen="")
+        else:
+            config = dataclasses.replace(config, executor=executor)
     if scheduler is not None:
         if executor == "local":
             raise UsageError("--scheduler is for --executor dask")
         config = dataclasses.replace(config, executor="dask", scheduler=scheduler)
+    if listen is not None:
+        from ..tournament._config import parse_listen
+
+        if config.executor != "dask":
+            raise UsageError("--listen is for --executor dask (or --scheduler)")
+        try:
+            parse_listen(listen)
+        except ValueError as error:
+            raise UsageError(f"--listen {error}") from None
+        config = dataclasses.replace(config, listen=listen)
     return config
+
+
+def _ignored_workers_warning(config: TournamentConfig, from_option: bool) -> str | None:
+    """The warning that ``workers`` means nothing on a Dask cluster at a scheduler's address,
+    or ``None``: the run puts one arena worker on each of the cluster's Dask workers, however
+    many there are, and cannot start or stop any. (Without a scheduler it is honoured: the
+    size of the local cluster started for the run.)"""
+    if config.executor != "dask" or not config.scheduler or not config.workers:
+        return None
+    given = f"--workers {config.workers}" if from_option else f"workers = {config.workers}"
+    return (f"warning: {given} is ignored with a Dask scheduler: the run places one arena worker on each of "
+            f"the cluster's Dask workers (how many is set where they start, e.g. dask worker --nworkers N)")
 
 
 def _where(config: TournamentConfig, processes: int) -> str:
@@ -167,6 +197,7 @@ def run_command(
     workers: WorkersOption = None,
     executor: ExecutorOption = None,
     scheduler: SchedulerOption = None,
+    listen: ListenOption = None,
 ) -> None:
     """Play a tournament, storing every game as it ends; print the standings.
 
@@ -182,7 +213,9 @@ def run_command(
 
     games_at_once = _concurrency(concurrency)
     processes = None if workers is None else parse_option("--workers", workers)
-    config = _with_concurrency(load_config(file), games_at_once, processes, executor, scheduler)
+    config = _with_concurrency(load_config(file), games_at_once, processes, executor, scheduler, listen)
+    if (warning := _ignored_workers_warning(config, processes is not None)) is not None:
+        typer.echo(warning, err=True)
     store = open_store(config)
     try:
         _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
@@ -202,6 +235,7 @@ def resume_command(
     workers: WorkersOption = None,
     executor: ExecutorOption = None,
     scheduler: SchedulerOption = None,
+    listen: ListenOption = None,
 ) -> None:
     """Play only the games an interrupted tournament is missing; print the standings.
 
@@ -216,7 +250,9 @@ def resume_command(
     processes = None if workers is None else parse_option("--workers", workers)
     store = ResultsStore.open(database)
     try:
-        config = _with_concurrency(config_of_store(store), games_at_once, processes, executor, scheduler)
+        config = _with_concurrency(config_of_store(store), games_at_once, processes, executor, scheduler, listen)
+        if (warning := _ignored_workers_warning(config, processes is not None)) is not None:
+            typer.echo(warning, err=True)
         _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
     finally:
         store.close()

@@ -55,6 +55,9 @@ class TournamentConfig:
     executor: str = "local"
     #: the Dask scheduler's address; "": a LocalCluster of ``workers`` processes for the run
     scheduler: str = ""
+    #: where the coordinator listens for the Dask workers' arena workers, ``HOST:PORT``
+    #: (:func:`parse_listen`); "": chosen for the run (see :class:`arena.tournament._dask.DaskWorkers`)
+    listen: str = ""
     #: ``faults.withdraw_after``: an entrant with this many faults between games is withdrawn
     #: (its remaining seats forfeited, not started again); 0: never
     withdraw_after: int = 5
@@ -66,10 +69,10 @@ class TournamentConfig:
 
 
 #: keys that say where and how fast games are played, not which: not in the fingerprint
-_WHERE = ("database", "concurrency", "workers", "executor", "scheduler")
+_WHERE = ("database", "concurrency", "workers", "executor", "scheduler", "listen")
 EXECUTORS = ("local", "dask")
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
-        "executor", "scheduler", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
+        "executor", "scheduler", "listen", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
 _TIME = {"move_ms", "reserve_ms", "startup_ms", "margin_ms", "ponder", "in_turn"}
 _FAULTS = {"policy", "max_substitutions", "withdraw_after"}
 
@@ -210,7 +213,41 @@ def _executor(reader: _Reader) -> dict[str, str]:
     scheduler = reader.get(reader.data, "scheduler", str, "")
     if scheduler and executor != "dask":
         raise reader.error("scheduler", 'is for executor = "dask"')
-    return {"executor": executor, "scheduler": scheduler}
+    listen = reader.get(reader.data, "listen", str, "")
+    if listen and executor != "dask":
+        raise reader.error("listen", 'is for executor = "dask"')
+    try:
+        parse_listen(listen)
+    except ValueError as error:
+        raise reader.error("listen", str(error)) from None
+    return {"executor": executor, "scheduler": scheduler, "listen": listen}
+
+
+def parse_listen(text: str) -> tuple[str, int] | None:
+    """The host and port of a ``listen`` address, ``HOST:PORT``: where the coordinator of a
+    Dask run listens, and the address its Dask workers connect back to.
+
+    ``HOST`` is one of this machine's addresses or names (an IPv6 address in brackets,
+    ``[fe80::1]:7700``); empty (``:7700``), ``0.0.0.0`` or ``::``: every interface, the
+    workers being sent the address of this machine that the scheduler's network reaches.
+    ``PORT`` 0 is a free port chosen for the run. ``""`` is ``None``: both chosen for the run.
+    Raises :class:`ValueError` saying what is wrong, for the caller to name the key or option.
+    """
+    if not text:
+        return None
+    expected = 'must be HOST:PORT, e.g. "10.0.0.5:7700" (":7700": every interface)'
+    host, colon, port_text = text.rpartition(":")
+    if not colon or not (port_text.isascii() and port_text.isdigit()) or any(
+            character.isspace() or character == "/" for character in host):
+        raise ValueError(f"{expected}, got {text!r}")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if ":" in host and not text.startswith("[") or any(character in "[]" for character in host):
+        raise ValueError(f"{expected}, with an IPv6 address in brackets ([::1]:7700), got {text!r}")
+    port = int(port_text)
+    if port > 65535:
+        raise ValueError(f"has port {port}, beyond 65535")
+    return host, port
 
 
 def _variant(game: engines.Game, game_id: str, options: dict[str, Any]) -> str:

@@ -16,6 +16,10 @@ a lost worker's bots can reach only processes of their own machine).
 (One Dask task per batch of games was the alternative: it would start every bot again per
 batch, and a batch lost with its worker would send back nothing of what it finished.)
 
+Where the coordinator listens is the tournament's ``listen`` (``HOST:PORT``, for a firewall
+that opens one port of one interface; :func:`arena.tournament._config.parse_listen`); without it,
+every interface and a free port with a scheduler, the loopback interface with a LocalCluster.
+
 The socket is authenticated by a one-time random token, sent through the scheduler with the
 task, before the coordinator unpickles anything from it. Dask itself is imported only here,
 and only when a run asks for it.
@@ -41,7 +45,7 @@ from typing import Any
 
 import trio
 
-from ._config import ConfigError
+from ._config import ConfigError, parse_listen
 from ._workers import FrameReader, WorkerLost, Workers, frame
 
 INSTALL = "pip install 'pirate-arena[cluster]'"
@@ -53,6 +57,8 @@ _PARENT_ENV = "ARENA_DASK_PARENT"
 #: games start without them (a worker of a shared cluster may be busy with other work and
 #: never start its hosting task); a late one plays once its own pre-flight passes
 PREFLIGHT_WAIT_S = 120.0
+#: hosts that mean "every interface": the workers are sent this machine's address instead
+_EVERY_INTERFACE = ("", "0.0.0.0", "::")
 
 
 class ClusterError(ConfigError):
@@ -131,10 +137,13 @@ def _die_with_parent() -> None:
 class DaskWorkers(Workers):
     """Plays the games of ``source`` on the workers of the Dask cluster at ``scheduler``
     (``""``: a LocalCluster of ``count`` worker processes, closed after the run), one arena
-    worker on each, with ``slots`` games at once in all.
+    worker on each, with ``slots`` games at once in all. With a scheduler, ``count`` is
+    replaced by the number of the cluster's workers: the run uses every one.
 
-    Every worker's pre-flight passes before the first game. Raises :class:`ClusterError`
-    when the cluster cannot be used; :attr:`error` is as for :class:`Workers`.
+    The arena workers connect back to the address in the tournament's ``listen``
+    (``setup.config.listen``), or to one chosen for the run. Every worker's pre-flight passes
+    before the first game. Raises :class:`ClusterError` when the cluster cannot be used or
+    this machine cannot listen there; :attr:`error` is as for :class:`Workers`.
     """
 
     scheduler: str = ""
@@ -148,11 +157,13 @@ class DaskWorkers(Workers):
         self._ready = 0
         self._all_ready = trio.Event()
         self._client = self._cluster = None
+        listeners: list[trio.SocketListener] = []
         try:
+            # First: a pinned address that cannot be had fails before the cluster is touched.
+            listeners = await self._listen()
+            port = listeners[0].socket.getsockname()[1]
             await trio.to_thread.run_sync(self._open_cluster, distributed)
             self.plan_windows()
-            listeners = await trio.open_tcp_listeners(0, host=self._bind)
-            port = listeners[0].socket.getsockname()[1]
             await trio.to_thread.run_sync(self._submit, port)
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
@@ -162,7 +173,23 @@ class DaskWorkers(Workers):
                 nursery.start_soon(trio.serve_listeners, self._connected, listeners)
         finally:
             with trio.CancelScope(shield=True):
+                for listener in listeners:
+                    await listener.aclose()
                 await trio.to_thread.run_sync(self._close_cluster)
+
+    async def _listen(self) -> list[trio.SocketListener]:
+        """Listen where ``listen`` says; set :attr:`_advertise` to its host unless that is every
+        interface (then :meth:`_open_cluster` sets it)."""
+        listen = self.setup.config.listen
+        # Unpinned: every interface with a scheduler (the workers are elsewhere), else loopback.
+        host, port = parse_listen(listen) or ("" if self.scheduler else "127.0.0.1", 0)
+        self._advertise = None if host in _EVERY_INTERFACE else host
+        try:
+            return await trio.open_tcp_listeners(port, host=host or None)
+        except OSError as error:  # the port taken, not an address of this machine, an unknown name
+            raise ClusterError(f"listen {listen!r}: cannot listen there for the Dask workers: "
+                               f"{error.strerror or error} (give an address of this machine and a port "
+                               f"no other program holds)") from None
 
     def _open_cluster(self, distributed: Any) -> None:
         """Connect to the scheduler (or start a LocalCluster); spread the slots over its workers."""
@@ -172,19 +199,19 @@ class DaskWorkers(Workers):
         # what matters itself, on one line each.
         logging.getLogger("distributed").setLevel(logging.ERROR)
         if self.scheduler:
-            self._bind = None  # every interface: the workers are elsewhere
             try:
                 self._client = distributed.Client(self.scheduler, timeout=_CONNECT_S)
                 self._client.wait_for_workers(1, timeout=_CONNECT_S)
-                # The address of this machine that the scheduler's network reaches.
-                self._advertise = distributed.utils.get_ip(distributed.comm.get_address_host(self.scheduler))
+                if self._advertise is None:
+                    # The address of this machine that the scheduler's network reaches.
+                    self._advertise = distributed.utils.get_ip(distributed.comm.get_address_host(self.scheduler))
             except ValueError as error:  # not an address
                 raise ClusterError(f"scheduler {self.scheduler!r}: {error}; e.g. tcp://host:8786") from None
             except (OSError, TimeoutError) as error:
                 raise ClusterError(f"Dask scheduler {self.scheduler}: {error or type(error).__name__} "
                                    f"(is it running, with workers?)") from None
         else:
-            self._bind = self._advertise = "127.0.0.1"
+            self._advertise = self._advertise or "127.0.0.1"
             # No dashboard; the scheduler's own HTTP server on a free port (its default, 8787,
             # would be taken by a second run or any other cluster on this machine).
             self._cluster = distributed.LocalCluster(n_workers=self.count, threads_per_worker=1, processes=True,

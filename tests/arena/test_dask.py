@@ -2,6 +2,7 @@
 standings equal a local run's, a Dask worker killed with SIGKILL mid-tournament loses nothing
 and stores nothing twice, a broken entrant fails pre-flight naming the worker."""
 
+import json
 import logging
 import os
 import re
@@ -52,18 +53,27 @@ def same_tournament_on_one_process(db: Path, folder: Path) -> Path:
 
 
 def test_executor_keys_defaults_and_reference_file(tmp_path):
-    config = load_config(write_tournament(tmp_path, extra='executor = "dask"\nscheduler = "tcp://h:8786"'))
-    assert (config.executor, config.scheduler) == ("dask", "tcp://h:8786")
+    config = load_config(write_tournament(tmp_path, extra='executor = "dask"\nscheduler = "tcp://h:8786"\n'
+                                                          'listen = "10.0.0.5:7700"'))
+    assert (config.executor, config.scheduler, config.listen) == ("dask", "tcp://h:8786", "10.0.0.5:7700")
     # where games run does not change which games are played
     assert config.fingerprint() == load_config(write_tournament(tmp_path, "u.toml")).fingerprint()
     reference = tomllib.loads((Path(__file__).parents[2] / "examples" / "tournament-reference.toml").read_text())
     assert reference["executor"] == TournamentConfig.executor == "local"
     assert reference["scheduler"] == TournamentConfig.scheduler == ""
+    assert reference["listen"] == TournamentConfig.listen == ""
 
 
 @pytest.mark.parametrize("extra,message", [
     ('executor = "ray"', "key 'executor' must be one of ['local', 'dask'], got 'ray'"),
     ('scheduler = "tcp://h:8786"', """key 'scheduler' is for executor = "dask\""""),
+    ('listen = "10.0.0.5:7700"', """key 'listen' is for executor = "dask\""""),
+    ('executor = "dask"\nlisten = "7700"',
+     """key 'listen' must be HOST:PORT, e.g. "10.0.0.5:7700" (":7700": every interface), got '7700'"""),
+    ('executor = "dask"\nlisten = "::1:7700"',
+     """key 'listen' must be HOST:PORT, e.g. "10.0.0.5:7700" (":7700": every interface), with an IPv6 """
+     """address in brackets ([::1]:7700), got '::1:7700'"""),
+    ('executor = "dask"\nlisten = "10.0.0.5:70000"', "key 'listen' has port 70000, beyond 65535"),
 ])
 def test_bad_executor_keys_are_one_line(tmp_path, extra, message):
     result = arena("tournament", "run", str(write_tournament(tmp_path, extra=extra)), check=False)
@@ -75,10 +85,84 @@ def test_bad_executor_keys_are_one_line(tmp_path, extra, message):
     (["--executor", "local", "--scheduler", "tcp://h:8786"], "--scheduler is for --executor dask"),
     (["--scheduler", "nonsense"], "scheduler 'nonsense': missing port number in address 'nonsense'; "
                                   "e.g. tcp://host:8786"),
+    (["--listen", "10.0.0.5:7700"], "--listen is for --executor dask (or --scheduler)"),
+    (["--scheduler", "tcp://h:8786", "--executor", "local", "--listen", ":7700"], "--scheduler is for --executor dask"),
+    (["--executor", "dask", "--listen", "tcp://10.0.0.5:7700"],
+     """--listen must be HOST:PORT, e.g. "10.0.0.5:7700" (":7700": every interface), got 'tcp://10.0.0.5:7700'"""),
 ])
 def test_bad_executor_options_are_one_line(tmp_path, options, message):
     result = arena("tournament", "run", str(write_tournament(tmp_path)), "-q", *options, check=False)
     assert (result.returncode, result.stderr) == (2, f"error: {message}\n")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("held", [True, False], ids=["port-taken", "not-this-machine"])
+def test_a_listen_address_that_cannot_be_had_is_one_line(tmp_path, held):
+    # Before any cluster is started (none here: a LocalCluster would take seconds).
+    with socket.socket() as holder:
+        if held:
+            holder.bind(("127.0.0.1", 0))
+            holder.listen()
+            listen, reason = f"127.0.0.1:{holder.getsockname()[1]}", "Address already in use"
+        else:
+            listen, reason = "192.0.2.1:7700", "Cannot assign requested address"  # TEST-NET-1: nobody's
+        result = arena("tournament", "run", str(write_tournament(tmp_path, extra='executor = "dask"')), "-q",
+                       "--sandbox", "none", "--listen", listen, check=False)
+    assert (result.returncode, result.stderr) == (2, f"error: listen {listen!r}: cannot listen there for the Dask "
+                                                     f"workers: {reason} (give an address of this machine and a "
+                                                     f"port no other program holds)\n")
+    assert stored(tmp_path / "t.db") == 0
+
+
+def test_workers_with_a_scheduler_is_ignored_with_one_warning(tmp_path, cluster):
+    path = write_tournament(tmp_path, rounds=1, extra='workers = 3')
+    result = arena("tournament", "run", str(path), "-q", "--sandbox", "none", "--scheduler", cluster.scheduler.address)
+    assert result.stderr.splitlines()[0] == (
+        "warning: workers = 3 is ignored with a Dask scheduler: the run places one arena worker on each of the "
+        "cluster's Dask workers (how many is set where they start, e.g. dask worker --nworkers N)")
+    assert stored(tmp_path / "t.db") == 6
+    # the option says so in its own words; the warning comes before anything is tried
+    result = arena("tournament", "run", str(write_tournament(tmp_path, "u.toml")), "-q", "--workers", "2",
+                   "--scheduler", "nonsense", check=False)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0].startswith("warning: --workers 2 is ignored with a Dask scheduler: ")
+    assert result.stderr.splitlines()[1].startswith("error: scheduler 'nonsense': ")
+
+
+# Run by the arena workers on the Dask workers, while the coordinator serves them: which
+# sockets listen on the port, then the reference random bot in its place.
+LISTENERS_BOT = """\
+import json, os, sys
+import psutil
+port, folder = int(sys.argv[1]), sys.argv[2]
+found = sorted({(c.laddr.ip, c.laddr.port) for c in psutil.net_connections("tcp")
+                if c.status == psutil.CONN_LISTEN and c.laddr.port == port})
+with open(os.path.join(folder, f"{os.getpid()}.json"), "w") as out:
+    json.dump(found, out)
+os.execv(sys.executable, [sys.executable, "-m", "bots.random"])
+"""
+
+
+def test_the_coordinator_listens_at_the_pinned_address(tmp_path, cluster, shared_folder):
+    # One interface (loopback, not every interface as without `listen`), one port: the
+    # workers connect there, and nothing else of this machine listens on that port.
+    port = _free_port()
+    (shared_folder / "listeners.py").write_text(LISTENERS_BOT)
+    path = write_tournament(tmp_path, rounds=1, entrants=1, extra=f'executor = "dask"\nlisten = "127.0.0.1:{port}"')
+    command = ["python", str(shared_folder / "listeners.py"), str(port), str(shared_folder)]
+    with path.open("a") as file:
+        file.write(f'\n[[entrants]]\nname = "listeners"\ncommand = {json.dumps(command)}\n')
+    result = arena("tournament", "run", str(path), "-q", "--sandbox", "none", "--scheduler", cluster.scheduler.address)
+    assert result.stderr == "", result.stderr
+    assert stored(tmp_path / "t.db") == 2
+    seen = [json.loads(report.read_text()) for report in shared_folder.glob("*.json")]
+    assert len(seen) >= 2  # its pre-flight on each of the two workers, at least
+    assert all(found == [["127.0.0.1", port]] for found in seen), seen
 
 
 def test_without_dask_the_error_says_what_to_install(tmp_path):
