@@ -479,6 +479,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "_ladder": ("ladder",),
     "_rerun": ("rerun",),
     "_play": ("play",),
+    "_quickstart": ("init",),
 }
 #: the commands this module defines
 CORE_COMMANDS = ("games", "match", "replay", "board", "check-bot", "doctor")

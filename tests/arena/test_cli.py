@@ -331,8 +331,9 @@ def test_command_modules_add_exactly_the_commands_the_table_names():
     (["ladder", "--help"], ["_ladder"]),
     (["rerun", "--help"], ["_rerun"]),
     (["play", "--help"], ["_play"]),
-    (["--help"], ["_ladder", "_play", "_ratings", "_report", "_rerun", "_tournament"]),
-    (["nosuch"], ["_ladder", "_play", "_ratings", "_report", "_rerun", "_tournament"]),
+    (["init", "--help"], ["_quickstart"]),
+    (["--help"], ["_ladder", "_play", "_quickstart", "_ratings", "_report", "_rerun", "_tournament"]),
+    (["nosuch"], ["_ladder", "_play", "_quickstart", "_ratings", "_report", "_rerun", "_tournament"]),
 ])
 def test_main_loads_the_command_modules_the_line_needs(args, loaded):
     import subprocess

@@ -262,6 +262,8 @@ CASES = [
     (["play", "nosuch", "--no-open"], "unknown game 'nosuch'"),
     (["play", DMD, R, "--seat", "5", "--no-open"], "--seat must be a seat from 0 to 1"),
     (["play", DMD, R, "--port", "-1", "--no-open"], "--port must be an integer in 0..65535, got -1"),
+    (["init", "{toml}"], "toml.toml is not a folder; give a folder for the quickstart's files"),
+    (["init", "{folder}", "extra"], "unexpected extra argument"),
 ]
 
 TOURNAMENT = """\
