@@ -93,7 +93,7 @@
       const acting = (p && p.seat === s) || view.turn === s;
       const sum = scoreSum(view, s);
       out.push(`<div class="seatbox ${acting ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
-        `${ctx.who(s)} (seat ${s}${s === ctx.seat && ctx.name(s) !== "you" ? ", you" : ""}) · score <b>${view.scores[s]}</b>` +
+        `${ctx.whoAt(s, s === ctx.seat && ctx.name(s) !== "you" ? "you" : "")} · score <b>${view.scores[s]}</b>` +
         ` <span class="muted sum" title="a score is the sum of each stack's top card">${sum.parts.length ? "= " + sum.parts.join(" + ") + " " : ""}` +
           `<span class="why">(the sum of each stack's top card)</span></span>` +
         `<div class="kv">${who || "no character"}${locker}</div>${stacks}</div>`);

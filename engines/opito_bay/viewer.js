@@ -66,8 +66,8 @@
       const roots = view.table.filter((n) => n.on === null && n.owner === s);
       const ace = SUITS[view.aces[s][1]];
       out.push(`<div class="seatbox ${view.turn === s ? "acting" : ""}" style="border-color:${ctx.colour(s)}">` +
-        `${ctx.who(s)} (seat ${s}${s === ctx.seat && ctx.name(s) !== "you" ? ", you" : ""}) ${card(view.aces[s])} <span class="muted">${ace ? ace[3] : ""}</span>` +
-        `<div class="kv">deal score <b>${view.deal_points[s]}</b> · total <b>${view.totals[s]}</b></div>` +
+        `${ctx.whoAt(s, s === ctx.seat && ctx.name(s) !== "you" ? "you" : "")} ${card(view.aces[s])} <span class="muted">${ace ? ace[3] : ""}</span>` +
+        `<div class="kv">deal score <b>${num(view.deal_points[s])}</b> · total <b>${num(view.totals[s])}</b></div>` +
         `<div>hand: ${shown || '<span class="muted">empty</span>'}</div><div>table: ${roots.map(stack).join("") || '<span class="muted">nothing</span>'}</div></div>`);
     }
     if (view.deal_history.length) out.push(`<div class="kv">earlier deals: ${view.deal_history.map((d, i) => `#${i + 1}: ${d.join(" / ")}`).join(" · ")}</div>`);

@@ -361,15 +361,15 @@
     else if (message.reason !== "normal") outcome = "<p>The game stopped at a fault, before its end (see below): the scores are as they stood then.</p>";
     $("#turn").innerHTML = "<b>Game over.</b>";
     const order = message.ranks.map((rank, s) => [rank, s]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const rows = order.map(([rank, s]) => `<tr class="${s === welcome.seat ? "you" : ""}"><td>${rank}</td><td>${ctx.who(s)}</td>` +
-      `<td>seat ${s}</td><td>${esc(message.scores[s])}</td></tr>`).join("");
+    const rows = order.map(([rank, s]) => `<tr class="${s === welcome.seat ? "you" : ""}"><td>${rank}</td><td>${ctx.whoAt(s)}</td>` +
+      `<td>${esc(message.scores[s])}</td></tr>`).join("");
     const mine = message.ranks[welcome.seat];
     const best = Math.min(...message.ranks);
     const headline = mine === best ? (message.ranks.filter((r) => r === best).length > 1 ? "You share first place!" : "You win!") :
       `You finish ${ordinal(mine)}.`;
     const faults = message.faults.map((f) => `<li>${f.seat === null || f.seat === undefined ? "the arena" : ctx.who(f.seat)}: ` +
       `${esc(FAULT_NAMES[f.kind] || f.kind)} at step ${esc(f.step)}: <code>${esc(f.detail || "")}</code></li>`).join("");
-    $("#over").innerHTML = `<h2>${headline}</h2><table class="result"><thead><tr><th>rank</th><th>player</th><th>seat</th><th>score</th></tr></thead>` +
+    $("#over").innerHTML = `<h2>${headline}</h2><table class="result"><thead><tr><th>rank</th><th>player</th><th>score</th></tr></thead>` +
       `<tbody>${rows}</tbody></table><div class="outcome">${outcome}</div>` +
       `<div class="muted">${esc(message.reason)} · deal ${esc(message.seed)} · ${esc(message.saved)}</div>` +
       (faults ? `<div class="fault">Faults:<ul>${faults}</ul></div>` : "") +

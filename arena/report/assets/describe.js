@@ -37,7 +37,10 @@ const ArenaText = {
      view), `players`, `bots` (names per seat), `options`, `game` (its id), plus `view` (the
      state shown) and `before` (the state before the step shown; null at the first) where a
      page has them, and `you` (a seat the page speaks to: named "you"). Adds esc, colour(seat),
-     name(seat) (text), who(seat) (coloured HTML; "you" in class "who you"). */
+     name(seat) (text), who(seat) (coloured HTML; "you" in class "who you"; two seats of one
+     name are told apart by their seat: "anna (seat 1)"), whoAt(seat, note) (who with its seat
+     said once, "anna (seat 1)", "anna (seat 1, you)", for a name that carries its seat already
+     too). */
   context(info) {
     const describer = ArenaDescribers[info.game] || {};
     const bots = info.bots || [];
@@ -55,8 +58,13 @@ const ArenaText = {
     ctx.colour = (s) => palette[s % palette.length];
     const you = (s) => info.you !== undefined && info.you !== null && s === info.you;
     ctx.name = (s) => (s === null || s === undefined ? "nobody" : you(s) ? "you" : twice.has(plain(s)) ? `${plain(s)} (seat ${s})` : plain(s));
-    ctx.who = (s) => (s === null || s === undefined ? "nobody" :
-      `<b class="who${you(s) ? " you" : ""}" style="color:${ctx.colour(s)}">${ArenaText.esc(ctx.name(s))}</b>`);
+    const bold = (s, text) => `<b class="who${you(s) ? " you" : ""}" style="color:${ctx.colour(s)}">${ArenaText.esc(text)}</b>`;
+    ctx.who = (s) => (s === null || s === undefined ? "nobody" : bold(s, ctx.name(s)));
+    const bare = (s) => {  // the name less a seat it already carries (arena play names two bots of one name so)
+      const name = ctx.name(s), tag = ` (seat ${s})`;
+      return name.endsWith(tag) ? name.slice(0, -tag.length) : name;
+    };
+    ctx.whoAt = (s, note) => (s === null || s === undefined ? "nobody" : `${bold(s, bare(s))} (seat ${s}${note ? ", " + note : ""})`);
     return ctx;
   },
 

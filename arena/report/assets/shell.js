@@ -291,7 +291,7 @@ class Viewer {
     const faults = this.faultsAt.get(index);
     if (!faults) return "";
     return faults.map((f) => {
-      const who = f.seat === null || f.seat === undefined ? "the arena" : `${ctx.who(f.seat)} (seat ${f.seat})`;
+      const who = f.seat === null || f.seat === undefined ? "the arena" : ctx.whoAt(f.seat);
       const after = f.seat === null || f.seat === undefined ? "The game stopped here; no bot is charged." :
         SUBSTITUTABLE.has(f.kind) ? "The fallback chose this move instead (a random legal move); under the forfeit policy it plays the seat to the end." :
         "The fallback plays this seat from here to the end (random legal moves).";
