@@ -1,7 +1,7 @@
 """``arena play``'s page (``play_html``, the real page and scripts) in a real headless Chromium,
 fed chosen messages by a stand-in WebSocket: exact positions, so each word can be checked.
 Each seat box says its seat once where two bots of one name carry their seat in their names
-already."""
+already, and the events are sentences with no raw-JSON toggle."""
 
 from __future__ import annotations
 
@@ -72,5 +72,21 @@ def test_each_seat_box_says_its_seat_once(browser, tmp_path, game):  # noqa: F81
         for seat, box in enumerate(boxes):
             assert box.count("(seat") == 1 and f"(seat {seat})" in box, box
         assert boxes[0].startswith("py-random (seat 0)") and boxes[1].startswith("you (seat 1)"), boxes
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("game", list(SEAT_BOXES))
+def test_event_lines_are_sentences_with_no_raw_json_toggle(browser, tmp_path, game):  # noqa: F811
+    # the replay viewer's {} toggle (ArenaText.raw) is wired there alone: on the live page it
+    # was a dead button reading "{}", like an empty object
+    seed, events = SEAT_BOXES[game]
+    page = fed_page(browser, tmp_path, game, {"players": 3, "seat": 1, "names": SAME_NAMES})
+    try:
+        show(page, engines.get_game(game).new_state(3, seed, {}).observation(1), None, events)
+        items = page.js("[...document.querySelectorAll('#events li.ev')].map((li) => li.innerText)")
+        assert len(items) == 2 and all(item.startswith("py-random (seat 0)") for item in items[1:]), items
+        assert page.js("document.querySelectorAll('#events .rawbtn, #events .rawjson').length") == 0
+        assert all("{" not in item and "}" not in item for item in items), items
     finally:
         page.close()

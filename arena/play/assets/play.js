@@ -96,7 +96,8 @@
       boardKey = key;
       $("#board").innerHTML = render(observation, ctx);
     }
-    $("#events").innerHTML = yourEvents(ArenaText.eventList(message.events, ctx)) || '<span class="muted">nothing yet</span>';
+    // the sentences alone: the page shows no raw JSON (the end's replay viewer has it behind {})
+    $("#events").innerHTML = yourEvents(ArenaText.eventList(message.events, ctx, {raw: false})) || '<span class="muted">nothing yet</span>';
     const decision = message.decision;
     const waiting = message.thinking.filter((s) => !(decision && s === welcome.seat));
     const turn = [];
@@ -346,7 +347,7 @@
     if (message.observation) {
       $("#board").innerHTML = render(message.observation, ctxFor(message.observation));
       boardKey = JSON.stringify(message.observation);
-      $("#events").innerHTML = yourEvents(ArenaText.eventList(message.events, ctxFor(message.observation))) || "";
+      $("#events").innerHTML = yourEvents(ArenaText.eventList(message.events, ctxFor(message.observation), {raw: false})) || "";
       // why it ended and the scores broken down, in the game's words (not for a game stopped
       // at a fault: its end is not the game's)
       if (message.reason === "normal" || message.reason === "forfeit") {

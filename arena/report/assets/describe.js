@@ -112,9 +112,10 @@ const ArenaText = {
     return text || `<code>${ArenaText.esc(JSON.stringify(data))}</code>`;
   },
 
-  /* Events as a list of sentences, each with its JSON behind {}; secret events are marked
-     with who saw them. */
-  eventList(events, ctx) {
+  /* Events as a list of sentences, each with its JSON behind {} (a toggle that needs wireRaw;
+     `raw: false` leaves it out, for a page that shows no JSON); secret events are marked with
+     who saw them. */
+  eventList(events, ctx, {raw = true} = {}) {
     if (!events.length) return "";
     const describer = ArenaDescribers[ctx.game] || {};
     const data = events.map(ArenaText.eventData);
@@ -131,7 +132,7 @@ const ArenaText = {
       at += group.length;
       const secret = seen ? `<span class="secret">seen by ${ArenaText.list(seen.map((s) => ctx.who(s)))} only:</span> ` : "";
       const sentence = group.length > 1 && describer.groupSentence ? describer.groupSentence(group, ctx) : group.map((d) => ArenaText.eventSentence(d, ctx)).join("; ");
-      return `<li class="ev">${secret}<span class="sentence">${sentence}</span> ${ArenaText.raw(group.length === 1 ? group[0] : group)}</li>`;
+      return `<li class="ev">${secret}<span class="sentence">${sentence}</span>${raw ? " " + ArenaText.raw(group.length === 1 ? group[0] : group) : ""}</li>`;
     });
     return `<ul class="events">${items.join("")}</ul>`;
   },
@@ -234,7 +235,7 @@ const ArenaText = {
      person, "their" is "your" and the verbs of its later clauses agree too ("you draw X and
      bust: lose ..."). */
   toYouEvents(htmlText) {
-    return ArenaText.toYou(htmlText).replace(/(<span class="sentence">)(<b class="who you"[^>]*>(you|your)<\/b>[\s\S]*?)(<\/span> <button)/g,
+    return ArenaText.toYou(htmlText).replace(/(<span class="sentence">)(<b class="who you"[^>]*>(you|your)<\/b>[\s\S]*?)(<\/span>(?: <button|<\/li>))/g,
       (all, open, sentence, subject, close) => {
         let text = sentence.replace(/\btheir\b/g, "your");
         if (subject === "you") text = text.replace(/(\b(?:then|and)\s+|[:;]\s+)([a-z]+s)\b/g, (m, lead, word) => lead + ArenaText.youVerb(word));
