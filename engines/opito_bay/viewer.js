@@ -40,6 +40,24 @@
     }
     return `#${esc(id)}`;
   };
+  /* Table card `id` said with whose it is: "anna's 4♣", "the 3♦ on anna's 4♣" (a person's own,
+     on the play page: "your 4♣", ArenaText.toYou); from the views at hand as tableCard. */
+  const whose = (id, ctx) => {
+    for (const view of [ctx.before, ctx.view]) {
+      const nodes = view && view.table;
+      const node = nodes && nodes[id];
+      if (!node || node.id !== id) continue;
+      const named = `${card(node.card)}${node.card === "X" ? " as " + esc(rank(node.as)) : ""}`;
+      if (node.on !== null && nodes[node.on]) return `the ${named} on ${whose(node.on, {who: ctx.who, before: view})}`;
+      return `${ctx.who(node.owner)}'s ${named}`;
+    }
+    return `#${esc(id)}`;
+  };
+  /* The node of table card `id` in `view`, or null. */
+  const nodeOf = (id, view) => {
+    const node = view && view.table && view.table[id];
+    return node && node.id === id ? node : null;
+  };
 
   ArenaRenderers["opito-bay"] = function (view, ctx) {
     const omni = ctx.seat === null;
@@ -126,14 +144,27 @@
   }
 
   function action(kind, a, ctx, before, seat, brief) {
-    const own = {before, view: before};
+    const own = {who: ctx.who, before, view: before};
     switch (kind) {
       case "play": return (brief ? "" : "plays ") + played(a);
       case "discard": return (brief ? "" : "discards ") + card(a);
-      case "target": return (brief ? "→ " : "on ") + tableCard(a, own);
-      case "player": return (brief ? "→ " : "chooses ") + ctx.who(a);
-      case "swap": return (brief ? "give " : "gives away ") + tableCard(a, own);
-      case "swap_with": return (brief ? "take " : "takes ") + tableCard(a, own);
+      case "target": {
+        const target = whose(a, own);
+        const pending = before && before.pending;
+        if (brief || !pending) return (brief ? "→ " : "on ") + target;
+        return `${pending.as === "K" ? "covers" : "puts " + played(pending.card, pending.as) + " on"} ${target}` +
+          (pending.as === "K" ? " with " + played(pending.card, pending.as) : "");
+      }
+      case "player": {
+        // a Queen goes in front of the player, a Jack renews their hand (no pending: a Jack's)
+        const queen = before && before.pending && before.pending.as === "Q";
+        const self = a === seat;
+        if (queen) return brief ? `→ in front of ${self ? "themselves" : ctx.who(a)}` :
+          `puts ${played(before.pending.card, "Q")} in front of ${self ? "themselves" : ctx.who(a)}`;
+        return (brief ? "→ " : "chooses ") + (self ? "their own hand" : `${ctx.who(a)}'s hand`);
+      }
+      case "swap": return (brief ? "give " : "gives away ") + whose(a, own);
+      case "swap_with": return (brief ? "take " : "takes ") + whose(a, own);
       case "spyglass": return (brief ? "order " : "puts back ") + cards(a) + (brief ? "" : " (top first)");
       default: return null;
     }
@@ -153,21 +184,50 @@
   const isTreasure = (node) => node.on === null && "2468T".includes(node.as);
 
   function explain(kind, a, ctx, view, seat) {
-    const own = {before: view, view};
+    const own = {who: ctx.who, before: view, view};
+    const pending = view && view.pending;
     switch (kind) {
       case "play": return EFFECT[a[0] === "X" ? a[1] : a[0]] || "";
       case "discard": return "it goes to the graveyard (you must discard: no card in your hand can be played)";
-      case "target": {
-        const pending = view && view.pending;
-        return pending && pending.as === "K" ? `${tableCard(a, own)} stops counting for the rest of the deal` :
-          `${tableCard(a, own)} is worth ${pending && pending.as === "7" ? "half" : "double"}`;
+      case "target": return pending && pending.as === "K" ? cancels(a, ctx, view) :
+        `it is worth ${pending && pending.as === "7" ? "half" : "double"}` +
+        (nodeOf(a, view) && !nodeOf(a, view).live ? " (though it counts nothing while the King on it stays)" : "");
+      case "player": {
+        if (pending && pending.as === "Q") {
+          const ace = view.aces && view.aces[a];
+          const same = ace && pending.card[1] === ace[1];
+          return `${ctx.who(a)} loses ${same ? 4000 : 2000} at scoring` +
+            (same ? ` (twice 2000: ${card(pending.card)} is of the suit of ${ctx.who(a)}'s Ace)` : "");
+        }
+        const size = view && view.hand_sizes ? view.hand_sizes[a] : null;
+        const cards = size === null ? "the hand goes" : size === 1 ? "its one card goes" : `its ${size} cards go`;
+        return `${cards} under the library and ${ctx.who(a)} draws 5 new cards`;
       }
-      case "player": return view && view.pending && view.pending.as === "Q" ? `${ctx.who(a)} loses 2000 at scoring (4000 if it is of the suit of ${ctx.who(a)}'s Ace)` :
-        `${ctx.who(a)}'s hand goes under the library and 5 new cards are drawn for it`;
       case "swap": return "it goes to the other player, with what lies on it";
-      case "swap_with": return "it comes to you, with what lies on it";
+      case "swap_with": return `it comes to you, with what lies on it` +
+        (view && nodeOf(view.swap_from, view) ? `; ${whose(view.swap_from, own)} goes to ${ctx.who(nodeOf(a, view) ? nodeOf(a, view).owner : null)} in exchange` : "");
       default: return "";
     }
+  }
+
+  /* What a King on table card `id` does (rule [R]1), said of "it" (the action beside it names
+     the card): a King covered is cancelled and what it covered counts again (unless another
+     King lies on that too), a Queen's penalty is lifted, a 3 or 7 stops working, a treasure
+     counts nothing; a card already cancelled stays so. */
+  function cancels(id, ctx, view) {
+    const own = {who: ctx.who, before: view, view};
+    const node = nodeOf(id, view);
+    if (!node) return "it stops counting for the rest of the deal";
+    if (!node.live) return "it is cancelled already (a King lies on it): it stays cancelled";
+    if (node.as === "K") {
+      const covered = nodeOf(node.on, view);
+      const other = (view.table || []).some((n) => n.on === node.on && n.id !== node.id && n.as === "K" && n.live);
+      return "it is cancelled" + (!covered ? "" : other ? `; ${whose(node.on, own)} stays cancelled by another King` :
+        `, so ${whose(node.on, own)} counts again`);
+    }
+    if (node.as === "Q") return "it costs nothing at scoring";
+    if (node.as === "3" || node.as === "7") return `it no longer ${node.as === "3" ? "doubles" : "halves"} the treasure it lies on`;
+    return "it counts nothing for the rest of the deal";
   }
 
   /* Cards in hand that are not among the legal plays, each with the reason (rule [R]4). */

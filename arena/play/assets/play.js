@@ -186,7 +186,7 @@
       const full = ArenaText.action(decision.kind, action, ctx, observation, seat, false);
       const more = ArenaText.explain(decision.kind, action, ctx, observation, seat);
       const does = yours(`${ctx.who(seat)} ${full}`, true) + (more ? ": " + yours(more, true) : "");
-      return `<div class="option"><button type="button" class="choice" data-choice="${i}" title="${esc(plain(does))}">${brief}</button>` +
+      return `<div class="option"><button type="button" class="choice" data-choice="${i}" title="${esc(plain(does))}">${yours(brief, true)}</button>` +
         `<span class="does">${does}</span></div>`;
     });
     const off = ArenaText.unplayable(decision.kind, observation, decision.legal, ctx).map(([what, why]) =>
