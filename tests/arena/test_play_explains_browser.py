@@ -230,6 +230,11 @@ SPOKEN = [
     (f'<span class="sentence"><b class="who">anna</b> puts Q♥ in front of {YOU} (−2000 for them)</span> <button',
      "anna puts Q♥ in front of you (−2000 for them)"),
     (f'{YOU} <span class="muted">(chooses a card to play)</span>: plays 8♦', "you (choose a card to play): play 8♦"),
+    # the replay viewer's line of an action: the verb in <b class="did"> agrees, "their" there is "your"
+    (f'{YOU} <span class="muted">(chooses a card to play)</span>: <b class="did">plays 8♦</b> <button',
+     "you (choose a card to play): play 8♦"),
+    (f'{YOU} <span class="muted">(chooses a stack (Hook))</span>: <b class="did">hooks ↩5 from their Hook stack</b> <button',
+     "you (choose a stack (Hook)): hook ↩5 from your Hook stack"),
     (f"{YOU} passes; {YOU} carries; {YOU} is; {YOU} has; {YOU} as", "you pass; you carry; you are; you have; you as"),
     (f'<b class="who">boris</b> draws; <b class="who">you</b> draws', "boris draws; you draws"),  # a bot named "you" is not the person
 ]

@@ -225,9 +225,11 @@ const ArenaText = {
     const base = ArenaText.youVerb;
     let text = String(htmlText).replace(/(<b class="who you"[^>]*>)you(<\/b>)('s\b|(\s+(?:<span class="muted">)?\(?)([a-z]+)\b)?/g, (all, open, close, tail, gap, word) =>
       tail === "'s" ? `${open}your${close}` : word ? `${open}you${close}${gap}${base(word)}` : all);
-    // the replay viewer's "you (decides whether...): draws another card"
-    text = text.replace(/(<b class="who you"[^>]*>you<\/b> <span class="muted">\([\s\S]*?\)<\/span>:\s*)([a-z]+)\b/g,
-      (all, lead, word) => lead + base(word));
+    // the replay viewer's "you (decides whether...): draws another card", the action in
+    // <b class="did"> before its {} toggle: there "their" is "your" too ("give away your 4♣")
+    text = text.replace(/(<b class="who you"[^>]*>you<\/b> <span class="muted">\([\s\S]*?\)<\/span>:\s*)(?:(<b class="did">)([\s\S]*?)(<\/b> <button)|([a-z]+)\b)/g,
+      (all, lead, did, action, close, word) => lead + (did ?
+        did + action.replace(/^[a-z]+\b/, base).replace(/\btheir\b/g, "your").replace(/\bthemselves\b/g, "yourself") + close : base(word)));
     if (aboutYou) text = text.replace(/\btheir\b/g, "your").replace(/\bthemselves\b/g, "yourself");
     return text;
   },
