@@ -192,7 +192,7 @@
       case "character": return ability(a, ctx.options) ? esc(ability(a, ctx.options)) : "";
       case "locker": return `every card ${ctx.who(a)} loses to a bust goes into your bank`;
       case "draw": {
-        if (a !== "draw") return `the ${row.length} card${row.length === 1 ? "" : "s"} of the play area go into your bank` +
+        if (a !== "draw") return (row.length === 1 ? "the card of the play area goes" : `the ${row.length} cards of the play area go`) + " into your bank" +
           (row.some((c) => c[0] === "K") && row.some((c) => c[0] === "T") ? ", with a Key and Chest bonus" : "") + "; your turn ends";
         const suits = [...new Set(row.map((c) => c[0]))].map((l) => esc(suitName(l)));
         return `a card of a suit already in the play area (${ArenaText.list(suits, "none")}) busts: the unprotected cards go to the discard pile and your turn ends`;

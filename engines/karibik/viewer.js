@@ -118,9 +118,9 @@
     const out = [];
     out.push(`<div class="kv">round <b>${view.round}</b> / ${view.max_rounds} · phase <b>${esc(view.phase)}</b>` +
       (view.ship !== null ? ` · ship ${ship(view.ship)}` : "") +
-      (view.controller !== null ? ` · moved by ${ctx.who(view.controller)}, ${view.steps_left} steps left` : "") +
+      (view.controller !== null ? ` · moved by ${ctx.who(view.controller)}, ${view.steps_left} step${view.steps_left === 1 ? "" : "s"} left` : "") +
       (view.tied.length ? ` · tie between ${ArenaText.list(view.tied.map((s) => ctx.who(s)))}` : "") +
-      ` · reserve ${view.reserve_pairs} pairs${ctx.seat === null && view.reserve_order ? " (" + view.reserve_order.map((p) => esc(areas[p][0])).join(", ") + ")" : ""} · target ${view.target}</div>`);
+      ` · reserve ${view.reserve_pairs} pair${view.reserve_pairs === 1 ? "" : "s"}${ctx.seat === null && view.reserve_order ? " (" + view.reserve_order.map((p) => esc(areas[p][0])).join(", ") + ")" : ""} · target ${view.target}</div>`);
     out.push(map(view, ctx));
     const rows = [];
     for (let s = 0; s < ctx.players; s++) {
