@@ -306,3 +306,14 @@ def test_a_db_of_other_games_is_an_error(tmp_path, monkeypatch):
     result = arena("play", "dead-mans-draw", PY_RANDOM, "--db", "x.db", "--no-open", "--sandbox", "none")
     assert_user_error(result, "x.db: holds other games (another game, options or other players in the seats); "
                               "choose another --db file")
+
+
+def test_without_the_ladder_extra_play_says_what_to_install(tmp_path, monkeypatch):
+    # after `pip install -e .` alone Starlette and Hypercorn are missing: None in sys.modules
+    # makes their import raise ImportError, as if they were not installed
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    monkeypatch.setitem(sys.modules, "hypercorn", None)
+    result = arena("play", "dead-mans-draw", PY_RANDOM, "--no-open", "--sandbox", "none")
+    assert_user_error(result, "arena play needs Starlette and Hypercorn: pip install 'pirate-arena[ladder]'")
+    assert not list(tmp_path.iterdir())  # nothing started, nothing written
