@@ -20,10 +20,15 @@ async def start_serving(nursery: trio.Nursery, app: Any, host: str, port: int) -
     web.bind = [f"{host}:{port}"]
     web.accesslog = None
     web.loglevel = "WARNING"  # the caller's own line says where it listens
+    # Not ``except* OSError``: Python before 3.11.4 (Debian 12 has 3.11.2) wraps an exception
+    # raised in such a block in a group again.
     try:
         urls = await nursery.start(partial(serve, app, web, shutdown_trigger=trio.sleep_forever))
-    except* OSError as group:
-        error = group.exceptions[0]
+    except BaseExceptionGroup as group:
+        matched, _ = group.split(OSError)
+        if matched is None:
+            raise
+        error: BaseException = matched
         while isinstance(error, BaseExceptionGroup):
             error = error.exceptions[0]
         raise error from None

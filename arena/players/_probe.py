@@ -98,7 +98,8 @@ visible = []
 for place in task["absent"]:
     if not os.path.lexists(place):
         continue
-    stack = [place]
+    # its own /tmp is there in any view: what else is in it is not
+    stack = [os.path.join(place, name) for name in os.listdir(place)] if place == "/tmp" else [place]
     while stack and len(visible) < 20:
         path = stack.pop()
         where = beside_shown(path)
@@ -372,7 +373,7 @@ class _Targets:
 
     def task(self, shown: list[str]) -> dict:
         return {"port": self.tcp.getsockname()[1], "unix": self.unix_path, "locked": self.locked, "shown": shown,
-                "offset": self.offset, "absent": [*ABSENT, *_host_top_level(), str(self.host_tmp)], "arena_pid": os.getpid(),
+                "offset": self.offset, "absent": [*ABSENT, *_host_top_level(), "/tmp", str(self.host_tmp)], "arena_pid": os.getpid(),
                 "forks": PROBE_FORKS, "marker": self.marker, "hogs": HOGS, "hog_mb": HOG_MB,
                 "window": WINDOW_S,
                 "walk": 30_000, "files": 6, "windows": 8}

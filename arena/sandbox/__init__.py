@@ -15,7 +15,10 @@ about games or the protocol.
 - :mod:`._seccomp`: the system-call filter (classic BPF built in Python);
 - :mod:`._loopback`: the empty network namespace the stdout sockets are made in;
 - :mod:`._cgroups`, :mod:`._botcgroup`: the machine's cgroup hierarchies, and one bot's
-  cgroups (process cap, CPU weight and quota, CPU time, memory, freezer).
+  cgroups (process cap, CPU weight and quota, CPU time, memory, freezer);
+- :mod:`._guardian`: a process that empties an arena's cgroups once the arena is gone;
+- :mod:`._spawn`: processes forked from threads that live as long as the arena, dying with it;
+- :mod:`._userns`: without root, a user namespace of its own per bot (its process cap, its scope).
 
 Imports nothing else of the arena: every other part may use it.
 """

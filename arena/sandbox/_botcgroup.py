@@ -29,6 +29,7 @@ from pathlib import Path
 import trio
 
 from ._cgroups import FREEZER, CgroupLayout, kill_leftovers
+from ._guardian import guard
 
 #: the CFS period the quota is a share of (the kernel's default)
 PERIOD_US = 100_000
@@ -47,6 +48,7 @@ class BotCgroup:
     def __init__(self, layout: CgroupLayout, name: str, processes: int | None = None, cpus: float | None = None,
                  memory_mb: int | None = None, cpu_s: float | None = None) -> None:
         layout.prepare()
+        guard(layout)  # a frozen bot of an arena killed with kill -9 is thawed and killed
         self.layout = layout
         self.processes, self.cpus, self.memory_mb, self.cpu_s = processes, cpus, memory_mb, cpu_s
         self.folders = [layout.folder(hierarchy) / name for hierarchy in layout.hierarchies]
