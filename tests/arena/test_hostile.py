@@ -119,8 +119,13 @@ async def test_never_reading_bot_cannot_block_a_large_write(sandbox):
     assert [f.kind for f in result.faults] == [FaultKind.TIMEOUT]
 
 
+#: for a bot that must meet its memory limit before its deadline, however loaded the machine:
+#: at load 20-120 the hog's 1.5 s ran out before it had allocated 256 MiB (issue 43)
+UNHURRIED = MatchSettings(TimeControl(move_ms=120_000, reserve_ms=0, startup_ms=10_000))
+
+
 async def test_memory_hog_is_stopped_by_its_limit(sandbox):
-    result = await duel(sandbox, "allocate", limits=Limits(memory_mb=256))
+    result = await duel(sandbox, "allocate", limits=Limits(memory_mb=256), settings=UNHURRIED)
     if sandbox.cgroups is not None and sandbox.cgroups.hierarchy("memory") is not None:
         # its memory cgroup: the kernel kills it at 256 MiB (no address-space limit is set)
         assert [f.kind for f in result.faults] == [FaultKind.MEMORY]
@@ -180,6 +185,9 @@ async def test_fork_bomb_is_contained(sandbox):
 
 
 async def test_bot_cannot_read_the_database_logs_or_seed(sandbox, tmp_path):
+    if sandbox.bwrap is None and os.geteuid() != 0:
+        pytest.skip("without bubblewrap or root a bot runs as the arena's user and reads what it reads: "
+                    "a tournament says so in its first line (tests/arena/test_bot_lifecycle.py)")
     database = tmp_path / "results.db"
     database.write_bytes(b"SECRET-RESULTS")
     database.chmod(0o600)

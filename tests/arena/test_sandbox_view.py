@@ -8,6 +8,7 @@ what it found; the test's own listeners say whether anything reached them.
 import json
 import os
 import shutil
+import site
 import socket
 import subprocess
 import sys
@@ -221,22 +222,30 @@ def test_the_view_holds_for_a_clone_under_a_home_var_tmp_or_tmp(parent):
 
 
 @needs_bwrap
-@as_root
 def test_a_python_bot_runs_from_the_virtual_environment_the_readme_makes():
     """The README's venv (``python3.11 -m venv .venv``): its ``bin/python`` is a link to
     ``python3.11`` beside it, that one a link to the interpreter. A view showing the first and
-    the last left the first dangling: every Python bot failed with "No such file or directory"."""
-    top = Path(tempfile.mkdtemp(prefix="pirate-arena-venv-", dir="/home"))
+    the last left the first dangling: every Python bot failed with "No such file or directory".
+
+    The venv is made under /home (as root; a normal user's own home otherwise), and sees the
+    packages of the interpreter running the suite through a ``.pth`` file: made with
+    ``--system-site-packages`` from a suite run inside a venv, as README command 2 is, it saw
+    the *base* interpreter's packages instead, without typer (issue 43)."""
+    top = Path(tempfile.mkdtemp(prefix="pirate-arena-venv-", dir="/home" if os.geteuid() == 0 else Path.home()))
     try:
         top.chmod(0o755)
-        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(top / ".venv")],
-                       check=True, timeout=120)
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(top / ".venv")], check=True, timeout=120)
         python = top / ".venv" / "bin" / "python"
         assert python.is_symlink() and (top / ".venv" / "bin" / os.readlink(python)).is_symlink()
+        inner = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        outer = [path for path in site.getsitepackages() if os.path.isdir(path)]
+        Path(inner, "suite.pth").write_text("".join(f"import site; site.addsitedir({path!r})\n" for path in outer))
         root = Path(__file__).resolve().parents[2]
         result = subprocess.run([str(python), "-m", "arena.cli", "check-bot", "examples/bots/py-random.toml",
                                  "--game", "dead-mans-draw"], cwd=root, capture_output=True, text=True, timeout=300,
                                 env={**os.environ, "PATH": f"{python.parent}:{os.environ['PATH']}"})
     finally:
         shutil.rmtree(top)
-    assert result.returncode == 0 and result.stdout.splitlines()[-1] == "result: PASS", result.stdout[-2000:]
+    assert result.returncode == 0 and result.stdout.splitlines()[-1] == "result: PASS", (
+        result.stdout[-2000:] + result.stderr[-2000:])
