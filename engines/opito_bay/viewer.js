@@ -104,7 +104,8 @@
     if (as === "9") return `${who} plays ${what}: swaps their ${tableCard(e.swap[0], ctx)} with ${ctx.who(e.other)}'s ${tableCard(e.swap[1], ctx)}${tail}`;
     if (as === "J") return e.target === null || e.target === undefined ? `${who} plays ${what}: no effect (the library holds fewer than 5 cards)${tail}` :
       `${who} plays ${what}: ${ctx.who(e.target)} puts ${e.returned} card${e.returned === 1 ? "" : "s"} under the library and draws 5${tail}`;
-    if (as === "5") return `${who} plays ${what} and looks at the top ${e.look} card${e.look === 1 ? "" : "s"} of the library${tail}`;
+    if (as === "5") return `${who} plays ${what} and looks at ${e.look ? `the top ${e.look === 1 ? "card" : e.look + " cards"} of the library` :
+      "the library: it is empty"}${tail}`;
     return `${who} plays ${what}${tail}`;
   }
 
@@ -117,7 +118,7 @@
       case "hand": return `${who}'s new hand: ${cards(e.cards)}`;
       case "play": return playEvent(e, ctx);
       case "discard": return `${who} discards ${card(e.card)} (no card can be played)${e.drew ? ", then draws a card" : ""}`;
-      case "seen": return `${who} sees ${cards(e.cards)} (top first)`;
+      case "seen": return e.cards && e.cards.length ? `${who} sees ${cards(e.cards)} (top first)` : `${who} sees no card (the library is empty)`;
       case "drew": return `${who} draws ${card(e.card)}`;
       case "score": return `deal ${e.deal} scored: ` + ArenaText.list(e.points.map((p, s) => `${ctx.who(s)} ${p >= 0 ? "+" : ""}${num(p)}`)) +
         "; totals " + ArenaText.list(e.totals.map((t, s) => `${ctx.who(s)} ${num(t)}`));

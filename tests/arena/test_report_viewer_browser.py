@@ -171,6 +171,11 @@ OPITO_EVENTS = [
      "bob plays 5♣ and looks at the top 5 cards of the library, then draws a card"),
     ({"type": "discard", "seat": 1, "card": "4C", "drew": False}, "bob discards 4♣ (no card can be played)"),
     ({"type": "seen", "seat": 1, "cards": ["2D", "X"]}, "bob sees 2♦★ (top first)"),
+    # a 5 played on an empty library: nothing to look at, said so (not "the top 0 cards", "sees none")
+    ({"type": "play", "seat": 1, "card": "5C", "as": "5", "drew": False, "look": 0},
+     "bob plays 5♣ and looks at the library: it is empty"),
+    ({"type": "play", "seat": 1, "card": "5C", "as": "5", "drew": False, "look": 1}, "bob plays 5♣ and looks at the top card of the library"),
+    ({"type": "seen", "seat": 1, "cards": []}, "bob sees no card (the library is empty)"),
     ({"type": "drew", "seat": 0, "card": "TH"}, "anna draws 10♥"),
     ({"type": "score", "deal": 1, "points": [1200, -400], "totals": [1200, -400]},
      "deal 1 scored: anna +1200 and bob −400; totals anna 1200 and bob −400"),
