@@ -157,12 +157,13 @@
           (pending.as === "K" ? " with " + played(pending.card, pending.as) : "");
       }
       case "player": {
-        // a Queen goes in front of the player, a Jack renews their hand (no pending: a Jack's)
+        // a Queen goes in front of the player, a Jack renews their hand (no pending: a Jack's);
+        // the brief names the seat, not "their" (a move list says it after the chooser's name)
         const queen = before && before.pending && before.pending.as === "Q";
         const self = a === seat;
-        if (queen) return brief ? `→ in front of ${self ? "themselves" : ctx.who(a)}` :
+        if (queen) return brief ? `→ in front of ${ctx.who(a)}` :
           `puts ${played(before.pending.card, "Q")} in front of ${self ? "themselves" : ctx.who(a)}`;
-        return (brief ? "→ " : "chooses ") + (self ? "their own hand" : `${ctx.who(a)}'s hand`);
+        return brief ? `→ ${ctx.who(a)}'s ${self ? "own " : ""}hand` : `chooses ${self ? "their own hand" : `${ctx.who(a)}'s hand`}`;
       }
       case "swap": return (brief ? "give " : "gives away ") + whose(a, own);
       case "swap_with": return (brief ? "take " : "takes ") + whose(a, own);

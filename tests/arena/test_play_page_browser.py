@@ -79,7 +79,7 @@ OPITO_CHOICES = [
         ("→ your own hand", "you choose your own hand: its 3 cards go under the library and you draw 5 new cards"),
         ("→ anna's hand", "you choose anna's hand: its 5 cards go under the library and anna draws 5 new cards")]),
     ("player", "QD", [0, 1], [
-        ("→ in front of yourself", "you put Q♦ in front of yourself: you lose 2000 at scoring"),
+        ("→ in front of you", "you put Q♦ in front of yourself: you lose 2000 at scoring"),
         ("→ in front of anna", "you put Q♦ in front of anna: anna loses 4000 at scoring (twice 2000: Q♦ is of the suit of anna's Ace)")]),
     ("swap", "9H", [1], [
         ("give your 4♣", "you give away your 4♣: it goes to the other player, with what lies on it")]),
@@ -190,7 +190,7 @@ def test_a_served_opito_bay_page_names_whose_card_each_target_is(browser, tmp_pa
                             owner = "your " if node["owner"] == 1 else f"py-random (seat {node['owner']})'s "
                             assert button.startswith("→ ") and owner in button and owner in does, (button, does)
                         else:
-                            assert button in ("→ your own hand", "→ in front of yourself") if action == 1 else \
+                            assert button in ("→ your own hand", "→ in front of you") if action == 1 else \
                                 f"py-random (seat {action})" in button, button
                         assert re.match(r"you (put|cover|choose) ", does) and "you's" not in does, does
                     if seen == {"target", "player"}:
