@@ -88,7 +88,7 @@
         `<div class="kv">deal score <b>${num(view.deal_points[s])}</b> · total <b>${num(view.totals[s])}</b></div>` +
         `<div>hand: ${shown || '<span class="muted">empty</span>'}</div><div>table: ${roots.map(stack).join("") || '<span class="muted">nothing</span>'}</div></div>`);
     }
-    if (view.deal_history.length) out.push(`<div class="kv">earlier deals: ${view.deal_history.map((d, i) => `#${i + 1}: ${d.join(" / ")}`).join(" · ")}</div>`);
+    if (view.deal_history.length) out.push(`<div class="kv">earlier deals: ${view.deal_history.map((d, i) => `#${i + 1}: ${d.map(num).join(" / ")}`).join(" · ")}</div>`);
     return out.join("");
   };
 

@@ -157,7 +157,8 @@ def _prefer(kinds: str) -> str:
 def test_a_served_opito_bay_page_names_whose_card_each_target_is(browser, tmp_path):  # noqa: F811
     """A real ``arena play`` at three seats (two bots of one name): the person plays a 3, 7 or
     King when they can, a Queen or Jack for the other decision; each target choice names the
-    card's owner as the observation has it, each seat box its seat once, no event a {} toggle."""
+    card's owner as the observation has it, each seat box its seat once, no event a {} toggle;
+    at the end each row of the result table says its seat once."""
     rng = random.Random(11)
     seen: set[str] = set()
     with serving(tmp_path, "opito-bay", PY_RANDOM, PY_RANDOM, "--seat", "1", "--seed", "4",
@@ -202,5 +203,16 @@ def test_a_served_opito_bay_page_names_whose_card_each_target_is(browser, tmp_pa
                 else:
                     page.js(PICK % json.dumps([rng.random() for _ in range(16)]))
             assert seen == {"target", "player"} and events > 0
+            # the end: each player of the result table with their seat once, a score below 0 with a minus sign
+            page.js(PICK % json.dumps([rng.random() for _ in range(16)]))
+            while (status := page.wait(WAIT % (number, last), timeout=60)) != "over":
+                assert status != "error", page.js(TEXT % "js-errors")
+                last = status[1:]
+                page.js(PICK % json.dumps([rng.random() for _ in range(16)]))
+            rows = page.js("[...document.querySelectorAll('#over table.result tbody tr')].map((r) => [...r.cells].map((c) => c.innerText))")
+            scores = page.js("window.arenaPlay.received.at(-1).scores")
+            assert sorted(player for _, player, _ in rows) == ["py-random (seat 0)", "py-random (seat 2)", "you (seat 1)"], rows
+            for _, player, score in rows:
+                assert score == str(scores[int(player[-2])]).replace("-", "−"), (rows, scores)
         finally:
             page.close()

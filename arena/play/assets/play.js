@@ -363,7 +363,7 @@
     $("#turn").innerHTML = "<b>Game over.</b>";
     const order = message.ranks.map((rank, s) => [rank, s]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const rows = order.map(([rank, s]) => `<tr class="${s === welcome.seat ? "you" : ""}"><td>${rank}</td><td>${ctx.whoAt(s)}</td>` +
-      `<td>${esc(message.scores[s])}</td></tr>`).join("");
+      `<td>${esc(String(message.scores[s]).replace(/^-(?=\d)/, "−"))}</td></tr>`).join("");
     const mine = message.ranks[welcome.seat];
     const best = Math.min(...message.ranks);
     const headline = mine === best ? (message.ranks.filter((r) => r === best).length > 1 ? "You share first place!" : "You win!") :
