@@ -122,13 +122,14 @@
     };
     switch (kind) {
       case "character": return brief ? character(a) : `keeps ${character(a)}`;
-      case "locker": return brief ? ctx.who(a) : `targets ${ctx.who(a)}`;
+      case "locker": return brief ? `→ ${ctx.who(a)}` : `targets ${ctx.who(a)}`;
       case "draw": return a === "draw" ? (brief ? "draw" : "draws another card") : (brief ? "collect" : "collects the play area");
       case "oracle": return a === "place" ? (brief ? "place" : "places the revealed card") : (brief ? "collect" : "collects the play area");
       case "hook": return brief ? named(seat, a) : `hooks ${named(seat, a)} from their ${esc(suitName(a))} stack`;
-      case "cannon": return brief ? `${ctx.who(a[0])} ${named(a[0], a[1])}` : `fires at ${ctx.who(a[0])}'s ${esc(suitName(a[1]))} stack (${named(a[0], a[1])})`;
-      case "sword": return brief ? `${ctx.who(a[0])} ${named(a[0], a[1])}` : `takes ${named(a[0], a[1])} from ${ctx.who(a[0])}'s bank`;
-      case "plunder": return brief ? `${ctx.who(a[0])} ${named(a[0], a[1])}` : `plunders ${named(a[0], a[1])} from ${ctx.who(a[0])}'s bank`;
+      // a move list says the brief after the chooser's name: "anna → bob's ⚓4", not "anna bob ⚓4"
+      case "cannon": return brief ? `→ ${ctx.who(a[0])}'s ${named(a[0], a[1])}` : `fires at ${ctx.who(a[0])}'s ${esc(suitName(a[1]))} stack (${named(a[0], a[1])})`;
+      case "sword": return brief ? `→ ${ctx.who(a[0])}'s ${named(a[0], a[1])}` : `takes ${named(a[0], a[1])} from ${ctx.who(a[0])}'s bank`;
+      case "plunder": return brief ? `→ ${ctx.who(a[0])}'s ${named(a[0], a[1])}` : `plunders ${named(a[0], a[1])} from ${ctx.who(a[0])}'s bank`;
       case "map": return brief ? card(a) : `takes ${card(a)}`;
       case "mermaid": {
         const moved = before && before.row ? before.row[a[1]] : null;

@@ -216,3 +216,29 @@ def test_a_served_opito_bay_page_names_whose_card_each_target_is(browser, tmp_pa
                 assert score == str(scores[int(player[-2])]).replace("-", "−"), (rows, scores)
         finally:
             page.close()
+
+
+def test_dead_mans_draws_targets_say_whose_card_each_is(browser, tmp_path):  # noqa: F811
+    # the Cannon's, Sword's and plunder's choices and the Locker's (one of each from real engine
+    # states): "→ bob's ⚓4" on the button, as in a move list after the chooser ("anna → bob's ⚓4")
+    from .test_play_browser import EVERY_KIND, _one_of_each_decision
+
+    players, options = EVERY_KIND["dead-mans-draw"]
+    names = ["anna", "bob", "carl"][:players]
+    samples = [s for s in _one_of_each_decision("dead-mans-draw", players, options)
+               if s["kind"] in ("cannon", "sword", "plunder", "locker")]
+    assert sorted(s["kind"] for s in samples) == ["cannon", "locker", "plunder", "sword"]
+    for sample in samples:
+        page = fed_page(browser, tmp_path, "dead-mans-draw", {"players": players, "seat": sample["seat"], "names": names})
+        try:
+            show(page, sample["observation"], {"id": 1, "kind": sample["kind"], "legal": sample["legal"]})
+            shown = page.js(OPTIONS)
+            assert len(shown) == len(sample["legal"])
+            for (button, does, _), action in zip(shown, sample["legal"]):
+                if sample["kind"] == "locker":
+                    assert button == f"→ {names[action]}" and does.startswith(f"you target {names[action]}"), (button, does)
+                else:
+                    assert button.startswith(f"→ {names[action[0]]}'s "), (sample["kind"], button)
+                    assert does.startswith("you ") and f"{names[action[0]]}'s" in does, does
+        finally:
+            page.close()
