@@ -38,6 +38,19 @@ from ._results import GameRecord
 _REGULARIZE = 1e-3
 #: Normalized Elo per unit of t-value (fishtest's ``nelo_divided_by_nt``).
 NELO_PER_T = 800.0 / math.log(10.0)
+#: The widest Elo a logistic test takes: an expected score of 1 / (1 + 10^5), one loss in
+#: 100,000 games, which no tournament plays enough games to tell from a shade more or less.
+#: Further out the hypotheses blur in floating point, and from about +6,400 the expected
+#: score rounds to exactly 1, where the maximum likelihood divides by zero.
+MAX_LOGISTIC_ELO = 2000.0
+#: The widest Elo a normalized test takes: just under ``NELO_PER_T`` (347.4), a t-value of 1
+#: per game, a mean score one standard deviation of a game's score from 1/2 (0.85 in a game
+#: without draws, about 300 logistic Elo). The normalized model is made for small differences
+#: (fishtest's are a few Elo); larger ones belong to the logistic model.
+MAX_NORMALIZED_ELO = 347.0
+#: The largest step of the t-value between two solves of :func:`_mle_with_t_value`, where
+#: fishtest's single solve has no root.
+_T_STEP = 0.25
 ELO_MODELS = ("logistic", "normalized")
 
 
@@ -151,14 +164,17 @@ def sprt_from_counts(
         games: games per observation (default: ``(len(counts) - 1) / 2``,
             at least 1): only the normalized model uses it, as the t-value of
             a mean of m games is ``sqrt m`` times that of one game.
-        elo0, elo1: the hypotheses, ``elo0 < elo1``, in ``elo_model`` Elo.
+        elo0, elo1: the hypotheses, ``elo0 < elo1``, in ``elo_model`` Elo:
+            within +-2000 logistic, +-347 normalized (:data:`MAX_LOGISTIC_ELO`,
+            :data:`MAX_NORMALIZED_ELO`).
         alpha, beta: the error rates, each in (0, 1), ``alpha + beta < 1``.
         elo_model: ``"logistic"`` or ``"normalized"`` (module docstring).
 
     Raises:
         ValueError: wrong number of counts, a negative count, ``elo0 >= elo1``,
-            a non-finite Elo, an error rate outside (0, 1), ``alpha + beta >= 1``
-            or an unknown ``elo_model``.
+            a non-finite Elo or one beyond the model's range (:func:`check_parameters`),
+            an error rate outside (0, 1), ``alpha + beta >= 1`` or an unknown
+            ``elo_model``.
     """
     counts = tuple(int(c) for c in counts)
     if len(counts) < 3:
@@ -187,11 +203,21 @@ def sprt_from_counts(
 
 
 def check_parameters(elo0: float, elo1: float, alpha: float, beta: float, elo_model: str) -> None:
-    """ValueError naming the first bad SPRT parameter (see :func:`sprt_from_counts`)."""
+    """ValueError naming the first bad SPRT parameter (see :func:`sprt_from_counts`): an
+    unknown model, an Elo that is not finite or lies beyond :data:`MAX_LOGISTIC_ELO` or
+    :data:`MAX_NORMALIZED_ELO` (as the model says), ``elo0 >= elo1``, an error rate outside
+    (0, 1), ``alpha + beta >= 1``."""
     if elo_model not in ELO_MODELS:
         raise ValueError(f"elo_model must be one of {', '.join(ELO_MODELS)}, got {elo_model!r}")
     if not (math.isfinite(elo0) and math.isfinite(elo1)):
         raise ValueError(f"elo0 and elo1 must be finite, got elo0={elo0}, elo1={elo1}")
+    widest, meaning = ((MAX_LOGISTIC_ELO, "logistic Elo (an expected score of 0.00001 .. 0.99999)")
+                       if elo_model == "logistic" else
+                       (MAX_NORMALIZED_ELO, "normalized Elo (a t-value of at most 1 per game; "
+                                            "the logistic model takes larger differences)"))
+    for name, value in (("elo0", elo0), ("elo1", elo1)):
+        if not -widest <= value <= widest:
+            raise ValueError(f"{name} must lie within {-widest:g} .. {widest:g} {meaning}, got {value}")
     if not elo0 < elo1:
         raise ValueError(f"elo0 must be below elo1, got elo0={elo0}, elo1={elo1}")
     for name, value in (("alpha", alpha), ("beta", beta)):
@@ -329,35 +355,82 @@ def _mle_with_t_value(values: list[float], probs: list[float], t: float, ref: fl
     ``getLLR_normalized``): from the uniform distribution, solve the secular
     equation for ``phi_i = a_i - ref - t sd (1 + ((mu - a_i) / sd)^2) / 2``
     with the current mean and sd, until the distribution stops moving.
+
+    From the uniform distribution the ``phi_i`` are all negative once ``|t|``
+    nears 1 (a pair's t-value is ``sqrt 2`` times a game's, a block of m
+    games' ``sqrt m`` times): the secular equation has no root there, and
+    fishtest's iteration ends in a division by zero or the log of a negative
+    probability. Where that happens, ``t`` is reached in steps of at most
+    :data:`_T_STEP`, each solve starting from the last one's distribution
+    (tested at the edges of what :func:`check_parameters` lets through, up
+    to ``sqrt 8`` per observation: an 8-player table's blocks). Where
+    fishtest's iteration works, its answer is kept: the constraint is not
+    convex, and the two may stop at different stationary points.
+
+    Raises:
+        ValueError: not even the steps reach ``t`` (not seen within the range
+            :func:`check_parameters` allows).
     """
-    p = [1.0 / len(values)] * len(values)
+    uniform = [1.0 / len(values)] * len(values)
+    p = _t_value_iteration(values, probs, t, ref, uniform)
+    if p is not None:
+        return p
+    steps = math.ceil(abs(t) / _T_STEP)
+    p = uniform
+    for step in range(1, steps + 1):  # only the last step needs the full precision
+        p = _t_value_iteration(values, probs, t * step / steps, ref, p, 1e-13 if step == steps else 1e-6)
+        if p is None:
+            raise ValueError(f"the normalized test has no solution for a t-value of {t:.3g} per observation")
+    return p
+
+
+def _t_value_iteration(values: list[float], probs: list[float], t: float, ref: float,
+                       p: list[float], tolerance: float = 1e-13) -> list[float] | None:
+    """The fixed-point iteration of :func:`_mle_with_t_value` from the distribution ``p``, until
+    no probability moves by ``tolerance``; None once the ``phi_i`` all have one sign (the
+    secular equation has no root)."""
     for _ in range(100):
         mu = sum(q * a for q, a in zip(p, values))
         sd = math.sqrt(sum(q * (a - mu) ** 2 for q, a in zip(p, values)))
+        if sd <= 0.0:
+            return None
         phi = [a - ref - t * sd * (1.0 + ((mu - a) / sd) ** 2) / 2.0 for a in values]
+        if not min(phi) < 0.0 < max(phi):
+            return None
         x = _secular(phi, probs)
         new = [f / (1.0 + x * a) for f, a in zip(probs, phi)]
+        if min(new) <= 0.0:
+            return None
         moved = max(abs(a - b) for a, b in zip(new, p))
         p = new
-        if moved < 1e-13:
+        if moved < tolerance:
             break
     return p
 
 
 def _secular(shifted: list[float], probs: list[float]) -> float:
-    """The root x of ``sum p_i a_i / (1 + x a_i) = 0`` with every ``1 + x a_i > 0``; bisection."""
+    """The root x of ``sum p_i a_i / (1 + x a_i) = 0`` with every ``1 + x a_i > 0``: Newton's
+    method kept inside a shrinking bracket, a bisection wherever a step would leave it (the
+    function falls from +inf to -inf and is convex there, so it takes a few steps where a
+    bisection alone took some 50, each a sum over every outcome)."""
     lo, hi = -1.0 / max(shifted), -1.0 / min(shifted)
-
-    def f(x: float) -> float:
-        return sum(p * a / (1.0 + x * a) for p, a in zip(probs, shifted))
-
     lo, hi = lo + 1e-12 * (hi - lo), hi - 1e-12 * (hi - lo)
-    for _ in range(200):  # f decreases from +inf to -inf on (lo, hi)
-        mid = 0.5 * (lo + hi)
-        if f(mid) > 0.0:
-            lo = mid
+    x = 0.0  # inside: lo < 0 < hi, as max(shifted) > 0 > min(shifted)
+    for _ in range(200):
+        value = slope = 0.0
+        for p, a in zip(probs, shifted):
+            term = a / (1.0 + x * a)
+            value += p * term
+            slope -= p * term * term
+        if value == 0.0:
+            return x
+        if value > 0.0:
+            lo = x
         else:
-            hi = mid
-        if hi - lo <= 1e-15 * max(1.0, abs(mid)):
-            break
-    return 0.5 * (lo + hi)
+            hi = x
+        step = x - value / slope
+        new = step if lo < step < hi else 0.5 * (lo + hi)
+        if abs(new - x) <= 1e-15 * max(1.0, abs(x)) or hi - lo <= 1e-15 * max(1.0, abs(x)):
+            return new
+        x = new
+    return x

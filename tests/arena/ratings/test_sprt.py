@@ -1,8 +1,10 @@
 import math
+import random
 
 import pytest
 
 from arena.ratings import GameRecord, SprtDecision, sprt, sprt_from_counts
+from arena.ratings._sprt import MAX_LOGISTIC_ELO, MAX_NORMALIZED_ELO
 
 # LLR values from fishtest's LLRcalc.LLR_logistic (server/fishtest/stats/LLRcalc.py,
 # scipy brentq), computed once with that code; counts worst outcome first.
@@ -116,6 +118,13 @@ def test_block_counts_equal_the_pentanomial_for_pairs():
         ({"counts": (1, 2, 3), "elo0": 0, "elo1": float("inf")}, "elo0 and elo1 must be finite, got elo0=0, elo1=inf"),
         ({"counts": (1, 2, 3), "elo0": 0, "elo1": 5, "elo_model": "bayes"},
          "elo_model must be one of logistic, normalized, got 'bayes'"),
+        ({"counts": (1, 2, 3), "elo0": 0, "elo1": 10000},
+         "elo1 must lie within -2000 .. 2000 logistic Elo (an expected score of 0.00001 .. 0.99999), got 10000"),
+        ({"counts": (1, 2, 3), "elo0": -2000.5, "elo1": 0},
+         "elo0 must lie within -2000 .. 2000 logistic Elo (an expected score of 0.00001 .. 0.99999), got -2000.5"),
+        ({"counts": (1, 2, 3), "elo0": 0, "elo1": 1000, "elo_model": "normalized"},
+         "elo1 must lie within -347 .. 347 normalized Elo (a t-value of at most 1 per game; the logistic model "
+         "takes larger differences), got 1000"),
     ],
 )
 def test_bad_parameters(kwargs, message):
@@ -144,6 +153,47 @@ def test_normalized_llr_matches_fishtest(elos, counts, llr, decision):
     assert res.llr == pytest.approx(llr, rel=1e-9, abs=1e-9)
     assert res.decision is decision
     assert res.elo_model == "normalized"
+
+
+def _extreme_counts(levels: int) -> list[list[int]]:
+    """Outcome counts that push the maximum likelihood to its edges: everything worst, everything
+    best, one middle outcome, one of each, a few outcomes, and two seeded mixtures."""
+    rng = random.Random(levels)
+    vectors = [[5] + [0] * (levels - 1), [0] * (levels - 1) + [5], [0] * (levels // 2) + [7] + [0] * (levels // 2),
+               [1] * levels, [3, 0, 1] + [0] * (levels - 4) + [100]]
+    vectors += [[rng.choice([0, 0, 1, 3, 100]) for _ in range(levels)] for _ in range(2)]
+    return vectors
+
+
+@pytest.mark.parametrize(("model", "widest"), [("logistic", MAX_LOGISTIC_ELO), ("normalized", MAX_NORMALIZED_ELO)])
+@pytest.mark.parametrize(("levels", "games"), [(3, 1), (5, 2), (7, 3), (17, 8), (113, 8)])
+def test_every_elo_the_checks_allow_gives_a_finite_llr(model, widest, levels, games):
+    """At the edges of the range check_parameters allows, for every table size (113 levels: an
+    8-player table's block against the field), the LLR is a number: logistic Elo beyond about
+    6,400 made the expected score round to 1 (ZeroDivisionError), and a normalized t-value
+    near 1 per observation left fishtest's iteration without a root (math domain error)."""
+    vectors = _extreme_counts(levels)
+    if levels > 100 and model == "normalized":  # up to a second per LLR here: two vectors, not seven
+        vectors = vectors[3:5]
+    for counts in vectors:
+        for elo0, elo1 in [(-widest, widest), (widest - 1, widest), (-widest, 1 - widest)]:
+            res = sprt_from_counts(counts, elo0=elo0, elo1=elo1, elo_model=model, games=games)
+            assert math.isfinite(res.llr), (counts, elo0, elo1)
+
+
+def test_a_large_normalized_t_value_meets_its_constraint():
+    """Where fishtest's single solve has no root, the stepped one still finds a distribution
+    whose t-value is the one asked for, and the likelihood ratio follows the data."""
+    from arena.ratings._sprt import _frequencies, _mle_with_t_value
+
+    _, values, probs = _frequencies((1, 4, 10, 30, 200))
+    for t in (-2.0, 1.4, 2.83):
+        p = _mle_with_t_value(values, probs, t)
+        mu = sum(q * a for q, a in zip(p, values))
+        sd = math.sqrt(sum(q * (a - mu) ** 2 for q, a in zip(p, values)))
+        assert min(p) > 0 and sum(p) == pytest.approx(1.0) and (mu - 0.5) / sd == pytest.approx(t, abs=1e-7)
+    strong = sprt_from_counts((1, 4, 10, 30, 200), elo0=0, elo1=340, elo_model="normalized")
+    assert strong.decision is SprtDecision.ACCEPT_H1
 
 
 def test_same_numbers_are_a_different_test_in_the_two_models():
