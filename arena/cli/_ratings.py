@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ._common import UsageError, reports_errors
+from ._common import UsageError, on_interrupt, plural, reports_errors
 
 if TYPE_CHECKING:
     from ..ratings import GameRecord, Standings
+    from ..report._luck import LuckTally
     from ..tournament._store import ResultsStore
 
 # The store, the reports and the ratings (numpy) are imported inside the commands: `arena
@@ -134,16 +135,19 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
             typer.echo(line)
 
 
-def _luck_records(store: ResultsStore, games) -> tuple[list[GameRecord], str]:
-    """The games with their luck (computed from the replays, cached in the database)."""
+def _luck_records(store: ResultsStore, games, *, keep: bool = True, tally: LuckTally | None = None,
+                  hint: str = "") -> tuple[list[GameRecord], str]:
+    """The games with their luck (computed from the replays, kept in the database as it goes
+    unless not ``keep``; see :func:`arena.report._luck.records_with_luck`); ``hint`` ends the
+    error line of a luck that cannot be computed."""
     from ..report._luck import BaselineError, records_with_luck
 
     try:
-        return records_with_luck(store, games)
+        return records_with_luck(store, games, keep=keep, tally=tally)
     except BaselineError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(f"{error}{hint}") from None
     except ValueError as error:  # a stored replay that does not replay
-        raise UsageError(f"cannot correct for chance: {error}") from None
+        raise UsageError(f"cannot correct for chance: {error}{hint}") from None
 
 
 def entrant_lines(events, games) -> list[str]:
@@ -327,19 +331,51 @@ def compare_command(
     records = _stored_records(database, (a, b))
     label = None
     if not raw and a != b:
-        from ..tournament._store import ResultsStore
-
-        store = ResultsStore.open(database)
-        try:  # only the shared games' luck is needed (and computed, then cached)
-            shared = [g for g in store.games() if a in g.seats and b in g.seats]
-            records, label = _luck_records(store, shared)
-        finally:
-            store.close()
+        records, label = _shared_luck(database, a, b)
     try:
         result = compare(records, a, b, unit="game" if per_game else "block", correct=not raw, baseline=label)
     except ValueError as error:  # the same entrant twice, or no shared game
         raise UsageError(f"{database}: {error}") from None
     typer.echo(json.dumps(result.as_dict(), indent=2) if fmt == "json" else "\n".join(result.lines()))
+
+
+def _shared_luck(database: Path, a: str, b: str) -> tuple[list[GameRecord], str]:
+    """The games of ``a`` with ``b`` as records with their luck, and the baseline's label.
+
+    The luck the database lacks is computed and kept there as it goes; in a database that
+    cannot be written (a read-only file or folder), computed in memory only, and one ``note:``
+    line on stderr says that the next run computes it again. Ctrl-C: one ``interrupted:``
+    line saying how much is kept, exit code 130.
+    """
+    from ..report._luck import LuckTally
+    from ..tournament._access import write_problem
+    from ..tournament._store import ResultsStore
+
+    problem = write_problem(database)
+    store = ResultsStore.open(database, read_only=problem is not None)
+    tally = LuckTally()
+
+    def why_not_kept() -> str:
+        return f"{database}: {problem or tally.not_kept}"
+
+    def interrupted() -> str:
+        if tally.not_kept is not None:
+            return f"the luck computed is not kept ({why_not_kept()})"
+        if not tally.games:
+            return "before any luck was computed"
+        return f"the luck of {tally.kept} of {plural(tally.games, 'game')} is kept; run it again to go on"
+
+    try:
+        with on_interrupt(interrupted):
+            shared = [g for g in store.games() if a in g.seats and b in g.seats]
+            records, label = _luck_records(store, shared, keep=problem is None, tally=tally,
+                                           hint="; --raw compares without the correction")
+    finally:
+        store.close()
+    if tally.computed and tally.not_kept is not None:
+        typer.echo(f"note: the luck of {plural(tally.computed, 'game')} was computed but not kept "
+                   f"({why_not_kept()}); the next compare computes it again", err=True)
+    return records, label
 
 
 def register(app: typer.Typer) -> None:

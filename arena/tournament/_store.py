@@ -307,15 +307,27 @@ def cached_luck(store: ResultsStore, baseline: str, samples: int) -> dict[str, l
         return {}  # no luck yet: the table is made with the first
 
 
-def cache_luck(store: ResultsStore, baseline: str, samples: int, luck: dict[str, list[list[float]]]) -> None:
-    """Keep computed luck matrices (see :func:`cached_luck`); a read-only database keeps none."""
+def cache_luck(store: ResultsStore, baseline: str, samples: int, luck: dict[str, list[list[float]]]) -> str | None:
+    """Keep computed luck matrices (see :func:`cached_luck`) in one transaction: all of them,
+    or none if it is interrupted (Ctrl-C). Returns None once they are kept, else why they
+    are not (a read-only database, one locked by a writer for longer than the busy timeout):
+    a cache, which the next run computes again, so not an error."""
+    db = store._db
+    rows = [(key, baseline, samples, json.dumps(value)) for key, value in luck.items()]
     try:
-        with store._db:
-            store._db.execute(_LUCK)
-            store._db.executemany("INSERT OR REPLACE INTO luck VALUES (?, ?, ?, ?)",
-                                  [(key, baseline, samples, json.dumps(value)) for key, value in luck.items()])
-    except sqlite3.Error:
-        pass  # a cache: computing it again next time is the only cost
+        # Autocommit connection: without BEGIN every row would be a transaction of its own.
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(_LUCK)
+            db.executemany("INSERT OR REPLACE INTO luck VALUES (?, ?, ?, ?)", rows)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as error:
+        return str(error)
+    return None
 
 
 def _moves_column(result: MatchResult) -> list[Any]:

@@ -1,15 +1,21 @@
 """The rating commands: rate (PGN, JSON Lines), standings formats and anchor, sprt."""
 
 import json
+import math
+import os
 import re
 import shutil
 import sqlite3
+import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from arena.cli._app import app
 
+from .test_cli_interrupt import interrupt
 from .test_tournament import arena, write_tournament
 
 
@@ -325,3 +331,170 @@ def test_report_corrected_has_the_chance_corrected_section(db, tmp_path):
     assert re.search(r"baseline v2 sha256:[0-9a-f]{12}\) taken out", page)
     run_cli("report", db, "-o", out)
     assert 'id="corrected"' not in out.read_text()
+
+
+# -- issue 43, item 6: SPRT values that cannot be tested, compare on a read-only database, Ctrl-C
+# in compare. Real `arena` processes.
+
+def one_error(result) -> str:
+    """The message of a process that failed as a user error must: one ``error:`` line, exit 2."""
+    assert (result.returncode, result.stdout) == (2, ""), (result.returncode, result.stdout, result.stderr)
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: ")
+    return line[len("error: "):]
+
+
+LOGISTIC_RANGE = "must lie within -2000 .. 2000 logistic Elo (an expected score of 0.00001 .. 0.99999)"
+NORMALIZED_RANGE = ("must lie within -347 .. 347 normalized Elo (a t-value of at most 1 per game; the logistic "
+                    "model takes larger differences)")
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--elo1", "8000"], f"--elo1 {LOGISTIC_RANGE}, got 8000.0"),
+    (["--elo0", "-10000"], f"--elo0 {LOGISTIC_RANGE}, got -10000.0"),
+    (["--model", "normalized", "--elo1", "1000"], f"--elo1 {NORMALIZED_RANGE}, got 1000.0"),
+    (["--elo0", "20", "--elo1", "10"], "--elo0 must be below --elo1, got --elo0=20.0, --elo1=10.0"),
+    (["--alpha", "0"], "--alpha must be in (0, 1), got 0.0"),
+    (["--alpha", "0.5", "--beta", "0.5"], "--alpha + --beta must be below 1, got 0.5 + 0.5"),
+])
+def test_sprt_values_that_cannot_be_tested_are_one_error_line(db, options, message):
+    """--elo1 8000 ended in a ZeroDivisionError traceback (the expected score rounds to 1), and
+    normalized --elo1 1000 blamed the database ("math domain error")."""
+    assert one_error(arena("sprt", str(db), "r0", "r1", *options, check=False)) == message
+
+
+@pytest.mark.parametrize("model", ["logistic", "normalized"])
+def test_sprt_at_the_edges_of_the_allowed_range_decides(db, model):
+    """The widest hypotheses allowed are computed, not refused: normalized +-347 is a t-value
+    of sqrt 2 per duplicate pair, where fishtest's iteration has no root ("math domain error")."""
+    widest = "2000" if model == "logistic" else "347"
+    result = arena("sprt", str(db), "r0", "r1", "--model", model, f"--elo0=-{widest}", "--elo1", widest,
+                   "--format", "json", check=False)
+    assert result.returncode in (0, 1, 3) and result.stderr == "", result.stderr
+    assert math.isfinite(json.loads(result.stdout)["llr"])
+
+
+@pytest.mark.parametrize(("sprt", "message"), [
+    ("elo0 = 0\nelo1 = 10000\n", f"[sprt] elo1 {LOGISTIC_RANGE}, got 10000.0"),
+    ('elo0 = 0\nelo1 = 1000\nmodel = "normalized"\n', f"[sprt] elo1 {NORMALIZED_RANGE}, got 1000.0"),
+    ("elo0 = 10\nelo1 = 10\n", "[sprt] elo0 must be below elo1, got elo0=10.0, elo1=10.0"),
+    ("elo0 = 0\nelo1 = 10\nbeta = 1\n", "[sprt] beta must be in (0, 1), got 1.0"),
+])
+def test_a_gauntlet_with_untestable_sprt_values_is_refused_before_any_game(tmp_path, sprt, message):
+    """[sprt] elo1 = 10000 ended the tournament in a 98-line traceback after games were stored."""
+    extra = 'format = "gauntlet"\ncandidates = ["r0"]\n[sprt]\n' + sprt
+    path = write_tournament(tmp_path, rounds=1, entrants=2, extra=extra)
+    assert one_error(arena("tournament", "run", str(path), "-q", check=False)) == f"{path}: {message}"
+    assert not (tmp_path / "t.db").exists()  # refused at load: nothing ran
+
+
+def test_resuming_a_database_with_untestable_sprt_values_is_one_error_line(tmp_path):
+    """A database an older arena made from `[sprt] elo1 = 10000` crashed `tournament resume`
+    again; now its stored file is refused as a new one is, and its games stay."""
+    extra = 'format = "gauntlet"\ncandidates = ["r0"]\n[sprt]\nelo0 = 0\nelo1 = 200\n'
+    path = write_tournament(tmp_path, rounds=1, entrants=2, extra=extra)
+    arena("tournament", "run", str(path), "-q")
+    db = tmp_path / "t.db"
+    with sqlite3.connect(db) as con:
+        config = json.loads(con.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0])
+        config["sprt"]["elo1"] = 10000
+        con.execute("UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(config),))
+        games = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    con.close()
+    message = one_error(arena("tournament", "resume", str(db), "-q", check=False))
+    assert message == f"{path}: [sprt] elo1 {LOGISTIC_RANGE}, got 10000.0"
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games == 2
+    con.close()
+
+
+def _as_nobody() -> tuple[str, ...]:
+    """The start of a command line that runs the rest as user nobody where the tests run as
+    root, whom permission bits do not stop; nothing otherwise."""
+    if os.geteuid() != 0:
+        return ()
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: cannot drop to a user the file modes stop")
+    return ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+
+
+@pytest.mark.parametrize("locked", ["file 0444", "folder 0555"])
+def test_compare_works_on_a_database_it_cannot_write(db, tmp_path, locked):
+    """compare refused a database it could not write (it keeps each game's luck there the
+    first time); now it computes the luck in memory, says so on one line, and prints what it
+    prints on a database it can write."""
+    writable = tmp_path / "w.db"
+    shutil.copy(db, writable)
+    folder = Path(tempfile.mkdtemp(prefix="arena-compare-"))  # outside pytest's 0700 folder: nobody reaches it
+    copy = folder / "t.db"
+    try:
+        for path in (writable, copy):
+            shutil.copy(db, path)
+            with sqlite3.connect(path) as con:
+                con.execute("DROP TABLE IF EXISTS luck")  # another test may have kept it
+            con.close()
+        expected = arena("compare", str(writable), "r0", "r1")
+        if os.geteuid() == 0:
+            for path in (folder, copy):
+                os.chown(path, 65534, 65534)
+        copy.chmod(0o444 if locked == "file 0444" else 0o644)
+        folder.chmod(0o755 if locked == "file 0444" else 0o555)
+        before = copy.read_bytes()
+        result = subprocess.run([*_as_nobody(), shutil.which("arena"), "compare", str(copy), "r0", "r1"],
+                                capture_output=True, text=True, cwd=folder, timeout=300)
+        assert (result.returncode, result.stdout) == (0, expected.stdout), result.stderr
+        reason = ("the file cannot be written (permission denied)" if locked == "file 0444" else
+                  f"its folder {folder} cannot be written (permission denied), and SQLite writes its journal "
+                  f"files beside the database")
+        assert result.stderr == (f"note: the luck of 6 games was computed but not kept ({copy}: {reason}); "
+                                 f"the next compare computes it again\n")
+        # nothing written (SQLite's empty -wal and -shm may stay beside a read-only file; standings leaves them too)
+        wal = folder / "t.db-wal"
+        assert copy.read_bytes() == before and (not wal.exists() or wal.stat().st_size == 0)
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+def luck_rows(db: Path) -> int:
+    """The games whose luck ``db`` keeps (0 before the table is made)."""
+    try:
+        con = sqlite3.connect(db)
+    except sqlite3.Error:
+        return 0
+    try:
+        return con.execute("SELECT COUNT(*) FROM luck").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        con.close()
+
+
+def test_ctrl_c_in_compare_keeps_the_luck_computed_so_far(db, tmp_path):
+    """Ctrl-C in a first compare of many games printed nothing and kept none of the luck it had
+    computed (it stored all of it at the end). Now it stores the luck as it goes, in batches,
+    and says how much is kept; the next run goes on from there. Each run is interrupted once
+    its first batch is in the database."""
+    big = tmp_path / "big.db"
+    shutil.copy(db, big)
+    with sqlite3.connect(big) as con:  # the 6 games 200 times over, as new games of new deals
+        con.execute("DROP TABLE IF EXISTS luck")
+        columns = [row[1] for row in con.execute("PRAGMA table_info(games)")]
+        keys = [row[0] for row in con.execute("SELECT key FROM games")]
+        copied = ", ".join(f"{c} || ?" if c in ("key", "block") else c for c in columns)
+        for n in range(1, 200):
+            con.execute(f"INSERT INTO games SELECT {copied} FROM games WHERE key IN ({', '.join('?' * len(keys))})",
+                        (f"~{n}", f"~{n}", *keys))
+    con.close()
+    kept = 0
+    for _ in range(2):
+        result = interrupt(["arena", "compare", str(big), "r0", "r1"], lambda: luck_rows(big) > kept)
+        assert (result.returncode, result.stdout) == (130, ""), result.stderr
+        match = re.fullmatch(r"interrupted: the luck of (\d+) of 1200 games is kept; run it again to go on\n",
+                             result.stderr)
+        assert match, result.stderr
+        assert kept < int(match[1]) == luck_rows(big) < 1200
+        kept = int(match[1])
+    with sqlite3.connect(big) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    con.close()
