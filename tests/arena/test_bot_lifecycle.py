@@ -33,6 +33,7 @@ from arena.tournament._runner import TournamentRunner, log_dir_of
 from arena.tournament._store import ResultsStore
 
 from ._toy import TOY
+from ._warnings import without_sandbox_warnings
 
 BOTS = Path(__file__).parent / "bots"
 FAST = MatchSettings(TimeControl(move_ms=400, reserve_ms=0, startup_ms=10_000))
@@ -237,8 +238,8 @@ def test_a_withdrawal_is_one_warning_and_holds_on_resume(tmp_path, bot_folder):
                             cwd=bot_folder)
     result = arena("tournament", "run", str(path), "-q", "--sandbox", "none")
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ("warning: entrant 'leaver' withdrawn after 1 faults between games (limit 1): it "
-                             "forfeited its remaining games\n")
+    assert without_sandbox_warnings(result.stderr) == ("warning: entrant 'leaver' withdrawn after 1 faults between "
+                                                       "games (limit 1): it forfeited its remaining games\n")
     assert "leaver: withdrawn after 1 faults between games (limit 1)" in result.stdout
     # The report lists it with the other faults.
     assert arena("report", str(tmp_path / "t.db"), "-o", str(tmp_path / "r.html")).returncode == 0
@@ -428,10 +429,13 @@ def arena(*args, cwd=None):
     return subprocess.run(["arena", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
-def one_error_line(result) -> str:
+def one_error_line(result, run: bool = False) -> str:
+    """The one ``error:`` line of ``result`` (exit code 2); ``run``: a tournament run or resume,
+    whose stderr may start with the machine's sandbox warnings (``tests/arena/_warnings.py``)."""
+    stderr = without_sandbox_warnings(result.stderr) if run else result.stderr
     assert result.returncode == 2, result.stderr
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
-    return result.stderr.strip()
+    assert stderr.count("\n") == 1 and stderr.startswith("error: "), result.stderr
+    return stderr.strip()
 
 
 @pytest.mark.parametrize("command,expected", [
@@ -440,14 +444,15 @@ def one_error_line(result) -> str:
 ])
 def test_a_tournament_with_an_entrant_that_cannot_start_stops_before_any_game(tmp_path, command, expected):
     path = write_tournament(tmp_path, {"good": RANDOM, "broken": command, "r2": RANDOM})
-    line = one_error_line(arena("tournament", "run", str(path), "-q", "--sandbox", "none"))
+    line = one_error_line(arena("tournament", "run", str(path), "-q", "--sandbox", "none"), run=True)
     assert line.startswith(f"error: entrant 'broken' {expected}")
     if "randon" in command[-1]:
         assert line.endswith("No module named bots.randon")
     store = ResultsStore.open(tmp_path / "t.db")
     assert store.completed_keys() == set()
     store.close()
-    resumed = one_error_line(arena("tournament", "resume", str(tmp_path / "t.db"), "-q", "--sandbox", "none"))
+    resumed = one_error_line(arena("tournament", "resume", str(tmp_path / "t.db"), "-q", "--sandbox", "none"),
+                             run=True)
     assert resumed.startswith(f"error: entrant 'broken' {expected}")
 
 
