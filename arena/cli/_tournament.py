@@ -127,7 +127,7 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
             # The seeds derive from the key in the database (0600): safe from other uids only.
             # Before the run, when the organiser can still stop it; an error later is the last line.
             typer.echo(f"warning: without bubblewrap (or root), bots run as your user and can read "
-                       f"{store.path}, with the key of every deal; install bubblewrap", err=True)
+                       f"{database}, with the key of every deal; {sandbox.bwrap_advice()}", err=True)
         if cgroups_warning(sandbox):
             typer.echo(cgroups_warning(sandbox), err=True)
         display = None if quiet else open_progress(stored=store.games())

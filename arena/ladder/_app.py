@@ -256,11 +256,11 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
         with open_sandbox(sandbox_mode, allow_root) as sandbox:
             if sandbox.bwrap is None and not sandbox.drop_privileges:
                 print(f"warning: without bubblewrap (or root), bots run as your user: they can read {database} "
-                      f"(the key of every deal) and the other authors' submissions; install bubblewrap",
+                      f"(the key of every deal) and the other authors' submissions; {sandbox.bwrap_advice()}",
                       file=sys.stderr)
             elif sandbox.bwrap is None:
                 print("warning: without bubblewrap, bots and build steps (under their own uids) can read the other "
-                      "authors' submissions; install bubblewrap", file=sys.stderr)
+                      f"authors' submissions; {sandbox.bwrap_advice()}", file=sys.stderr)
             if sandbox.drop_privileges:
                 _check_reachable(workdir, config)
             if cgroups_warning(sandbox):

@@ -493,6 +493,12 @@ class Sandbox:
              "mounts, IPC (seccomp)", self.seccomp is not None, self._seccomp_how()),
         ]
 
+    def bwrap_advice(self) -> str:
+        """What the warning of a run without bubblewrap tells the organiser to do."""
+        if self.bwrap_declined is not None:
+            return "leave out --sandbox none (bubblewrap is installed)"
+        return "install bubblewrap"
+
     def _bwrap_how(self) -> str:
         """How a bubblewrap row is met here, or what it needs."""
         if self.bwrap is not None:

@@ -28,6 +28,9 @@ from arena.sandbox._sandbox import Limits, detect_sandbox
 from ._toy import TOY
 from .test_hostile import processes_with, rss_mb
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 BOTS = Path(__file__).parent / "bots"
 
 

@@ -15,6 +15,9 @@ import pytest
 from ._warnings import without_sandbox_warnings
 from .test_tournament import arena, standings, write_tournament
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 
 def stored(db: Path) -> int:
     try:

@@ -11,6 +11,9 @@ from arena.players._probe import judge, run_probe
 from arena.sandbox import _view
 from arena.sandbox._sandbox import detect_sandbox
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 as_root_with_bwrap = pytest.mark.skipif(os.geteuid() != 0 or detect_sandbox("auto").bwrap is None,
                                         reason="needs root and bubblewrap (every protection active)")
 

@@ -30,6 +30,9 @@ from arena.tournament._store import ResultsStore, StoreError
 
 from ._toy import TOY
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 BOTS = Path(__file__).parent / "bots"
 SETTINGS = MatchSettings(TimeControl(move_ms=1500, reserve_ms=0, startup_ms=10_000))
 OTHER_BOT_TOLERANCE_MS = 1000

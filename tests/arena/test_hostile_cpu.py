@@ -37,6 +37,9 @@ from arena.players._player import open_player
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._sandbox import detect_sandbox
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 BOTS = Path(__file__).parent / "bots"
 #: Dead Man's Draw without its opening character choice: one bot on move at a time
 GAME, OPTIONS = engines.get_game("dead-mans-draw"), {"characters": False}

@@ -46,6 +46,9 @@ from arena.sandbox._sandbox import detect_sandbox
 
 from ._toy import TOY
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 BOTS = Path(__file__).parent / "bots"
 COUNT = 256
 SEED = 32

@@ -20,6 +20,9 @@ from arena.sandbox._sandbox import SandboxError, detect_sandbox
 
 from ._warnings import without_sandbox_warnings
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="bots get uids of their own only when the arena runs as root")
 
 

@@ -23,7 +23,7 @@ def _cgroups_here() -> bool:
     return layout is not None
 
 
-pytestmark = pytest.mark.skipif(not _cgroups_here(), reason="no cgroup is writable here (run as root)")
+pytestmark = [pytest.mark.root, pytest.mark.skipif(not _cgroups_here(), reason="no cgroup is writable here (run as root)")]
 
 
 @pytest.mark.parametrize("mode", ["auto", "none"])

@@ -14,6 +14,9 @@ from arena.sandbox._libraries import closure, read_elf, system_needs
 from arena.sandbox._python import LEFT_OUT, python_view
 from arena.sandbox._resident import keep_resident, lock_resident, state_folder
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 
 def test_the_elf_reader_finds_the_loader_and_the_c_library_of_the_arenas_python():
     elf = read_elf(os.path.realpath(sys.executable))

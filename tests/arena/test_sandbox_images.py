@@ -153,6 +153,9 @@ async def test_two_bots_at_once_see_their_folders_on_filesystems_of_their_own(sa
 #: the other waits on it: the futex channel of ``benchmarks/covert_channels.py``, one bit
 FUTEX = r"""
 import ctypes, json, mmap, os, sys, time
+
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
 task = json.loads(sys.argv[1])
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p

@@ -28,6 +28,9 @@ from arena.sandbox._sandbox import Limits, detect_sandbox
 
 from .test_hostile import processes_with
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 BOTS = Path(__file__).parent / "bots"
 as_normal_user = pytest.mark.skipif(os.geteuid() == 0, reason="as root each bot has a uid of its own: this is the "
                                     "path of an arena run by a normal user (.ci/run runs it as one)")

@@ -14,6 +14,9 @@ import pytest
 
 from arena.sandbox._uids import UidAllocator, UidError
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="bots get uids of their own only when the arena runs as root")
 #: a range of its own for each test run, away from the arena's (61000-64999)
 BASE = 70000 + os.getpid() % 5000 * 3

@@ -24,6 +24,9 @@ from arena.players._process import open_bot_process
 from arena.sandbox._sandbox import detect_sandbox
 from arena.sandbox._view import bot_path, of_the_system, shown_paths, view
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 BOTS = Path(__file__).parent / "bots"
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None or detect_sandbox("auto").bwrap is None,
                                  reason="needs bubblewrap (apt-get install bubblewrap)")

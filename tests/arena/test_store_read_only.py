@@ -19,6 +19,9 @@ import pytest
 
 from .test_cli_edges import tournament_file
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 ROOT = Path(__file__).resolve().parents[2]
 READERS = ("standings", "crosstable", "export", "replay-list", "replay-game", "report", "view", "rerun")
 

@@ -20,6 +20,9 @@ from arena.ladder._tree import remove_tree
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._sandbox import detect_sandbox
 
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
+
 ROOT = Path(__file__).resolve().parents[3]
 GOOD_BOT = (ROOT / "examples" / "bots" / "python-random" / "bot.py").read_bytes()
 BWRAP = detect_sandbox("auto").bwrap is not None

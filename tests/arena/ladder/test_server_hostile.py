@@ -234,6 +234,7 @@ def test_the_form_checks_the_token_before_reading_the_archive(ladder):
     assert answer.startswith(b"HTTP/1.1 401"), answer
 
 
+@pytest.mark.root
 def test_a_ladder_under_a_folder_bots_cannot_enter_does_not_start(tmp_path):
     if os.geteuid() != 0:
         pytest.skip("bots run under their own uids only when the ladder runs as root")
