@@ -521,10 +521,19 @@ class Sandbox:
 
     def missing_cgroups(self) -> list[str]:
         """The cgroup protections not active here, each in a few words (``arena doctor`` and
-        :meth:`describe` say why)."""
-        return missing_roles(self.cgroups)
+        :meth:`describe` say why). Without root, the process cap of the pids cgroup is not
+        missing where a user namespace of the bot's own serves it (``RLIMIT_NPROC`` counts the
+        bot's processes alone there, and they are all found and killed without a cgroup)."""
+        missing = missing_roles(self.cgroups)
+        if self.drop_privileges:
+            return missing
+        if self.own_namespaces:
+            return [role for role in missing if role != _PIDS_ROLE]
+        return [role.replace(_PIDS_ROLE, "process cap (cgroup pids, or user namespaces)") for role in missing]
 
 
+#: the pids role in :func:`missing_roles`' words
+_PIDS_ROLE = "process cap (cgroup pids)"
 #: what a process cap needs where the arena is not root and the kernel refuses it a namespace
 _NO_OWN_NAMESPACE = ("needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, and "
                      "kernel.apparmor_restrict_unprivileged_userns=0 where AppArmor restricts them) or root")

@@ -107,6 +107,8 @@ def test_doctor_names_the_process_cap_and_how_bots_end_for_a_normal_user(sandbox
     ended = rows["every process it started killed when its slot ends, even after setsid"]
     assert ended == (True, "the sandbox's init killed: its PID namespace ends with it" if sandbox.bwrap else
                      "every process of the bot's user namespace killed (none can leave it)")
+    # and the run's first line does not call the process cap missing
+    assert not any(role.startswith("process cap") for role in sandbox.missing_cgroups()), sandbox.missing_cgroups()
 
 
 #: a program that starts ``hostile.py MODE MARKER`` as a tournament would and then waits
