@@ -15,9 +15,6 @@ import pytest
 from ._warnings import without_sandbox_warnings
 from .test_tournament import arena, standings, write_tournament
 
-#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
-pytestmark = pytest.mark.root
-
 
 def stored(db: Path) -> int:
     try:
@@ -72,6 +69,7 @@ def tiny_filesystem(folder: Path, size: str):
         subprocess.run(["umount", "-l", str(folder)], check=False)
 
 
+@pytest.mark.root  # a filesystem of its own: .ci/run runs it as root
 def test_full_disk_is_a_clear_error_and_keeps_complete_games(tmp_path):
     with tiny_filesystem(tmp_path / "small", "160k") as small:
         path = write_tournament(small, "t.toml", rounds=20)
@@ -90,6 +88,7 @@ def test_full_disk_is_a_clear_error_and_keeps_complete_games(tmp_path):
             assert ranks and replay  # every stored game is whole
 
 
+@pytest.mark.root  # a filesystem of its own: .ci/run runs it as root
 def test_read_only_database_is_a_clear_error_and_unchanged(tmp_path):
     with tiny_filesystem(tmp_path / "small", "4m") as small:
         path = write_tournament(small, "t.toml", rounds=1)
