@@ -175,7 +175,7 @@ def plan_mounts(required: Iterable[Path], optional: Iterable[Path] = (), folder:
 def namespaces_work() -> bool:
     """Whether this process may build such a view (root with CAP_SYS_ADMIN, mount allowed)."""
     try:
-        result = subprocess.run(["/bin/true"], preexec_fn=_private_namespace, timeout=10,
+        result = subprocess.run(["/bin/true"], preexec_fn=_private_namespace, timeout=60,
                                 capture_output=True)
     except (OSError, subprocess.SubprocessError):
         return False

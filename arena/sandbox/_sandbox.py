@@ -45,6 +45,7 @@ import os
 import platform
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -106,23 +107,33 @@ class Limits:
 _PROBE_UID = 65534
 
 
-def _probe_bwrap(path: str, sizes: bool = False, own_namespace: bool = False) -> bool:
+def _probe_bwrap(path: str, sizes: bool = False, own_namespace: bool = False, limit_s: float = 60.0) -> bool:
     """Whether bubblewrap works here, as bots will run it: unprivileged (as ``nobody`` when the
     arena is root; a kernel without unprivileged user namespaces fails only then), inside a
     user namespace of its own where ``own_namespace`` (``_userns``); ``sizes``: with a
-    size-capped tmpfs (``--size``, bubblewrap 0.5 and later)."""
+    size-capped tmpfs (``--size``, bubblewrap 0.5 and later); ``limit_s``: how long it may take.
+    """
     user = {"user": _PROBE_UID, "group": _PROBE_UID, "extra_groups": []} if os.geteuid() == 0 else {}
     size = ["--size", str(2**20)] if sizes else []
     inside = {"preexec_fn": enter_own_namespace} if own_namespace else {}
     try:
-        result = subprocess.run(
+        probe = subprocess.Popen(
             [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *size, "--tmpfs", "/tmp",
              "--unshare-all", "--die-with-parent", "--", "/bin/true"],
-            capture_output=True, timeout=10, cwd="/", **user, **inside,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/",
+            start_new_session=True, **user, **inside,
         )
-    except (OSError, subprocess.TimeoutExpired):
+    except OSError:
         return False
-    return result.returncode == 0
+    # It takes milliseconds; a minute on a machine loaded enough to starve it (10 s were not
+    # enough at load 20, and the arena then ran without bubblewrap). Past that, its whole group:
+    # the sandbox's init, left by a bubblewrap killed alone, waited for it forever.
+    try:
+        return probe.wait(timeout=limit_s) == 0
+    except subprocess.TimeoutExpired:
+        os.killpg(probe.pid, signal.SIGKILL)
+        probe.wait()
+        return False
 
 
 class SandboxError(Exception):

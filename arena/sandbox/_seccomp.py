@@ -368,7 +368,7 @@ def probe(program: bytes) -> str | None:
             os._exit(_NOT_REFUSED)
 
     try:
-        result = subprocess.run(["/bin/true"], stdin=subprocess.DEVNULL, preexec_fn=child, timeout=10)
+        result = subprocess.run(["/bin/true"], stdin=subprocess.DEVNULL, preexec_fn=child, timeout=60)
     except (OSError, subprocess.SubprocessError) as error:
         return f"the probe could not run: {error}"
     return {0: None, _NO_SECCOMP: "this kernel refuses seccomp filters (CONFIG_SECCOMP_FILTER)",

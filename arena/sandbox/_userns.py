@@ -55,7 +55,7 @@ def own_namespaces_work() -> bool:
     if os.geteuid() == 0:
         return False
     try:
-        result = subprocess.run(["/bin/true"], preexec_fn=enter_own_namespace, timeout=10,
+        result = subprocess.run(["/bin/true"], preexec_fn=enter_own_namespace, timeout=60,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return False

@@ -11,9 +11,11 @@ the arena's guardian process thaws and kills it.
 """
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 import uuid
@@ -178,3 +180,23 @@ def test_an_arena_killed_with_kill_9_takes_its_bots_with_it(sandbox, mode):
         arena.kill()
         for pid in processes_with(marker):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_bubblewrap_probe_past_its_limit_leaves_nothing_behind():
+    """detect_sandbox's probe of bubblewrap, killed past its limit, kills its whole group: the
+    sandbox's init, left by a bubblewrap killed alone, waited on its eventfd forever (found
+    asleep an hour later, on a loaded machine with the old 10 s limit)."""
+    from arena.sandbox._sandbox import _probe_bwrap
+
+    folder = Path(tempfile.mkdtemp(prefix="pirate-arena-probe-test-"))  # as root the probe runs as nobody
+    try:
+        folder.chmod(0o777)
+        pids = folder / "pids"
+        stuck = folder / "bwrap"  # a bubblewrap that hangs with a child in its group, as one did
+        stuck.write_text(f"#!/bin/sh\nsleep 600 &\necho $! $$ > {pids}\nwait\n")
+        stuck.chmod(0o755)
+        assert _probe_bwrap(str(stuck), limit_s=2) is False
+        started = [int(pid) for pid in pids.read_text().split()]
+    finally:
+        shutil.rmtree(folder)
+    assert len(started) == 2 and wait_until_gone(started) == []
