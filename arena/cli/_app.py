@@ -420,6 +420,7 @@ def doctor_command(
 
     specs = [resolve_bot(bot) for bot in bots or []]
     from ..players._faults import BotFault
+    from ..players._process import VIEW_REFUSED
 
     def table(rows: list[list[str]], headers: list[str]) -> str:  # wrapped to the terminal's width
         return tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, terminal_columns()))
@@ -429,10 +430,20 @@ def doctor_command(
         probes += [(spec, f"A probe bot, started in {spec.name}'s folder with its environment and shown what it "
                           f"would be (--sandbox {sandbox}), tried each attack:") for spec in specs]
         failed = []
+        refused: dict[str, str] = {}
         for spec, heading in probes:
             try:
                 found = trio.run(functools.partial(run_probe, box, manifest=spec))
-            except (RuntimeError, BotFault) as error:
+            except BotFault as error:
+                if spec is None or not error.detail.startswith(VIEW_REFUSED):
+                    raise UsageError(f"the sandbox probe could not run here: {error}") from None
+                # As a tournament's start refuses it, before its first game: the same line.
+                refused[spec.name] = error.detail
+                typer.echo(fill_line(heading, terminal_columns()))
+                typer.echo(fill_line(f"REFUSED: {spec.name} cannot start: {error.detail}", terminal_columns()))
+                typer.echo("")
+                continue
+            except RuntimeError as error:
                 raise UsageError(f"the sandbox probe could not run here: {error}") from None
             checks = judge(found)
             failed += [check.protection for check in checks if not check.held and check.protection not in failed]
@@ -451,15 +462,19 @@ def doctor_command(
         typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
     if specs:
         typer.echo("")
-        typer.echo(table([_doctor_row(spec, box) for spec in specs], ["bot", "uid", "bubblewrap", "cgroup"]))
+        typer.echo(table([_doctor_row(spec, box, refused.get(spec.name)) for spec in specs],
+                         ["bot", "uid", "bubblewrap", "cgroup"]))
 
 
-def _doctor_row(spec: BotSpec, box: Sandbox) -> list[str]:
-    """What one bot will actually get: its uid (and why), bubblewrap, cgroup."""
+def _doctor_row(spec: BotSpec, box: Sandbox, refused: str | None = None) -> list[str]:
+    """What one bot will actually get: its uid (and why), bubblewrap, cgroup; ``refused``: why
+    its view cannot be built, where it cannot (it then gets nothing: it does not start)."""
     from ..players._process import bot_environment, program_exists
 
     confinement = box.confinement(spec.argv(), spec.cwd, bot_environment(spec))
-    if not program_exists(spec):
+    if refused is not None:
+        uid = f"REFUSED: cannot start: {refused}"
+    elif not program_exists(spec):
         uid = f"cannot start: no such program {spec.command[0]!r}"
     elif confinement.own_uid:
         uid = f"own uid ({confinement.why})"

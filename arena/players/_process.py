@@ -32,6 +32,7 @@ from typing import Any
 import trio
 
 from ..sandbox._botcgroup import BotCgroup
+from ..sandbox._folders import ViewRefused
 from ..sandbox._loopback import PrivateLoopback
 from ..sandbox._sandbox import Confinement, Sandbox, SandboxError
 from ..sandbox._spawn import Child, spawn
@@ -42,6 +43,10 @@ from ._manifest import BotSpec, log_name
 
 #: Environment variables passed through to every bot; everything else comes from the manifest.
 PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PATH")
+
+#: how the fault of a bot whose view cannot be built begins (``arena doctor`` says it as a
+#: tournament's start does)
+VIEW_REFUSED = "its view cannot be built"
 
 #: ``SO_TIMESTAMPNS`` (Linux; Python's socket module does not name it)
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
@@ -419,13 +424,15 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd(),
                                        seccomp=True, images=prepared.images if prepared is not None else ()),
         )
-    except (OSError, subprocess.SubprocessError) as error:
+    except (OSError, subprocess.SubprocessError, ViewRefused) as error:
         if reply_socket is not None:
             reply_socket.close()
         if info is not None:
             os.close(info[0])
         if cgroup is not None:
             await cgroup.kill_and_remove()
+        if isinstance(error, ViewRefused):  # never shown its folders some other way: refused
+            raise BotFault(FaultKind.CRASH, f"{VIEW_REFUSED}: {error}") from None
         raise BotFault(FaultKind.CRASH, f"could not start {argv[0]!r}: {getattr(error, 'strerror', None) or error}") from None
     finally:
         if bot_end is not None:

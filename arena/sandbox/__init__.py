@@ -11,6 +11,8 @@ about games or the protocol.
 - :mod:`._farm`: those files laid out once per machine, shown in a few mounts;
 - :mod:`._resident`: every file of a view kept in the page cache (and what this machine keeps);
 - :mod:`._images`: each folder of a view an EROFS image mounted for one bot alone;
+- :mod:`._folders`: what a folder of a view holds, counted as the disk holds it, and the limits
+  past which its bot is refused (:class:`ViewRefused`: fail closed);
 - :mod:`._uids`: leased unprivileged uids, one per live bot process;
 - :mod:`._seccomp`: the system-call filter (classic BPF built in Python);
 - :mod:`._loopback`: the empty network namespace the stdout sockets are made in;

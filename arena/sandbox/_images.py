@@ -16,11 +16,17 @@ its own inodes, dentries and page cache. What is shared between bots is the imag
 pages are locked in memory (``_resident``), so reading it tells a bot nothing.
 
 An image is named by what its folder holds (every entry's name, kind, size, modification time,
-owner, mode and inode), made under a lock by one arena process, and never changed; images
-unused for a day are removed when another is made. Paths the organiser hides are left out of
-the image, not covered. Folders that are the root or a top-level one (a build step's whole
-``/usr``), that other users may not enter, or that hold more than :data:`IMAGE_MAX` bytes are
-bound as they are.
+owner, mode and inode), made under a lock by one arena process, and never changed. Images live
+on disk, in :data:`IMAGES` (not under ``/run``, a tmpfs of a tenth of the memory on a usual
+systemd machine), at most :data:`IMAGES_MAX` bytes of them: when another is made, images unused
+for a day are removed (their folder changed, or its tournament is over), and then the least
+recently used until the rest fit. Paths the organiser hides are left out of the image, not
+covered. Folders that are the root or a top-level one (a build step's whole ``/usr``), or that
+other users may not enter, are bound as they are (a bot's own uid could not read the latter).
+
+Fail closed: a folder that cannot be an image (past the limits of ``_folders``: entries, bytes
+counted once per inode, holes; or ``mkfs.erofs`` failed, the disk is full) refuses the bot
+(:class:`~arena.sandbox._folders.ViewRefused`), never binds the folder as it is.
 """
 
 from __future__ import annotations
@@ -41,15 +47,19 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._resident import state_folder
+from ._folders import ViewRefused, survey
 
 #: the first Linux whose EROFS mounts a regular file by itself (no loop device, whose block
 #: device would be one superblock for every mount of it)
 KERNEL = (6, 12)
 #: images unused for this long are removed when another is made
 STALE_S = 24 * 3600
-#: a folder holding more than this is bound as it is (an image is a copy on disk)
-IMAGE_MAX = 4 << 30
+#: where images are kept: on disk, as root (the only arena that makes them)
+IMAGES = Path("/var/cache/pirate-arena/images")
+#: the most bytes of images kept; past it the least recently used are removed (but those used
+#: in the last :data:`IN_USE_S`, which another arena may be about to mount)
+IMAGES_MAX = 16 << 30
+IN_USE_S = 600
 
 _CLONE_NEWNS = 0x00020000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 1, 2, 4, 1 << 14, 1 << 18
@@ -118,10 +128,19 @@ def images_missing() -> str | None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+#: where images were kept before (a tmpfs on most machines): emptied once per process
+_LEGACY = Path("/run/pirate-arena/images")
+
+
 def _images_folder() -> Path:
-    folder = state_folder() / "images"
-    folder.mkdir(mode=0o755, exist_ok=True)
-    return folder
+    # Mounted by root alone, but bubblewrap, running as a bot's uid, binds their mount points:
+    # the folder is passed through, never listed.
+    IMAGES.mkdir(mode=0o711, parents=True, exist_ok=True)
+    if IMAGES.stat().st_mode & 0o777 != 0o711:
+        IMAGES.chmod(0o711)
+    if _LEGACY.is_dir():
+        shutil.rmtree(_LEGACY, ignore_errors=True)  # a bot that has one mounted keeps it
+    return IMAGES
 
 
 def eligible(folder: Path) -> bool:
@@ -136,59 +155,25 @@ def eligible(folder: Path) -> bool:
     return stat.S_ISDIR(mode) and bool(mode & 0o001)
 
 
-def _listing(folder: Path, left_out: Sequence[Path]) -> tuple[str, int]:
-    """A digest of everything ``folder`` holds (but ``left_out``), and its bytes: of what it
-    holds, not where it is (two farms holding the same Python share its image)."""
-    digest = hashlib.sha256()
-    start = len(str(folder).rstrip("/")) + 1
-    total = 0
-    skipped = {str(path) for path in left_out}
-    pending = [str(folder)]
-    while pending:
-        current = pending.pop()
-        try:
-            entries = sorted(os.scandir(current), key=lambda entry: entry.name)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.path in skipped:
-                continue
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            link = os.readlink(entry.path) if stat.S_ISLNK(info.st_mode) else ""
-            digest.update(f"{entry.path[start:]}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_uid}\0"
-                          f"{info.st_gid}\0{info.st_ino}\0{link}\n".encode("utf-8", "surrogateescape"))
-            if stat.S_ISREG(info.st_mode):
-                total += info.st_size
-            elif stat.S_ISDIR(info.st_mode):
-                pending.append(entry.path)
-    return digest.hexdigest()[:24], total
-
-
 #: images of folders that never change (a farm is named by its content), by folder
 _UNCHANGING: dict[Path, Image] = {}
 
 
 def image_of(folder: Path, left_out: Sequence[Path] = (), unchanging: bool = False) -> Image | None:
     """The image of ``folder`` without ``left_out`` (paths inside it the organiser hides), made
-    if missing, or ``None`` where the folder is bound as it is (:func:`eligible`, too large, or
-    ``mkfs.erofs`` failed). ``unchanging``: the folder's name says what it holds (a farm), so
-    it is listed once per process."""
+    if missing, or ``None`` where the folder is bound as it is (not :func:`eligible`).
+    ``unchanging``: the folder's name says what it holds (a farm), so it is surveyed once per
+    process. Raises :class:`ViewRefused` where it cannot be an image (module docstring)."""
     if unchanging and folder in _UNCHANGING:
         return _UNCHANGING[folder]
     if not eligible(folder):
         return None
     inside = [path for path in left_out if str(path).startswith(str(folder).rstrip("/") + "/")]
-    key, size = _listing(folder, inside)
-    if size > IMAGE_MAX:
-        return None
+    key, _ = survey(folder, inside)
     images = _images_folder()
     image = Image(folder, images / f"{key}.erofs", images / f"{key}.d")
     if not image.file.exists():
-        if not _make(image, inside):
-            return None
+        _make(image, inside)
     else:
         os.utime(image.file)
     if unchanging:
@@ -196,37 +181,60 @@ def image_of(folder: Path, left_out: Sequence[Path] = (), unchanging: bool = Fal
     return image
 
 
-def _make(image: Image, left_out: Sequence[Path]) -> bool:
-    """Make ``image`` under a lock (another arena process may be making it)."""
+def _make(image: Image, left_out: Sequence[Path]) -> None:
+    """Make ``image`` under a lock (another arena process may be making it). Raises
+    :class:`ViewRefused` where ``mkfs.erofs`` fails (the disk is full, the folder changed)."""
+    _sweep(image.file.parent)  # first: the room this one needs may be in images no one uses
     with open(image.file.with_suffix(".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if image.file.exists():
-            return True
+            return
         building = image.file.with_suffix(f".{os.getpid()}.{threading.get_ident()}.building")
         excluded = [f"--exclude-path={os.path.relpath(path, image.source)}" for path in left_out]
-        made = subprocess.run(["mkfs.erofs", "--quiet", "-x-1", "--preserve-mtime", *excluded,
-                               str(building), str(image.source)], capture_output=True)
+        try:
+            made = subprocess.run(["mkfs.erofs", "--quiet", "-x-1", "--preserve-mtime", *excluded,
+                                   str(building), str(image.source)], capture_output=True, text=True)
+        except OSError as error:
+            raise ViewRefused(f"{image.source}: no image could be made of it ({error.strerror or error})") from None
         if made.returncode != 0:
             building.unlink(missing_ok=True)
-            return False
+            said = (made.stderr.strip().splitlines() or [f"exit code {made.returncode}"])[-1]
+            raise ViewRefused(f"{image.source}: no image could be made of it (mkfs.erofs: {said})")
         image.mount_point.mkdir(mode=0o755, exist_ok=True)
         os.chmod(building, 0o600)  # mounted by root; nobody else needs to read it
         building.rename(image.file)
-    _sweep(image.file.parent)
-    return True
 
 
-def _sweep(images: Path) -> None:
-    """Remove images unused for :data:`STALE_S` (a bot that has one mounted keeps it)."""
-    now = time.time()
+def _sweep(images: Path, now: float | None = None) -> None:
+    """Remove images unused for :data:`STALE_S`, then the least recently used while all of them
+    hold more than :data:`IMAGES_MAX` bytes, but those used in the last :data:`IN_USE_S` (a bot
+    that has one mounted keeps it: the mount holds the file)."""
+    now = time.time() if now is None else now
+    kept = []
     for entry in images.glob("*.erofs"):
         try:
-            if now - entry.stat().st_mtime > STALE_S:
-                entry.unlink()
-                entry.with_suffix(".lock").unlink(missing_ok=True)
-                shutil.rmtree(entry.with_suffix(".d"), ignore_errors=True)
+            info = entry.stat()
         except OSError:
-            pass
+            continue
+        if now - info.st_mtime > STALE_S:
+            _remove(entry)
+        else:
+            kept.append((info.st_mtime, info.st_blocks * 512, entry))
+    total = sum(size for _, size, _ in kept)
+    for used, size, entry in sorted(kept):
+        if total <= IMAGES_MAX or now - used < IN_USE_S:
+            break
+        _remove(entry)
+        total -= size
+
+
+def _remove(image: Path) -> None:
+    try:
+        image.unlink()
+        image.with_suffix(".lock").unlink(missing_ok=True)
+        shutil.rmtree(image.with_suffix(".d"), ignore_errors=True)
+    except OSError:
+        pass
 
 
 def mount_images(images: Sequence[Image]) -> None:

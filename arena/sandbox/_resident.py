@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._folders import ViewRefused
+
 #: how long a path read into the page cache counts as still there
 FRESH_S = 60.0
 #: read in pieces of this size
@@ -67,6 +69,10 @@ def _stamp(path: Path) -> Path:
 #: the most this process holds locked (a long-running ladder sees new bot folders for days):
 #: past it, the paths locked longest ago are let go
 LOCK_MAX = 4 << 30
+#: the most files this process holds mapped to lock them, each a mapping of its own: well below
+#: Linux's ``vm.max_map_count`` (65,530), past which the arena itself could not allocate memory
+#: (a bot's folder of 66,000 files bound as it is killed a tournament so, issue 44)
+MAX_MAPPINGS = 40_000
 #: paths this process holds locked in memory, oldest first, with the mappings that hold each
 _LOCKED: dict[str, list[tuple[int, int]]] = {}
 _GUARD = threading.Lock()
@@ -92,12 +98,20 @@ def lock_resident(paths: Iterable[Path]) -> Residency | None:
 
 
 def _lock_paths(paths: list[str]) -> Residency:
+    """Raises :class:`ViewRefused` where a path holds more files than may still be mapped."""
     locked = fresh = total = 0
     for key in paths:
         if key in _LOCKED:
             fresh += 1
             _LOCKED[key] = _LOCKED.pop(key)  # used now: the newest
             continue
+        held = sum(len(mappings) for mappings in _LOCKED.values())
+        if held + _files_in(Path(key), MAX_MAPPINGS - held) > MAX_MAPPINGS:
+            _let_go(keep=set(paths), files=True)
+            held = sum(len(mappings) for mappings in _LOCKED.values())
+            if held + _files_in(Path(key), MAX_MAPPINGS - held) > MAX_MAPPINGS:
+                raise ViewRefused(f"{key} holds more files than the arena can keep resident "
+                                  f"({MAX_MAPPINGS:,} in all): make its folder an image (root, Linux 6.12, mkfs.erofs)")
         mappings: list[tuple[int, int]] = []
         total += _tree(Path(key), lambda fd, buffer: _lock_file(fd, buffer, mappings))
         _LOCKED[key] = mappings
@@ -120,17 +134,30 @@ def _lock_file(fd: int, buffer: bytearray, mappings: list[tuple[int, int]]) -> i
     return size
 
 
-def _let_go(keep: set[str]) -> None:
-    """Unlock the paths locked longest ago, but ``keep``, while more than :data:`LOCK_MAX` is."""
+def _let_go(keep: set[str], files: bool = False) -> None:
+    """Unlock the paths locked longest ago, but ``keep``, while more than :data:`LOCK_MAX` is
+    (``files``: all of them but ``keep``, to make room for more mappings)."""
     held = sum(size for mappings in _LOCKED.values() for _, size in mappings)
     for key in list(_LOCKED):
-        if held <= LOCK_MAX:
+        if held <= LOCK_MAX and not files:
             return
         if key in keep:
             continue
         for address, size in _LOCKED.pop(key):
             _LIBC.munmap(address, size)
             held -= size
+
+
+def _files_in(path: Path, limit: int) -> int:
+    """How many files ``path`` holds (itself, if a file), counting no further than ``limit`` + 1."""
+    if not path.is_dir():
+        return 1
+    count = 0
+    for _, _, names in os.walk(path):
+        count += len(names)
+        if count > limit:
+            break
+    return count
 
 
 def keep_resident(paths: Iterable[Path], now: Callable[[], float] = time.time) -> Residency:

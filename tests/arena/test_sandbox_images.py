@@ -17,9 +17,13 @@ import trio
 
 from arena.players._manifest import BotSpec
 from arena.players._process import open_bot_process
-from arena.sandbox import _images
+from arena.sandbox import _folders, _images
+from arena.sandbox._folders import ViewRefused
 from arena.sandbox._images import Image, image_of, images_missing, through_images
 from arena.sandbox._sandbox import Limits, detect_sandbox
+
+#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
+pytestmark = pytest.mark.root
 
 HERE = Path(__file__).parent
 
@@ -78,7 +82,8 @@ def test_an_image_leaves_out_what_the_organiser_hides_and_is_made_once_for_what_
 
 
 @needs_images
-def test_the_root_top_level_folders_closed_ones_and_large_ones_are_bound_as_they_are(tmp_path, monkeypatch):
+def test_the_root_top_level_folders_and_closed_ones_are_bound_as_they_are_and_a_large_one_refused(
+        tmp_path, monkeypatch):
     folder = tmp_path / "bot"
     folder.mkdir()
     (folder / "bot.py").write_text("print('hello')\n")
@@ -87,8 +92,9 @@ def test_the_root_top_level_folders_closed_ones_and_large_ones_are_bound_as_they
     folder.chmod(0o700)
     assert image_of(folder) is None
     folder.chmod(0o755)
-    monkeypatch.setattr(_images, "IMAGE_MAX", 10)
-    assert image_of(folder) is None
+    monkeypatch.setattr(_folders, "MAX_BYTES", 10)  # fail closed: never bound as it is (issue 44)
+    with pytest.raises(ViewRefused, match=f"^{folder} holds more than 10 bytes"):
+        image_of(folder)
 
 
 @pytest.fixture(scope="module")
@@ -153,9 +159,6 @@ async def test_two_bots_at_once_see_their_folders_on_filesystems_of_their_own(sa
 #: the other waits on it: the futex channel of ``benchmarks/covert_channels.py``, one bit
 FUTEX = r"""
 import ctypes, json, mmap, os, sys, time
-
-#: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
-pytestmark = pytest.mark.root
 task = json.loads(sys.argv[1])
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
