@@ -110,6 +110,12 @@ def python_view() -> tuple[Path, ...]:
     return tuple(Path(path) for path in cached(f"python:{sys.executable}", signature, lambda: list(map(str, _view()))))
 
 
+def python_folders() -> tuple[Path, ...]:
+    """The folders :func:`python_view`'s files lie in: the standard library's and the site
+    folders (a bot run by the arena's Python may load what lies there, nothing else of it)."""
+    return tuple(Path(folder) for folder in sorted({str(Path(sysconfig.get_paths()["stdlib"]))} | set(_sites())))
+
+
 @functools.cache
 def python_objects() -> tuple[str, ...]:
     """The ELF objects (compiled modules, bundled libraries) among :func:`python_view`'s files,

@@ -42,10 +42,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ._folders import ViewRefused
 from ._libraries import links_out_of, system_needs
 from ._farm import farm
 from ._mounts import MountPlan
-from ._python import python_objects, python_view
+from ._python import python_folders, python_objects, python_view
 
 #: the system's programs and libraries (``/bin`` and the like are links into ``/usr`` on
 #: merged-/usr systems, folders elsewhere: shown as they are)
@@ -337,12 +338,29 @@ def _view_paths(argv: tuple[str, ...], cwd: Path, env_items: tuple[tuple[str, st
                                  Path(os.path.abspath(cwd))]
                if path.is_dir() and not of_the_system(path) and not too_wide(path)]
         objects = python_objects() if python else ()
-        paths += [*runtime, *system_needs(program, env, [*own, *runtime[:1]], objects),
-                  *(Path(path) for path in SYSTEM_FILES if os.path.exists(path))]
+        needs = system_needs(program, env, [*own, *runtime[:1]], objects)
+        _within_its_own(needs, [*own, *runtime, *((*_python_installation(), *python_folders()) if python else ())])
+        paths += [*runtime, *needs, *(Path(path) for path in SYSTEM_FILES if os.path.exists(path))]
         # what the command line names of the system (a Java class path's jars)
         paths += [Path(part) for arg in argv[1:] for part in arg.split(os.pathsep)
                   if os.path.isabs(part) and of_the_system(Path(part)) and os.path.exists(part)]
     return tuple(_shown(paths, uid, plan, whole_system))
+
+
+def _within_its_own(needs: Sequence[Path], roots: Sequence[Path]) -> None:
+    """Raise :class:`ViewRefused` for the first file of ``needs`` (a bot's program, the
+    interpreters and libraries it loads) that lies, as written or with its links resolved,
+    outside the system's folders and ``roots`` (its folder, its runtime's): declare, never
+    infer. What a bot's own files say (a library's ``DT_NEEDED`` naming a path, its ``RPATH``,
+    ``LD_LIBRARY_PATH``, a script's ``#!``) never adds a host path to its view: a ``.so`` in a
+    thief's folder that named another entrant's program by its path had that program bound
+    into the thief's view (issue 44)."""
+    folders = [Path(form) for root in roots for form in (os.path.abspath(root), os.path.realpath(root))]
+    for path in needs:
+        for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
+            if not of_the_system(form) and not any(within(form, folder) for folder in folders):
+                raise ViewRefused(f"{path} lies outside the bot's folder and its runtime, and its program or a "
+                                  f"library it loads needs it (by its path, RPATH or LD_LIBRARY_PATH)")
 
 
 def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,

@@ -209,3 +209,48 @@ def test_an_image_that_cannot_be_made_refuses_its_entrant(folder, tmp_path, monk
         f"error: entrant 'odd' cannot start: its view cannot be built: {folder}: no image could be made of it "
         f"(mkfs.erofs: No space left on device)")
     assert games(folder.parent / "t.db") == 0
+
+
+# -- declare, never infer -----------------------------------------------------------------------
+
+needs_bwrap_and_cc = pytest.mark.skipif(
+    shutil.which("cc") is None or detect_sandbox("auto").bwrap is None,
+    reason="needs bubblewrap (a bot's view) and a C compiler (apt-get install bubblewrap gcc)")
+
+
+@needs_bwrap_and_cc
+def test_a_library_naming_another_entrants_file_by_its_path_refuses_its_entrant(folder):
+    # A .so in the thief's folder whose DT_NEEDED names a rival's file by its absolute path: the
+    # view bound that file, and the thief read the rival's program (issue 44, hole 1).
+    from arena.sandbox._libraries import read_elf
+
+    rival = folder.parent / "rival"
+    rival.mkdir(mode=0o755)
+    (rival / "secret.c").write_text('const char secret[] = "RIVAL-SECRET";\n')
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(rival / "secret.so"), str(rival / "secret.c")], check=True)
+    (folder / "thief.c").write_text("int thief = 1;\n")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(folder / "libthief.so"), str(folder / "thief.c"),
+                    "-Wl,--no-as-needed", str(rival / "secret.so")], check=True)
+    assert str(rival / "secret.so") in read_elf(folder / "libthief.so").needed
+    result = tournament(folder.parent, folder)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        f"error: entrant 'odd' cannot start: its view cannot be built: {rival / 'secret.so'} lies outside the "
+        f"bot's folder and its runtime, and its program or a library it loads needs it (by its path, RPATH or "
+        f"LD_LIBRARY_PATH)")
+    assert games(folder.parent / "t.db") == 0
+
+
+@needs_bwrap_and_cc
+def test_a_library_of_its_own_folder_found_through_its_rpath_is_fine(folder):
+    # The control: a bot's own library, named by its RPATH ($ORIGIN), stays in its folder.
+    (folder / "lib").mkdir()
+    (folder / "lib" / "helper.c").write_text("int helper = 2;\n")
+    subprocess.run(["cc", "-shared", "-fPIC", "-Wl,-soname,libhelper.so", "-o", str(folder / "lib" / "libhelper.so"),
+                    str(folder / "lib" / "helper.c")], check=True)
+    (folder / "main.c").write_text("int main_lib = 3;\n")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(folder / "libmain.so"), str(folder / "main.c"),
+                    "-Wl,--no-as-needed", f"-L{folder / 'lib'}", "-lhelper", "-Wl,-rpath,$ORIGIN/lib"], check=True)
+    result = tournament(folder.parent, folder)
+    assert result.returncode == 0, result.stderr
+    assert games(folder.parent / "t.db") == 2
