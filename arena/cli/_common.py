@@ -284,11 +284,13 @@ def _usage_name(param: Any) -> str:
 class SandboxMode(enum.StrEnum):
     AUTO = "auto"
     BWRAP = "bwrap"
+    STRICT = "strict"
     NONE = "none"
 
 
 SandboxOption = Annotated[SandboxMode, typer.Option(
-    "--sandbox", help="auto: bubblewrap when it works; bwrap: require it; none: limits and uid only.")]
+    "--sandbox", help="auto: bubblewrap when it works; bwrap: require it; strict: require every protection "
+                      "`arena doctor` lists (a prize competition); none: limits and uid only.")]
 
 OutputOption = Annotated[Optional[Path], typer.Option(
     "--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")]

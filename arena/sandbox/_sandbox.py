@@ -559,11 +559,21 @@ def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
     """The strongest sandbox this machine supports.
 
     ``mode``: ``"auto"`` (use bubblewrap if it works), ``"bwrap"`` (require it; raises
-    ``RuntimeError`` if it does not work), ``"none"`` (limits and uid only).
+    ``RuntimeError`` if it does not work), ``"strict"`` (require every protection of
+    :meth:`Sandbox.describe`, the prize recipe; raises ``RuntimeError`` naming those missing
+    here), ``"none"`` (limits and uid only).
     ``allow_root``: run as root the bots that cannot have their own uid, instead of refusing.
     """
-    if mode not in ("auto", "bwrap", "none"):
-        raise ValueError(f"sandbox mode must be auto, bwrap or none, got {mode!r}")
+    if mode not in ("auto", "bwrap", "strict", "none"):
+        raise ValueError(f"sandbox mode must be auto, bwrap, strict or none, got {mode!r}")
+    if mode == "strict":
+        sandbox = detect_sandbox("bwrap", allow_root)
+        missing = [name for name, active, _ in sandbox.describe() if not active]
+        if missing:
+            sandbox.close()
+            raise RuntimeError(f"--sandbox strict: {len(missing)} protection(s) missing here ({'; '.join(missing)}); "
+                               f"`arena doctor` says how to get each")
+        return sandbox
     bwrap, sizes, declined = None, False, None
     own = own_namespaces_work()
     if mode == "none":

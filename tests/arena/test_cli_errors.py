@@ -32,7 +32,7 @@ CASES = [
     (["match", DMD, R, R, "--seed", "abc"], "--seed must be an integer in 0..9223372036854775807, got 'abc'"),
     (["match", DMD, R, R, "--move-ms", "fast"], "--move-ms must be an integer in 1..86400000, got 'fast'"),
     (["match", DMD, R, R, "--fault-policy", "lenient"], "'lenient' is not one of 'forfeit', 'end-game', 'substitute'"),
-    (["match", DMD, R, R, "--sandbox", "maybe"], "'maybe' is not one of 'auto', 'bwrap', 'none'"),
+    (["match", DMD, R, R, "--sandbox", "maybe"], "'maybe' is not one of 'auto', 'bwrap', 'strict', 'none'"),
     (["match", DMD, R, R, "--format", "xml"], "'xml' is not one of 'table', 'json'"),
     (["match", DMD, R, R, "--nope"], "no such option: --nope"),
     (["match", DMD, R, R, "--option"], "'--option' requires an argument"),

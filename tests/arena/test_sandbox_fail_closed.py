@@ -254,3 +254,26 @@ def test_a_library_of_its_own_folder_found_through_its_rpath_is_fine(folder):
     result = tournament(folder.parent, folder)
     assert result.returncode == 0, result.stderr
     assert games(folder.parent / "t.db") == 2
+
+
+def test_strict_mode_runs_only_where_every_protection_is_active(folder):
+    # The prize recipe: where a layer is missing on the whole machine (no images without root,
+    # no cgroups), --sandbox strict stops with one line naming what is missing, before any game.
+    box = detect_sandbox("auto")
+    missing = [name for name, active, _ in box.describe() if not active]
+    box.close()
+    top = folder.parent
+    (top / "t.toml").write_text('game = "dead-mans-draw"\nplayers = 2\nrounds = 1\nseed = 3\n[[entrants]]\n'
+                                'name = "a"\ncommand = "python -m bots.random"\n[[entrants]]\nname = "b"\n'
+                                'command = "python -m bots.random"\n')
+    (top / "t.toml").chmod(0o600)
+    result = subprocess.run(["arena", "tournament", "run", str(top / "t.toml"), "-q", "--sandbox", "strict"],
+                            capture_output=True, text=True, cwd=top, timeout=300)
+    if missing:
+        assert (result.returncode, result.stdout) == (2, ""), result.stderr
+        assert result.stderr == (f"error: --sandbox strict: {len(missing)} protection(s) missing here "
+                                 f"({'; '.join(missing)}); `arena doctor` says how to get each\n")
+        assert games(top / "t.db") == 0
+    else:
+        assert result.returncode == 0, result.stderr
+        assert games(top / "t.db") == 2
