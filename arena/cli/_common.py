@@ -289,8 +289,9 @@ class SandboxMode(enum.StrEnum):
 
 
 SandboxOption = Annotated[SandboxMode, typer.Option(
-    "--sandbox", help="auto: bubblewrap when it works; bwrap: require it; strict: require every protection "
-                      "`arena doctor` lists (a prize competition); none: limits and uid only.")]
+    "--sandbox", metavar="MODE",
+    help="auto: bubblewrap if it works; bwrap: require it; strict: every protection of `arena doctor`; none: no "
+         "bubblewrap.")]
 
 OutputOption = Annotated[Optional[Path], typer.Option(
     "--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")]

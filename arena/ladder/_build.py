@@ -117,13 +117,14 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
     log = StderrLog()
     read_fd, write_fd = os.pipe()
     info = os.pipe() if box.bwrap is not None else None
+    written, data = box.private_files(uid)
     try:
         process = await spawn(
             box.command(build.argv(), build.cwd, uid, confinement.plan, writable=[build.cwd], env=env, whole_system=True,
-                        tmp_bytes=box.tmpfs_bytes(build.limits), info_fd=info[1] if info else None),
+                        tmp_bytes=box.tmpfs_bytes(build.limits), info_fd=info[1] if info else None, data=written),
             stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd, cwd=build.cwd,
             env=box.environment(env, build.argv(), build.cwd), start_new_session=True,
-            pass_fds=(info[1],) if info else (),
+            pass_fds=(*((info[1],) if info else ()), *data),
             preexec_fn=box.preexec(build.limits, uid, cgroup, confinement.plan, build.cwd))
     except (OSError, subprocess.SubprocessError) as error:
         os.close(read_fd)
@@ -137,6 +138,8 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
         os.close(write_fd)
         if info is not None:
             os.close(info[1])
+        for fd in data:
+            os.close(fd)
     init, namespace = await scope_of(box, process, uid, info[0] if info is not None else None)
     running = BotProcess(build, process, log, uid, cgroup, init=init, namespace=namespace)
     returncode = memory = over = None

@@ -538,8 +538,9 @@ CHANNELS_LEFT = (
     ("dentry cache: names looked up in a folder it sees whole (its own, its runtime's)", "nothing",
      "33,000-125,000 bits/s, also across rotations"),
     ("futex woken on a shared read-only mapping", "both bots running", "53-80 bits/s"),
-    ("process and thread count (/proc/loadavg, sysinfo)", "both bots running", "18-60 bits/s"),
-    ("open files count (/proc/sys/fs/file-nr)", "both bots running", "0-6 bits/s"),
+    ("process and thread count (sysinfo; /proc/loadavg and /proc/stat constant under bubblewrap)",
+     "both bots alive", "100 bits/s at 10 ms slots"),
+    ("inode numbers of new pipes and sockets (machine-wide)", "both bots alive", "1.5-3.2 bits/s"),
     ("CPU and memory contention, free memory", "both bots running", "none measurable"),
 )
 

@@ -406,21 +406,24 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
     except OSError:
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
     seccomp_fd = info = None
+    data: list[int] = []
     try:
         prepared = await trio.to_thread.run_sync(sandbox.prepare_view, argv, spec.cwd, env, uid, confinement.plan,
                                                  sandbox.tmpfs_bytes(spec.limits), view_argv)
         seccomp_fd = sandbox.seccomp_fd()
         info = os.pipe() if sandbox.bwrap is not None else None
+        written, data = sandbox.private_files(uid)
         process = await spawn(
             sandbox.command(argv, spec.cwd, uid, confinement.plan, env=env, seccomp_fd=seccomp_fd,
-                            view_argv=view_argv, prepared=prepared, info_fd=info[1] if info else None),
+                            view_argv=view_argv, prepared=prepared, info_fd=info[1] if info else None,
+                            data=written),
             stdin=subprocess.PIPE,
             stdout=bot_end.fileno() if bot_end is not None else subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=spec.cwd,
             env=sandbox.environment(env, argv, spec.cwd),
             start_new_session=True,
-            pass_fds=tuple(fd for fd in (seccomp_fd, info[1] if info else None) if fd is not None),
+            pass_fds=tuple(fd for fd in (seccomp_fd, info[1] if info else None, *data) if fd is not None),
             preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd(),
                                        seccomp=True, images=prepared.images if prepared is not None else ()),
         )
@@ -441,6 +444,8 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             os.close(seccomp_fd)  # bubblewrap has its own copy
         if info is not None:
             os.close(info[1])  # bubblewrap's copy closes once it has written
+        for fd in data:
+            os.close(fd)  # bubblewrap has its copies
     init, namespace = await scope_of(sandbox, process, uid, info[0] if info is not None else None)
     log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
     bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup, reply_socket, init, namespace)

@@ -61,7 +61,8 @@ from ._uids import UidAllocator
 from ._userns import enter_own_namespace, own_namespaces_work
 from ._images import Image, bound, image_of, images_missing, mount_images, through_images
 from ._resident import keep_resident, lock_resident, state_folder
-from ._view import PACKAGES, PROJECT_ROOT, bot_path, needed_paths, program_path, view, within
+from ._synthetic import data_arguments, private_files
+from ._view import PACKAGES, PROJECT_ROOT, bot_path, etc_files, needed_paths, program_path, view, within
 
 
 @dataclass(frozen=True)
@@ -310,7 +311,7 @@ class Sandbox:
                 env: Mapping[str, str] | None = None, tmp_bytes: int | None = None,
                 seccomp_fd: int | None = None, view_argv: Sequence[str] = (),
                 whole_system: bool = False, prepared: PreparedView | None = None,
-                info_fd: int | None = None) -> list[str]:
+                info_fd: int | None = None, data: Sequence[str] = ()) -> list[str]:
         """``argv`` wrapped in bubblewrap when available, which shows it only what it needs
         (``_view``; run as ``uid`` inside ``plan``'s view; ``env``: the environment it is
         started with, to find its program); ``writable`` folders stay writable inside (a
@@ -322,7 +323,7 @@ class Sandbox:
         files the program needs of them; ``prepared``: the view :meth:`prepare_view` made for
         these same arguments (a bot's), used as it is; ``info_fd``: where bubblewrap writes
         the pid of the sandbox's init (``{"child-pid": N}``), whose death ends every process
-        of the sandbox.
+        of the sandbox; ``data``: the files written for it alone (:meth:`private_files`).
 
         ``--die-with-parent``: the process is started by ``_spawn``, from a thread that lives
         as long as the arena, so the signal comes when the arena's process ends, and bubblewrap
@@ -337,6 +338,7 @@ class Sandbox:
             wrapped += ["--info-fd", str(info_fd)]
         for path in writable:
             wrapped += ["--bind", str(path), str(path)]
+        wrapped += data
         if seccomp_fd is not None:
             wrapped += ["--seccomp", str(seccomp_fd)]
         # Last: the root's own folders (mount points of all the above) stay as they are.
@@ -388,6 +390,16 @@ class Sandbox:
         if lock_resident(shared) is None:
             keep_resident(shared)
         return PreparedView(tuple(arguments), tuple(images))
+
+    def private_files(self, uid: int | None) -> tuple[list[str], list[int]]:
+        """For one bot started under bubblewrap as ``uid`` (``None``: the arena's): the
+        ``/etc`` files and ``/proc`` counters written for it alone (``_synthetic``), as
+        :meth:`command`'s ``data`` and the descriptors to pass (the caller closes them once the
+        process has started). Nothing without bubblewrap."""
+        if self.bwrap is None:
+            return [], []
+        ids = (uid, uid) if uid is not None else (os.getuid(), os.getgid())
+        return data_arguments(private_files(etc_files(), *ids))
 
     def environment(self, env: dict[str, str], argv: Sequence[str] = (), cwd: Path | None = None) -> dict[str, str]:
         """The environment a bot started as ``argv`` in ``cwd`` gets: under bubblewrap its home

@@ -90,7 +90,12 @@ def _system_arguments(whole: bool = True) -> tuple[str, ...]:
         elif os.path.isdir(path) and whole:
             arguments += ["--ro-bind", path, path]
     for path in etc_files():
-        arguments += ["--ro-bind-try", str(path), str(path)]
+        # Its files are written for each bot (``_synthetic``); a link stays the link it is (a
+        # runtime reads the time zone's name from /etc/localtime's), what it names is shown.
+        if path.is_symlink():
+            arguments += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            arguments += ["--ro-bind-try", str(path), str(path)]
     for path in SYS:
         arguments += ["--ro-bind-try", path, path]
     return tuple(arguments)
@@ -340,7 +345,8 @@ def _view_paths(argv: tuple[str, ...], cwd: Path, env_items: tuple[tuple[str, st
         objects = python_objects() if python else ()
         needs = system_needs(program, env, [*own, *runtime[:1]], objects)
         _within_its_own(needs, [*own, *runtime, *((*_python_installation(), *python_folders()) if python else ())])
-        paths += [*runtime, *needs, *(Path(path) for path in SYSTEM_FILES if os.path.exists(path))]
+        paths += [*runtime, *needs, *(Path(path) for path in SYSTEM_FILES if os.path.exists(path)),
+                  *(Path(os.path.realpath(path)) for path in etc_files() if path.is_symlink() and path.exists())]
         # what the command line names of the system (a Java class path's jars)
         paths += [Path(part) for arg in argv[1:] for part in arg.split(os.pathsep)
                   if os.path.isabs(part) and of_the_system(Path(part)) and os.path.exists(part)]
