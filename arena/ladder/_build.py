@@ -140,7 +140,8 @@ async def _run(build: BotSpec, env: dict[str, str], box: Sandbox, confinement: C
             os.close(info[1])
         for fd in data:
             os.close(fd)
-    init, namespace = await scope_of(box, process, uid, info[0] if info is not None else None)
+    with trio.CancelScope(shield=True):  # the build runs: nothing may stop us before it is ours to end
+        init, namespace = await scope_of(box, process, uid, info[0] if info is not None else None)
     running = BotProcess(build, process, log, uid, cgroup, init=init, namespace=namespace)
     returncode = memory = over = None
 

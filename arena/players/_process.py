@@ -446,7 +446,8 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             os.close(info[1])  # bubblewrap's copy closes once it has written
         for fd in data:
             os.close(fd)  # bubblewrap has its copies
-    init, namespace = await scope_of(sandbox, process, uid, info[0] if info is not None else None)
+    with trio.CancelScope(shield=True):  # the process runs: nothing may stop us before it is ours to end
+        init, namespace = await scope_of(sandbox, process, uid, info[0] if info is not None else None)
     log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
     bot = BotProcess(spec, process, StderrLog(stderr_limit, log_path), uid, cgroup, reply_socket, init, namespace)
     try:
