@@ -13,7 +13,9 @@ namespace, makes its own inside it.
 
 The namespace is also the bot's scope without bubblewrap: no process can leave it (the
 system-call filter refuses new namespaces), so :func:`kill_namespace` finds every process the
-bot started, also those that left its process group with ``setsid``.
+bot started, also those that left its process group with ``setsid``. A tournament's worker
+process gets one too, holding its bots' (:func:`kill_descendants`): when a worker dies, its
+coordinator ends every process it left before another worker plays the dead one's deals.
 
 A kernel that refuses unprivileged user namespaces (a sysctl, an AppArmor policy) fails
 :func:`own_namespaces_work`; the sandbox then reports the process cap as missing rather than
@@ -23,9 +25,11 @@ setting one that counts the user's other programs.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import signal
 import subprocess
+import time
 
 CLONE_NEWUSER = 0x10000000
 
@@ -85,6 +89,64 @@ def namespace_members(namespace: int) -> list[int]:
             except (OSError, IndexError):
                 pass  # it ended while we looked
     return found
+
+
+#: ``ioctl(NS_GET_PARENT)``: a namespace's parent, as a new descriptor (linux/nsfs.h)
+_NS_GET_PARENT = 0xB702
+#: the deepest user namespaces may nest (the kernel's own limit)
+_DEPTH = 32
+
+
+def _under(pid: int, namespace: int) -> bool:
+    """Whether ``pid``'s user namespace is ``namespace`` or lies below it."""
+    try:
+        fd = os.open(f"/proc/{pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        for _ in range(_DEPTH):
+            if os.fstat(fd).st_ino == namespace:
+                return True
+            try:
+                parent = fcntl.ioctl(fd, _NS_GET_PARENT)
+            except OSError:
+                return False  # the top, or one above this process's own
+            os.close(fd)
+            fd = parent
+        return False
+    finally:
+        os.close(fd)
+
+
+def descendants(namespace: int) -> list[int]:
+    """Every live process whose user namespace is ``namespace`` or lies below it (a worker's:
+    its bots', and their bubblewrap's)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and _under(int(entry.name), namespace):
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    if stat.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X"):
+                        found.append(int(entry.name))
+            except (OSError, IndexError):
+                pass
+    return found
+
+
+def kill_descendants(namespace: int, limit_s: float = 10.0) -> bool:
+    """SIGKILL every process of the user namespace ``namespace`` and of those below it, again
+    until none is left or ``limit_s`` seconds have passed; ``True`` once none is."""
+    deadline = time.monotonic() + limit_s
+    while members := descendants(namespace):
+        if time.monotonic() > deadline:
+            return False
+        for pid in members:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.01)
+    return True
 
 
 def kill_namespace(namespace: int, rounds: int = 100) -> bool:

@@ -52,6 +52,7 @@ import trio
 from ..sandbox._cgroups import find_cgroups
 from ..sandbox._sandbox import Sandbox
 from ..sandbox._spawn import spawn
+from ..sandbox._userns import enter_own_namespace, kill_descendants, namespace_of
 from ..sandbox._uids import UidAllocator
 from ._config import TournamentConfig
 from ._handout import LOOKAHEAD, GameSource, pick
@@ -213,8 +214,13 @@ class Workers:
         # printed a KeyboardInterrupt traceback. The worker's bots have sessions of their own
         # anyway, and it is still ended by pid (process.kill) and its bots by cgroup. Started by
         # _spawn: a coordinator killed with kill -9 takes its workers with it (and they their bots).
+        # Without root, in a user namespace of its own, which holds its bots' (see _userns): a
+        # worker that dies leaves nothing its coordinator cannot find (kill_worker_bots).
+        own = bool((self.setup.sandbox or {}).get("own_namespaces"))
         process = await spawn([sys.executable, "-m", "arena.tournament._workers"],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0)
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0,
+                              preexec_fn=enter_own_namespace if own else None)
+        namespace = namespace_of(process.pid) if own else None
         self.pids.add(process.pid)
         served = self.served(process.stdin, process.stdout)
         try:
@@ -234,7 +240,7 @@ class Workers:
                 if served.died:
                     # Before its games go to another worker: no process that saw their deals
                     # may be alive when they start (a worker killed with SIGKILL leaves its bots).
-                    kill_worker_bots(self.setup, process.pid)
+                    await trio.to_thread.run_sync(kill_worker_bots, self.setup, process.pid, namespace)
                 games = self.give_back(served)
                 if served.died:
                     code = process.returncode
@@ -347,10 +353,14 @@ class _Served:
             self.nursery.cancel_scope.cancel()
 
 
-def kill_worker_bots(setup: Setup, pid: int) -> None:
-    """Kill every bot process the worker ``pid`` (dead) left, through its cgroup folders (in
-    every hierarchy of this machine), and remove them. Without cgroups (the arena is not root)
-    its bots are only told to go: their stdin closed with the worker."""
+def kill_worker_bots(setup: Setup, pid: int, namespace: int | None = None) -> None:
+    """Kill every bot process the worker ``pid`` (dead) left: through its cgroup folders (in
+    every hierarchy of this machine, removed then) as root; without root, every process of its
+    user namespace ``namespace`` and below (its bots', their children's, also those that left
+    their session: the parent-death signal reaches a bot's own process only), waiting until
+    none is left."""
+    if namespace is not None:
+        kill_descendants(namespace)
     if not (setup.sandbox or {}).get("cgroups"):
         return
     layout = find_cgroups(f"pirate-arena-{pid}")

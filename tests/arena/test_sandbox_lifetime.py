@@ -200,3 +200,38 @@ def test_a_bubblewrap_probe_past_its_limit_leaves_nothing_behind():
     finally:
         shutil.rmtree(folder)
     assert len(started) == 2 and wait_until_gone(started) == []
+
+
+def test_a_worker_killed_with_kill_9_leaves_nothing_its_bots_started(tmp_path):
+    """Without bubblewrap only a bot's own process has the parent-death signal: the children
+    that left its session outlived a worker killed with kill -9, and ran when another worker
+    played the dead one's deals. Its coordinator now ends them first: as root through the
+    worker's cgroups, without root through the worker's user namespace, which holds its bots'."""
+    from .test_workers import stored, worker_pids
+
+    marker = f"pirate-arena-test-{uuid.uuid4().hex}"
+    folder = Path(tempfile.mkdtemp(prefix="pirate-arena-workers-"))
+    try:
+        folder.chmod(0o755)  # as root a bot runs under a uid of its own
+        bot = f'["{sys.executable}", "{BOTS / "hostile.py"}", "setsid-child", "{marker}"]'
+        entrants = "".join(f'[[entrants]]\nname = "b{number}"\ncommand = {bot}\n' for number in range(3))
+        (folder / "t.toml").write_text(f'game = "dead-mans-draw"\nplayers = 2\nrounds = 6\nseed = 3\nconcurrency = 2\n'
+                                       f'workers = 2\n[options]\ncharacters = false\n{entrants}')
+        (folder / "t.toml").chmod(0o600)
+        run = subprocess.Popen(["arena", "tournament", "run", str(folder / "t.toml"), "-q", "--sandbox", "none"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while (stored(folder / "t.db") < 4 or len(worker_pids(run.pid)) < 2) and run.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.005)
+        victims = worker_pids(run.pid)
+        assert run.poll() is None and len(victims) == 2, "the tournament ended before a worker was killed"
+        os.kill(victims[0], signal.SIGKILL)
+        _, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err
+        assert f"warning: worker process {victims[0]} was killed by signal 9;" in err
+        assert processes_with(marker) == [], "a process a bot of the killed worker started is still running"
+    finally:
+        for pid in processes_with(marker):
+            os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(folder)

@@ -85,7 +85,9 @@ if MODE == "flood-stderr":
 if MODE == "never-read":
     time.sleep(600)
 if MODE == "setsid-child":
-    subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(600)", MARKER],
+    # A session of its own (start_new_session: setsid() in the child before exec; calling it
+    # again in the child failed, and the child died at once, so nothing was ever left behind)
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", MARKER],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True)
 requests = 0
