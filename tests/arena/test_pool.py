@@ -3,6 +3,8 @@ a deal is alive when another game of that deal starts for its entrant; misbehavi
 games (exiting, closing stdout, writing) is charged to the entrant's next game, never a process
 the pool ended itself; withdrawn entrants are not started again."""
 
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -198,14 +200,18 @@ async def test_a_stale_reply_between_games_is_no_fault():
 
 
 async def test_a_process_ended_for_the_deal_rule_is_charged_only_for_what_it_did_before():
-    """The leaver exits after its game; the next game is the other rotation of the same deal,
-    so the pool ends that process anyway: the exit it made first is still charged."""
-    specs = {"good": lifecycle("good"), "leaver": lifecycle("exit-3-after-end", "leaver")}
+    """The leaver exits after its game, once the pool has taken it back (a signal says when:
+    exiting at once, it raced the pool's look, and a loaded machine lost the race); the next
+    game is the other rotation of the same deal, so the pool ends that process anyway: the exit
+    it made first is still charged."""
+    specs = {"good": lifecycle("good"), "leaver": lifecycle("exit-3-on-usr1", "leaver")}
     async with trio.open_nursery() as nursery:
         pool = BotPool(nursery, specs, 10, keep=2)
         await pool.preflight(specs)
-        await play(pool, ["good", "leaver"], 1)
-        await trio.sleep(0.3)
+        _, first, _ = await play(pool, ["good", "leaver"], 1)
+        os.kill(first[1].process.pid, signal.SIGUSR1)
+        with trio.fail_after(30):  # a guard, not a measure
+            await first[1].process.process.wait()
         result, players, _ = await play(pool, ["leaver", "good"], 1)
         assert [(f.bot, f.detail, f.between_games) for f in result.faults] == [
             ("leaver", "exited with code 3 between games", True)]

@@ -10,6 +10,8 @@ action, except where MODE says otherwise:
   the rest follows once the request has arrived.
 - ``exit-after-end``: exits (status 0) as soon as it has read the ``end`` of its first game.
 - ``exit-3-after-end``: the same with status 3.
+- ``exit-3-on-usr1``: after the ``end`` of its first game, waits for SIGUSR1, then exits with
+  status 3 (a test decides when: after the arena has looked at it between games).
 - ``close-after-end``: closes its stdout after the ``end`` of its first game, and waits for
   its stdin to end.
 - ``write-after-end``: writes 12 bytes that are no frame after the ``end`` of its first game.
@@ -24,12 +26,15 @@ action, except where MODE says otherwise:
 """
 
 import os
+import signal
 import sys
 import time
 
 from _frames import frame, out, receive, send
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
+if MODE == "exit-3-on-usr1":
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})  # kept for sigwait below
 
 receive()
 send({"type": "hello", "protocol": "1.0", "name": f"lifecycle-{MODE}", "version": "1", "games": []})
@@ -46,6 +51,9 @@ while True:
         if MODE == "slow-bye":
             time.sleep(1)
         sys.exit(0)
+    if message["type"] == "end" and MODE == "exit-3-on-usr1":
+        signal.sigwait({signal.SIGUSR1})
+        sys.exit(3)
     if message["type"] == "end" and MODE in ("exit-after-end", "exit-3-after-end"):
         print("exiting after the end of my game", file=sys.stderr, flush=True)
         sys.exit(3 if MODE == "exit-3-after-end" else 0)

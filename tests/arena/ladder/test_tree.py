@@ -27,7 +27,9 @@ def nest(top: Path, levels: int, name: str = "d") -> None:
 def test_a_tree_deeper_than_the_recursion_limit_is_removed(tmp_path):
     (tmp_path / "bot").mkdir()
     nest(tmp_path / "bot", 1500)
-    with pytest.raises(RecursionError):  # what the ladder used to do
+    # What the ladder used to do: recursion past Python's limit, or, where the process may
+    # open fewer files than the tree is deep (1,024 for a normal user), that limit first.
+    with pytest.raises((RecursionError, OSError)):
         shutil.rmtree(tmp_path / "bot")
     remove_tree(tmp_path / "bot")
     assert list(tmp_path.iterdir()) == []
