@@ -217,6 +217,10 @@ try:
 except OSError as exception:
     found["signal"] = error(exception)
 found["pids"] = sum(1 for entry in os.listdir("/proc") if entry.isdigit())
+# the machine's counters: what sysinfo says of processes, and /proc/loadavg's tasks
+info = ctypes.create_string_buffer(128)
+found["sysinfo_procs"] = int.from_bytes(info.raw[80:82], "little") if libc.sysinfo(info) == 0 else None
+found["loadavg"] = open("/proc/loadavg").read().strip()
 found["env"] = sorted(os.environ)
 found["nofile"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
@@ -538,27 +542,36 @@ CHANNELS_LEFT = (
     ("dentry cache: names looked up in a folder it sees whole (its own, its runtime's)", "nothing",
      "33,000-125,000 bits/s, also across rotations"),
     ("futex woken on a shared read-only mapping", "both bots running", "53-80 bits/s"),
-    ("process and thread count (sysinfo; /proc/loadavg and /proc/stat constant under bubblewrap)",
-     "both bots alive", "100 bits/s at 10 ms slots"),
+    ("process and thread count, free memory (sysinfo, /proc/loadavg)", "both bots alive",
+     "100 bits/s at 10 ms slots"),
     ("inode numbers of new pipes and sockets (machine-wide)", "both bots alive", "1.5-3.2 bits/s"),
-    ("CPU and memory contention, free memory", "both bots running", "none measurable"),
+    ("CPU and cache contention", "both bots running", "none measurable"),
 )
 
 
 #: the first rows of :data:`CHANNELS_LEFT` go through files two bots share (their inodes)
 THROUGH_SHARED_FILES = 2
+#: the row of the machine's counters: closed where the probe read them as an idle machine's
+COUNTERS = 2
 
 
 def channels_left(found: dict) -> list[tuple[str, str, str]]:
     """``arena doctor``'s table of the channels left open: :data:`CHANNELS_LEFT`, without those
     through shared files where the probe's folders lay on filesystems mounted for it alone
     (:func:`own_filesystems`), else with the dentry cache's row saying what the probe found of
-    it in its own folder."""
+    it in its own folder; without the machine's counters where it read them as an idle
+    machine's (:func:`counters_idle`)."""
     rows = [list(row) for row in CHANNELS_LEFT]
-    if own_filesystems(found):
-        return [tuple(row) for row in rows[THROUGH_SHARED_FILES:]]
     rows[0][2] += f"; the probe: a name looked up again answered {found['dentry_ratio']}x faster"
-    return [tuple(row) for row in rows]
+    closed = {*(range(THROUGH_SHARED_FILES) if own_filesystems(found) else ()),
+              *((COUNTERS,) if counters_idle(found) else ())}
+    return [tuple(row) for index, row in enumerate(rows) if index not in closed]
+
+
+def counters_idle(found: dict) -> bool:
+    """Whether the probe read the machine's counters as an idle machine's (``sysinfo``
+    answered by the arena, ``/proc/loadavg`` written for it): one process, no load."""
+    return found.get("sysinfo_procs") == 1 and found.get("loadavg") == "0.00 0.00 0.00 1/1 1"
 
 
 def _filesystems(found: dict) -> str:

@@ -35,7 +35,10 @@ from ..sandbox._botcgroup import BotCgroup
 from ..sandbox._folders import ViewRefused
 from ..sandbox._loopback import PrivateLoopback
 from ..sandbox._sandbox import Confinement, Sandbox, SandboxError
+from ..sandbox._seccomp import current_arch
 from ..sandbox._spawn import Child, spawn
+from ..sandbox._sysinfo import ListenerInstaller, listener_pair, receive_listener
+from ..sandbox._sysinfo import answer as answer_sysinfo
 from ..sandbox._uids import UidError, UidLease
 from ..sandbox._userns import kill_namespace, namespace_of
 from ._faults import BotFault, FaultKind
@@ -298,6 +301,11 @@ async def sandbox_init(info: int, limit: float = 10.0) -> int | None:
         return None
 
 
+def _machine_memory() -> int:
+    """The machine's memory, in bytes."""
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
 async def _kill_uid(uid: int) -> None:
     """Kill every process of ``uid`` (those that left the process group with ``setsid``)."""
     kill = shutil.which("kill") or "/bin/kill"
@@ -407,6 +415,8 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
         reply_socket = bot_end = None  # a pipe then: replies are timed when read, not when they arrive
     seccomp_fd = info = None
     data: list[int] = []
+    # Its sysinfo calls answered by the arena: the filter's listener comes back over a socket.
+    answers = listener_pair() if sandbox.sysinfo_missing is None else None
     try:
         prepared = await trio.to_thread.run_sync(sandbox.prepare_view, argv, spec.cwd, env, uid, confinement.plan,
                                                  sandbox.tmpfs_bytes(spec.limits), view_argv)
@@ -425,13 +435,16 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             start_new_session=True,
             pass_fds=tuple(fd for fd in (seccomp_fd, info[1] if info else None, *data) if fd is not None),
             preexec_fn=sandbox.preexec(spec.limits, uid, cgroup, confinement.plan, spec.cwd or Path.cwd(),
-                                       seccomp=True, images=prepared.images if prepared is not None else ()),
+                                       seccomp=True, images=prepared.images if prepared is not None else (),
+                                       sysinfo=ListenerInstaller(current_arch(), answers[1]) if answers else None),
         )
     except (OSError, subprocess.SubprocessError, ViewRefused) as error:
         if reply_socket is not None:
             reply_socket.close()
         if info is not None:
             os.close(info[0])
+        if answers is not None:
+            answers[0].close()
         if cgroup is not None:
             await cgroup.kill_and_remove()
         if isinstance(error, ViewRefused):  # never shown its folders some other way: refused
@@ -446,6 +459,11 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
             os.close(info[1])  # bubblewrap's copy closes once it has written
         for fd in data:
             os.close(fd)  # bubblewrap has its copies
+        if answers is not None:
+            answers[1].close()
+    listener = receive_listener(answers[0]) if answers is not None else None
+    if answers is not None:
+        answers[0].close()
     with trio.CancelScope(shield=True):  # the process runs: nothing may stop us before it is ours to end
         init, namespace = await scope_of(sandbox, process, uid, info[0] if info is not None else None)
     log_path = log_dir / log_name(spec.name, process.pid) if log_dir is not None else None
@@ -454,6 +472,10 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
         async with trio.open_nursery() as nursery:
             drained = trio.Event()
             nursery.start_soon(bot._pump_stderr, drained)
+            if listener is not None:
+                memory = spec.limits.memory_mb * 2**20 if spec.limits.memory_mb else _machine_memory()
+                nursery.start_soon(answer_sysinfo, listener, memory)
+                listener = None
             try:
                 yield bot
             finally:
@@ -466,6 +488,8 @@ async def _started(spec: BotSpec, sandbox: Sandbox, argv: list[str], env: dict[s
         bot.kill()
         bot.close()
         bot.stderr.close()
+        if listener is not None:  # never handed to its task
+            os.close(listener)
         if reply_socket is not None:
             reply_socket.close()
         for stream in (process.stdin, process.stdout, process.stderr):

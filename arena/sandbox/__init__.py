@@ -8,6 +8,7 @@ about games or the protocol.
 - :mod:`._widening`: what no manifest may name, as it would widen a bot's view;
 - :mod:`._libraries`: the system's files a program needs (its ELF objects' libraries);
 - :mod:`._synthetic`: the files of ``/etc`` and ``/proc``'s counters written for each bot alone;
+- :mod:`._sysinfo`: ``sysinfo(2)`` answered by the arena as an idle machine's;
 - :mod:`._python`: what a Python bot sees of the arena's Python;
 - :mod:`._farm`: those files laid out once per machine, shown in a few mounts;
 - :mod:`._resident`: every file of a view kept in the page cache (and what this machine keeps);

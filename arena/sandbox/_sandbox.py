@@ -46,6 +46,7 @@ import platform
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -62,6 +63,7 @@ from ._userns import enter_own_namespace, own_namespaces_work
 from ._images import Image, bound, image_of, images_missing, mount_images, through_images
 from ._resident import keep_resident, lock_resident, state_folder
 from ._synthetic import data_arguments, private_files
+from ._sysinfo import answered_here
 from ._view import PACKAGES, PROJECT_ROOT, bot_path, etc_files, needed_paths, program_path, view, within
 
 
@@ -206,6 +208,8 @@ class Sandbox:
     own_namespaces: bool = False
     #: where bubblewrap is installed but ``--sandbox none`` chose not to use it: its path
     bwrap_declined: str | None = None
+    #: why the arena cannot answer bots' ``sysinfo`` calls here (``_sysinfo``), or None
+    sysinfo_missing: str | None = "not checked (a Sandbox made without detect_sandbox)"
     #: the system-call filter every bot runs under (``_seccomp``), or None, and then why not
     seccomp: bytes | None = None
     seccomp_missing: str = "not checked (a Sandbox made without detect_sandbox)"
@@ -418,11 +422,13 @@ class Sandbox:
 
     def preexec(self, limits: Limits, uid: int | None, cgroup: BotCgroup | None,
                 plan: MountPlan = MountPlan(), cwd: Path | None = None,
-                seccomp: bool = False, images: Sequence[Image] = ()) -> Callable[[], None]:
+                seccomp: bool = False, images: Sequence[Image] = (),
+                sysinfo: Callable[[], None] | None = None) -> Callable[[], None]:
         """The child's set-up before exec. ``seccomp``: a bot, so without bubblewrap install
         the filter last (under bubblewrap, :meth:`seccomp_fd` hands it to bubblewrap, whose
         own set-up needs calls the filter refuses); ``images``: those of its prepared view
-        (:meth:`prepare_view`), mounted in a mount namespace of its own."""
+        (:meth:`prepare_view`), mounted in a mount namespace of its own; ``sysinfo``: the
+        installer of the filter that hands its ``sysinfo`` calls to the arena (``_sysinfo``)."""
         install = (filter_installer(self.seccomp)
                    if seccomp and self.bwrap is None and self.seccomp is not None else None)
 
@@ -447,6 +453,8 @@ class Sandbox:
                 os.setgroups([])
                 os.setgid(uid)
                 os.setuid(uid)
+            if sysinfo is not None:
+                sysinfo()
             if install is not None:
                 install()
         return setup
@@ -514,6 +522,11 @@ class Sandbox:
              if self.images_missing is None else self.images_missing),
             ("system calls refused: locks, inotify, connect, sockets but unix streams, ptrace, namespaces, "
              "mounts, IPC (seccomp)", self.seccomp is not None, self._seccomp_how()),
+            ("the machine's counters read as an idle machine's: /proc/loadavg, /proc/stat, file-nr, pressure "
+             "(bubblewrap) and sysinfo (answered by the arena)", box and self.sysinfo_missing is None,
+             "written for each bot (bubblewrap), sysinfo through a filter's listener (SECCOMP_RET_USER_NOTIF)"
+             if box and self.sysinfo_missing is None else
+             "; ".join(why for why in ((None if box else self._bwrap_how()), self.sysinfo_missing) if why)),
         ]
 
     def bwrap_advice(self) -> str:
@@ -606,9 +619,13 @@ def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
     program = bot_filter()
     missing = probe(program) if program is not None else (
         f"no system-call table for {platform.machine()} here (x86_64 and aarch64 have one)")
+    if bwrap is not None and os.stat(bwrap).st_mode & stat.S_ISUID:
+        sysinfo = "bubblewrap is set-uid here, and the filter needs no_new_privs, under which it would not be"
+    else:
+        sysinfo = answered_here()
     sandbox = Sandbox(bwrap=bwrap, drop_privileges=root, bwrap_sizes=sizes, cgroups=cgroups,
                       namespaces=root and namespaces_work(), allow_root=allow_root, private_network=root,
-                      own_namespaces=own, bwrap_declined=declined,
+                      own_namespaces=own, bwrap_declined=declined, sysinfo_missing=sysinfo,
                       seccomp=program if missing is None else None, seccomp_missing=missing or "",
                       images_missing=images_missing() if bwrap is not None else "needs bubblewrap")
     if sandbox.loopback is None:

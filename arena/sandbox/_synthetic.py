@@ -17,9 +17,9 @@ its own.
 - ``/proc``: ``loadavg``, ``stat``, ``sys/fs/file-nr`` and ``pressure/*`` read as an idle
   machine's, constant; ``stat`` keeps a line per CPU (runtimes count CPUs there).
 
-What a bot can still read that moves: ``sysinfo(2)`` (loads and the count of tasks; the C
-library's ``sysconf(_SC_PHYS_PAGES)`` needs it, so it is not refused), free memory, and the
-inode numbers of new pipes and sockets: the README's table of the channels left names them.
+``sysinfo(2)`` says the same of the machine: the arena answers it (``_sysinfo``). What a bot can
+still read that moves: the inode numbers of new pipes and sockets (the README's table of the
+channels left names it).
 """
 
 from __future__ import annotations

@@ -178,3 +178,17 @@ def test_fit_widths(rows, headers, width, expected):
     assert widths == expected
     if expected is not None and width >= 40:
         assert max(map(len, tabulate(rows, headers=headers, maxcolwidths=widths).splitlines())) <= width
+
+
+def test_the_channels_table_leaves_out_what_the_probe_found_closed():
+    from arena.players._probe import CHANNELS_LEFT, channels_left
+
+    shared = {"filesystems": [{"own": False}], "dentry_ratio": 3.0, "sysinfo_procs": 412,
+              "loadavg": "0.52 0.61 0.70 3/412 9999"}
+    rows = channels_left(shared)
+    assert [row[0] for row in rows] == [row[0] for row in CHANNELS_LEFT]
+    assert rows[0][2].endswith("the probe: a name looked up again answered 3.0x faster")
+    closed = {"filesystems": [{"own": True}], "dentry_ratio": 1.0, "sysinfo_procs": 1,
+              "loadavg": "0.00 0.00 0.00 1/1 1"}
+    assert [row[0] for row in channels_left(closed)] == [
+        "inode numbers of new pipes and sockets (machine-wide)", "CPU and cache contention"]

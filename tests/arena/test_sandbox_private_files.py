@@ -1,7 +1,9 @@
 """Issue 44, hole 5: what a bot reads of ``/etc`` and ``/proc``'s counters is written for it
 alone (``arena/sandbox/_synthetic.py``): a file of ``/etc`` bound from the host was one inode
 for every bot (a futex on its mapping woke another bot, 11-54 bits/s), and ``/proc/loadavg``,
-``/proc/stat`` and ``file-nr`` moved with every process and file another bot made.
+``/proc/stat`` and ``file-nr`` moved with every process and file another bot made. And
+``sysinfo(2)`` is answered by the arena (``arena/sandbox/_sysinfo.py``): its count of processes
+moved 100 bits/s between two bots alive at once, frozen or not.
 """
 
 import json
@@ -14,7 +16,7 @@ import trio
 
 from arena.players._manifest import BotSpec
 from arena.players._process import open_bot_process
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._sandbox import Limits, detect_sandbox
 
 #: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
 pytestmark = pytest.mark.root
@@ -32,7 +34,14 @@ def read(path):
 def device(path):
     info = os.stat(path)
     return "%d:%d:%d" % (os.major(info.st_dev), os.minor(info.st_dev), info.st_ino)
+import ctypes
+def sysinfo():
+    info = ctypes.create_string_buffer(128)
+    result = ctypes.CDLL(None).sysinfo(info)
+    return [result, int.from_bytes(info.raw[80:82], "little"), int.from_bytes(info.raw[32:40], "little"),
+            int.from_bytes(info.raw[40:48], "little")]
 before = {path: read(path) for path in ("/proc/loadavg", "/proc/stat", "/proc/sys/fs/file-nr")}
+before["sysinfo"] = sysinfo()
 children = []
 for _ in range(50):
     child = os.fork()
@@ -41,7 +50,8 @@ for _ in range(50):
         os._exit(0)
     children.append(child)
 files = [open("/dev/null") for _ in range(200)]
-after = {path: read(path) for path in before}
+after = {path: read(path) for path in before if path != "sysinfo"}
+after["sysinfo"] = sysinfo()
 for child in children:
     os.waitpid(child, 0)
 print(json.dumps({"passwd": read("/etc/passwd"), "group": read("/etc/group"), "hosts": read("/etc/hosts"),
@@ -61,7 +71,7 @@ def sandbox():
 
 
 async def look(box) -> dict:
-    spec = BotSpec("look", (sys.executable, "-I", "-S", "-c", LOOK), cwd=HERE / "bots")
+    spec = BotSpec("look", (sys.executable, "-I", "-S", "-c", LOOK), cwd=HERE / "bots", limits=Limits(memory_mb=700))
     async with open_bot_process(spec, box) as bot:
         with trio.fail_after(30):  # a guard, not a measure
             await bot.process.wait()
@@ -87,3 +97,17 @@ async def test_a_bot_reads_an_etc_of_its_own_and_proc_counters_that_do_not_move(
     stat = one["before"]["/proc/stat"].splitlines()
     assert "processes 1" in stat and "ctxt 0" in stat
     assert sum(line.startswith("cpu") for line in stat) == 1 + max(os.sched_getaffinity(0)) + 1
+    # sysinfo: one process, its memory limit as the machine's, all of it free
+    assert one["before"]["sysinfo"] == [0, 1, 700 * 2**20, 700 * 2**20]
+
+
+@pytest.mark.parametrize("mode", ["auto", "none"])
+async def test_sysinfo_is_answered_by_the_arena_with_or_without_bubblewrap(mode):
+    box = detect_sandbox(mode)
+    try:
+        if box.sysinfo_missing is not None:
+            pytest.skip(f"sysinfo cannot be answered here: {box.sysinfo_missing}")
+        found = await look(box)
+    finally:
+        box.close()
+    assert found["before"]["sysinfo"] == found["after"]["sysinfo"] == [0, 1, 700 * 2**20, 700 * 2**20]
