@@ -182,7 +182,17 @@ class BotPool:
             seen = [entry for name in names for entry in self._idle[name] if deal in entry.deals]
             for entry in seen:
                 self._idle[entry.name].remove(entry)
-                self._end(entry, inspect=True)  # what it did before we end it is still its fault
+            try:
+                # Once each has read its last game's `end`: what it does on reading it is still
+                # before we end it (a bot that misbehaved right then was charged or not by the
+                # race with this look, which a loaded machine made it lose).
+                async with trio.open_nursery() as reading:
+                    for entry in seen:
+                        if entry.player.process.returncode() is None:  # a dead one reads nothing more
+                            reading.start_soon(entry.player.wait_input_read, self.startup_s)
+            finally:
+                for entry in seen:
+                    self._end(entry, inspect=True)  # what it did before we end it is still its fault
             self._ended += len(seen)
             # Also those ended earlier (for a fault in a game or between games, the keep limit, a
             # withdrawal) that saw the deal and may not be gone yet.
