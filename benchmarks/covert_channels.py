@@ -19,6 +19,10 @@ are), and one sends a random message to the other through a channel the sandbox 
   shows it; 4 more: 1);
 - ``files``: the sender holds 64 more descriptors open in the slots (10 ms) of its 1 bits; the
   receiver reads the machine's count of open files alike (``/proc/sys/fs/file-nr``; 32 more: 1).
+- ``inodes``: the sender makes (and closes) 4,096 pipes in the slots (100 ms) of its 1 bits; the
+  receiver makes pipes at the start and the end of each slot until its CPU takes a new batch of
+  inode numbers from the machine's counter (Linux hands them to each CPU 1,024 at a time), and
+  reads how many batches went elsewhere meanwhile (more than the machine takes idle: 1).
 
 Slots are aligned on the monotonic clock, which both share. The figures printed are the raw
 rate, the bit error rate and the capacity: the raw rate times the mutual information of the
@@ -85,7 +89,7 @@ CACHE_PARTY = HERE.parent / "tests" / "arena" / "bots" / "pagecache.py"
 CACHE_CHANNELS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround", "pagecache-cachestat",
                   "pagecache-nowait", "cpucache", "dentry", "dentry-own", "dentry-runtime")
 #: channels while both run, with slots of their own (the others: ``--slot-ms``)
-SLOTTED = {"futex": None, "cpu": None, "memory": 0.050, "tasks": 0.010, "files": 0.010}
+SLOTTED = {"futex": None, "cpu": None, "memory": 0.050, "tasks": 0.010, "files": 0.010, "inodes": 0.100}
 CHANNELS = (*SLOTTED, *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE_CHANNELS))
 
 from arena.players._manifest import BotSpec  # noqa: E402
@@ -152,6 +156,35 @@ elif task["channel"] == "files":
             before = open_files()
             wait_until(begin + slot * 0.7)
             received.append(open_files() - before)
+elif task["channel"] == "inodes":
+    def pipe_inode():
+        read, write = os.pipe()
+        number = os.fstat(read).st_ino
+        os.close(read)
+        os.close(write)
+        return number
+
+    def next_batch():
+        """The first inode number of the next batch this CPU takes (its pipes until one jumps)."""
+        last = pipe_inode()
+        for _ in range(4096):
+            number = pipe_inode()
+            if number != last + 1:
+                return number
+            last = number
+        return number
+
+    for index in range(len(bits)):
+        begin = start + index * slot
+        wait_until(begin)
+        if task["role"] == "send":
+            if bits[index]:
+                for _ in range(4096):
+                    pipe_inode()
+        else:
+            first = next_batch()
+            wait_until(begin + slot * 0.7)
+            received.append(next_batch() - first)
 elif task["channel"] in ("memory", "tasks"):
     import struct, threading
     info = ctypes.create_string_buffer(128)
@@ -252,6 +285,9 @@ async def run_channel(sandbox, channel: str, bits: list[int], slot: float) -> li
         values = [1 if change >= 4 else 0 for change in values]
     if channel == "files" and values:  # more open files on the machine, by half the sender's 64: a 1
         values = [1 if change >= 32 else 0 for change in values]
+    if channel == "inodes" and values:  # more batches taken meanwhile than the median slot: a 1
+        median = sorted(values)[len(values) // 2]
+        values = [1 if change > median else 0 for change in values]
     return values
 
 
