@@ -111,3 +111,23 @@ async def test_sysinfo_is_answered_by_the_arena_with_or_without_bubblewrap(mode)
     finally:
         box.close()
     assert found["before"]["sysinfo"] == found["after"]["sysinfo"] == [0, 1, 700 * 2**20, 700 * 2**20]
+
+
+async def test_a_bot_calling_sysinfo_in_a_loop_spends_its_own_time_not_the_arenas():
+    # Each call is answered on the arena's loop: past ANSWERS_PER_S a second the bot waits.
+    from arena.sandbox._sysinfo import ANSWERS_PER_S
+
+    box = detect_sandbox("none")
+    try:
+        if box.sysinfo_missing is not None:
+            pytest.skip(f"sysinfo cannot be answered here: {box.sysinfo_missing}")
+        code = ("import ctypes, sys, time\ninfo = ctypes.create_string_buffer(128)\nlibc = ctypes.CDLL(None)\n"
+                "begin = time.monotonic()\nfor _ in range(3 * %d):\n    libc.sysinfo(info)\n"
+                "print(time.monotonic() - begin, file=sys.stderr)\n" % ANSWERS_PER_S)
+        spec = BotSpec("spin", (sys.executable, "-I", "-S", "-c", code), cwd=HERE / "bots")
+        async with open_bot_process(spec, box) as bot:
+            with trio.fail_after(60):  # a guard, not a measure
+                await bot.process.wait()
+    finally:
+        box.close()
+    assert float(bot.stderr.tail().splitlines()[-1]) >= 2.0  # three seconds' worth of answers
