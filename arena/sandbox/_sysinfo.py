@@ -55,13 +55,6 @@ _LIBC = ctypes.CDLL(None, use_errno=True)
 _LIBC.syscall.restype = ctypes.c_long
 _LIBC.syscall.argtypes = [ctypes.c_long, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_void_p]
 _LIBC.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-_LIBC.process_vm_writev.restype = ctypes.c_ssize_t
-_LIBC.process_vm_writev.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong,
-                                    ctypes.c_ulong]
-
-
-class _Iovec(ctypes.Structure):
-    _fields_ = [("base", ctypes.c_void_p), ("length", ctypes.c_size_t)]
 
 
 class _Fprog(ctypes.Structure):
@@ -135,16 +128,25 @@ def _answer_one(listener: int, memory_bytes: int) -> None:
         return  # gone meanwhile (killed), or another answered it
     ident, pid, _, _, _, _, address, *_ = _NOTIF.unpack(buffer)
     data = idle_machine(memory_bytes)
-    local = ctypes.create_string_buffer(data, len(data))
-    local_iov = _Iovec(ctypes.addressof(local), len(data))
-    remote_iov = _Iovec(address, len(data))
-    written = _LIBC.process_vm_writev(pid, ctypes.addressof(local_iov), 1, ctypes.addressof(remote_iov), 1, 0)
-    failure = 0 if written == len(data) else errno.EFAULT
-    try:  # the caller may have died, and its pid been reused, since it asked
-        _ioctl(listener, NOTIF_ID_VALID, bytearray(struct.pack("=Q", ident)))
+    # seccomp_unotify(2)'s order: the caller's memory opened by its pid first, then the
+    # notification checked still pending: the caller is then alive and blocked in the call, so
+    # the pid was not reused meanwhile, and what was opened is its memory, not another's.
+    try:
+        memory = os.open(f"/proc/{pid}/mem", os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        failure = errno.EFAULT
+    else:
+        try:
+            _ioctl(listener, NOTIF_ID_VALID, bytearray(struct.pack("=Q", ident)))
+            failure = 0 if os.pwrite(memory, data, address) == len(data) else errno.EFAULT
+        except OSError:
+            failure = errno.EFAULT
+        finally:
+            os.close(memory)
+    try:
         _ioctl(listener, NOTIF_SEND, bytearray(_RESPONSE.pack(ident, 0 if not failure else -1, -failure, 0)))
     except OSError:
-        pass
+        pass  # it died meanwhile
 
 
 def _ioctl(fd: int, request: int, buffer: bytearray) -> None:
