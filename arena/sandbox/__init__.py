@@ -1,6 +1,43 @@
 """The sandbox: what the operating system does to confine one foreign program, and nothing
 about games or the protocol.
 
+Each threat, what stops it, and the test (with real bots) that fails if it does not:
+
+=============================================  ==================================  ==========================================
+threat                                         mechanism                           test (``tests/arena/``)
+=============================================  ==================================  ==========================================
+reach the network, the host's services         bubblewrap's namespaces; the        ``test_sandbox_view.py``, ``test_seccomp.py``,
+(a re-connected stdout socket too)             filter; an empty loopback (root)    ``test_doctor.py``
+read the database, logs, other entrants        bubblewrap's view (``_view``);      ``test_hostile.py``, ``test_manifest_view.py``,
+                                               own uids (root)                     ``test_sandbox_view.py``
+widen its view by what its files say           refused: ``_widening``; a           ``test_manifest_view.py``,
+(manifest, DT_NEEDED, RPATH, #!)               closure outside its folder and      ``test_sandbox_fail_closed.py``
+                                               runtime (``_view``)
+a folder an image cannot be (hard links,       counted as the disk holds it,       ``test_sandbox_fail_closed.py``
+entries, sparse files, mkfs fails)             refused: ``_folders``, ``_images``
+signal across rotations or seats: page         residency (``_resident``); an       ``test_hostile_pagecache.py``,
+cache, dentry cache, futexes on files          image per folder (``_images``);     ``test_sandbox_images.py``,
+                                               ``/etc`` per bot (``_synthetic``)   ``test_sandbox_private_files.py``
+signal through the machine's counters          ``/proc`` written per bot           ``test_sandbox_private_files.py``;
+(tasks, open files, free memory, loads)        (``_synthetic``); ``sysinfo``       ``benchmarks/covert_channels.py``
+                                               answered (``_sysinfo``)
+locks, inotify, IPC, ptrace, new namespaces    the filter (``_seccomp``)           ``test_seccomp.py``, ``test_doctor.py``
+fork bomb, memory, CPU, disk                   limits; cgroups (root); a user      ``test_hostile.py``, ``test_cgroups_live.py``,
+                                               namespace's process cap             ``test_sandbox_lifetime.py``
+                                               (``_userns``); tmpfs sizes
+outlive its slot or the arena (setsid,         PID namespace's init killed;        ``test_sandbox_lifetime.py``, ``test_hostile.py``,
+a frozen bot, a dead worker)                   user namespace or uid or cgroup     ``test_bot_lifecycle.py``, ``test_pool.py``
+                                               swept; parent-death signal
+                                               (``_spawn``); ``_guardian``
+carry a deal to its next rotation in           no process that saw a deal alive    ``test_bot_lifecycle.py``, ``test_pool.py``
+memory, or through a live process              when another rotation starts
+                                               (``arena.players._pool``)
+=============================================  ==================================  ==========================================
+
+Left open, and named by ``arena doctor`` and the README: the dentry cache and futexes where
+images do not serve (not root), the machine-wide inode numbers of pipes and sockets, CPU and
+cache contention between bots running at once.
+
 - :mod:`._sandbox`: :class:`Sandbox` (the settings and what is available here), :class:`Limits`,
   :func:`detect_sandbox`, the ``preexec`` that confines a process before ``exec``;
 - :mod:`._open`: :func:`open_sandbox` for ``--sandbox MODE``, the missing-protection warning;
