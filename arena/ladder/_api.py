@@ -60,8 +60,10 @@ def bot(store: LadderStore, name: str, hidden: frozenset[str] = frozenset()) -> 
         if not versions:
             return None
         board = {row["name"]: row for row in leaderboard(store, hidden)["rows"]}
+        withdrawn = store.withdrawn()
         return {"kind": "author", "author": name,
-                "versions": [{**v, "rating": board.get(v["entrant"])} for v in versions]}
+                "versions": [{**v, "rating": board.get(v["entrant"]), "withdrawn": withdrawn.get(v["entrant"])}
+                             for v in versions]}
     fit = store.last_fit()
     rating = next((row for row in leaderboard(store, hidden)["rows"] if row["name"] == name), None)
     cross = fit[2]["crosstable"].get(name, {}) if fit else {}

@@ -16,6 +16,9 @@ checked by :func:`arena.tournament._config.config_from_dict`, so the errors read
     submissions_per_hour = 10    # per author (token); 0: no limit; more: 429
     max_pending_submissions = 2  # per author, stored and not checked yet; more: 429
     author_disk_mb = 1000        # per author: its kept versions' folders and stored archives; more: 429
+    game_fault_limit = 10        # a version with a fault in this many of its last games is withdrawn (0: never)...
+    game_fault_window = 50       # ...of its last this many games
+    logs_per_version_mb = 8      # the stderr logs kept of one version's processes (older ones are deleted)
     [[bots]]                     # bots entered when the ladder starts (e.g. the house bots)
     author = "house"
     manifest = "bots/py-random.toml"
@@ -37,7 +40,8 @@ from ..tournament._config import ConfigError, TournamentConfig, config_from_dict
 
 #: Keys that only a ladder file has.
 _OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "build_max_mb",
-        "build_max_files", "submissions_per_hour", "max_pending_submissions", "author_disk_mb", "bots"}
+        "build_max_files", "submissions_per_hour", "max_pending_submissions", "author_disk_mb", "bots",
+        "game_fault_limit", "game_fault_window", "logs_per_version_mb"}
 #: Tournament keys a ladder shares (the rest, e.g. ``rounds`` or ``format``, mean nothing here).
 _SHARED = {"game", "players", "options", "time", "faults", "concurrency", "workers", "executor", "scheduler"}
 #: An author's name becomes the prefix of its entrants' names (``AUTHOR-vN``).
@@ -75,6 +79,13 @@ class LadderConfig:
     max_pending_submissions: int = 2
     #: per author: what its kept versions' folders and its stored archives may take
     author_disk_bytes: int = 1000 * 2**20
+    #: a version with a fault in ``game_fault_limit`` of its last ``game_fault_window`` games
+    #: (faults in games; those between games count towards ``faults.withdraw_after``) is
+    #: withdrawn; 0: never
+    game_fault_limit: int = 10
+    game_fault_window: int = 50
+    #: the stderr logs (``DATABASE.logs/``) kept per version, newest first
+    logs_per_version_bytes: int = 8 * 2**20
     bots: tuple[HouseBot, ...] = ()
 
     @property
@@ -144,6 +155,7 @@ def load_ladder(path: str | Path) -> LadderConfig:
     build_mb = _integer(path, data, "build_max_mb", 200, 1, 100_000)
     # Below one built version and one archive an author could never submit again.
     author_mb = _integer(path, data, "author_disk_mb", 1000, build_mb + upload_mb, 10_000_000)
+    fault_limit = _integer(path, data, "game_fault_limit", 10, 0, 100_000)
     return LadderConfig(
         path=path, play=play, database=path.parent / database, host=host,
         port=_integer(path, data, "port", 8000, 0, 65535),
@@ -155,5 +167,8 @@ def load_ladder(path: str | Path) -> LadderConfig:
         submissions_per_hour=_integer(path, data, "submissions_per_hour", 10, 0, 100_000),
         max_pending_submissions=_integer(path, data, "max_pending_submissions", 2, 1, 1000),
         author_disk_bytes=author_mb * 2**20,
+        game_fault_limit=fault_limit,
+        game_fault_window=_integer(path, data, "game_fault_window", 50, max(fault_limit, 1), 100_000),
+        logs_per_version_bytes=_integer(path, data, "logs_per_version_mb", 8, 1, 100_000) * 2**20,
         bots=tuple(bots),
     )

@@ -32,7 +32,9 @@ The rule, in order:
    field near its rating instead of one neighbour.
 3. **A cap.** An entrant with more than twice the median active entrant's games (plus
    the starvation window) is seated only by rule 1 or to fill a table, a backstop
-   against anyone absorbing the ladder.
+   against anyone absorbing the ladder. So is a *benched* one (the runner benches a
+   version that faults in its games, :mod:`arena.ladder._faulting`): its forfeits make
+   its rating look worth learning, and must not decide whom the others play.
 
 The runner plays each table as one duplicate block (the same deal in every rotation of
 the seats), so the luck of the deal cancels; seat order within a table is shuffled.
@@ -176,6 +178,7 @@ def choose_tables(
     *,
     fit: LadderFit | None = None,
     pending: Sequence[Sequence[str]] = (),
+    benched: frozenset[str] = frozenset(),
 ) -> list[tuple[str, ...]]:
     """The next ``count`` tables to play, each a tuple of ``players`` distinct active entrant
     names in seat order.
@@ -200,6 +203,7 @@ def choose_tables(
             flight, or finished after the fit); they count as played, with the
             information they are expected to bring, so the same table is not chosen
             again while the first is in flight, and the fair share stays right.
+        benched: entrants seated only for their fair share or to fill a table (rule 3).
 
     Pure: no I/O, no clock; same inputs and rng state, same tables.
 
@@ -218,7 +222,7 @@ def choose_tables(
         raise ValueError(f"{len(active)} active entrants cannot fill a {players}-player table")
     if count == 0:
         return []
-    field = _Field(active, fit if fit is not None else fit_ladder(games), players)
+    field = _Field(active, fit if fit is not None else fit_ladder(games), players, benched)
     for table in pending:
         field.play(table)
     tables = []
@@ -248,8 +252,10 @@ def _centre(cov: np.ndarray) -> np.ndarray:
 class _Field:
     """The active entrants' Gaussian rating state, updated as tables are chosen."""
 
-    def __init__(self, active: Sequence[str], fit: LadderFit, players: int) -> None:
+    def __init__(self, active: Sequence[str], fit: LadderFit, players: int,
+                 benched: frozenset[str] = frozenset()) -> None:
         self.names = list(active)
+        self.benched = np.array([name in benched for name in self.names], dtype=bool)
         self.players = players
         self.position = {name: i for i, name in enumerate(self.names)}
         known = {name: i for i, name in enumerate(fit.entrants)}
@@ -288,6 +294,7 @@ class _Field:
         # Past the cap an entrant is seated only for its fair share (or to fill a table): a
         # backstop, so that no one absorbs the ladder whatever the model makes of its games.
         capped = self.games > MAX_LEAD * np.median(self.games) + STARVE_FACTOR * len(self.names)
+        capped |= self.benched
         if (~capped).sum() < self.players:
             capped[:] = False
         waiting = [i for i, s in enumerate(self.since) if s is not None and s >= self.starve_after]

@@ -17,8 +17,11 @@ beside the web server):
   finishes those handed out, and a new stretch starts with the new entrants.
 - **Withdrawal**: a fault between games (a process that exited, closed its stdout or wrote
   between two games) is charged to the entrant's next game like any fault; a version with
-  ``faults.withdraw_after`` of them is retired for good (a ``withdrawn`` event says why, shown
-  on its page), and its seats still handed out are forfeited without starting it again.
+  ``faults.withdraw_after`` of them, or with a fault in ``game_fault_limit`` of its last
+  ``game_fault_window`` games (:mod:`arena.ladder._faulting`), is retired for good (a
+  ``withdrawn`` event says why, shown on its page), and its seats still handed out are
+  forfeited without starting it again. A version faulting in its games is benched meanwhile:
+  matchmaking seats it only for its fair share.
 - **Fits** refit the ratings in a thread when enough new games are stored, and store the fit:
   pages read the last fit and never compute one.
 
@@ -48,6 +51,7 @@ from ..tournament._config import TournamentConfig
 from ..tournament._handout import GameSource, WindowPlan
 from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, bot_seeds_of, keyed_seed
 from ._config import LadderConfig
+from ._faulting import GameFaults
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
 from ._store import Entrant, LadderStore
 from ._tree import remove_tree
@@ -144,6 +148,9 @@ class LadderRunner:
         self._rng = random.Random(keyed_seed(self._key, "matchmaking", self._block))
         self.vetting = Vetting(self.config, self.store, self.workdir, self.sandbox, self._active_changed)
         self._between = self.store.between_games_faults()
+        self._in_game = GameFaults(self.config.game_fault_limit, self.config.game_fault_window)
+        for entrant in self.store.active():
+            self._in_game.load(entrant.name, self.store.recent_faults(entrant.name, self.config.game_fault_window))
 
     def enter_house_bots(self) -> None:
         """Enter the ladder file's ``[[bots]]`` not entered before (each once, ever)."""
@@ -232,7 +239,8 @@ class LadderRunner:
                 self._fit = _matchmaking_fit(self.games) or self._fit
             pending = [block.table for block in self._pending.values()] + self._unfitted(names)
             try:
-                (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit, pending=pending)
+                (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit, pending=pending,
+                                         benched=self._in_game.benched(names))
             except _FIT_ERRORS as error:
                 # A long-running ladder must not stop for a numerical corner case: play a random
                 # table this time, and say so.
@@ -280,7 +288,13 @@ class LadderRunner:
         for fault in result.faults:
             if fault.between_games:
                 self._between[fault.bot] = self._between.get(fault.bot, 0) + 1
-                self._withdraw_past_limit(fault.bot)
+                limit, count = self.config.play.withdraw_after, self._between[fault.bot]
+                if limit and count >= limit:
+                    self._withdraw(fault.bot, f"withdrawn after {count} faults between games (limit {limit})")
+        if result.reason is EndReason.ARENA_ERROR:
+            return  # the arena's own bug: nobody's game to count
+        for name in self._in_game.note(scheduled.seats, result.faults):
+            self._withdraw(name, self._in_game.reason(name))
 
     def _count(self, games: list[LadderGame], block: str) -> None:
         self.games.extend(games)
@@ -293,12 +307,10 @@ class LadderRunner:
             self._count(pending.held, block)
         self._pending.clear()
 
-    def _withdraw_past_limit(self, name: str) -> None:
-        """Retire ``name`` for good once its faults between games reach the limit."""
-        limit, count = self.config.play.withdraw_after, self._between.get(name, 0)
-        if not limit or count < limit or name in self.store.withdrawn():
+    def _withdraw(self, name: str, detail: str) -> None:
+        """Retire ``name`` for good (past a limit of its faults), unless it is already."""
+        if name in self.store.withdrawn():
             return
-        detail = f"withdrawn after {count} faults between games (limit {limit})"
         self.store.withdraw(name, detail, self.config.active_versions)
         if self._source is not None:
             # Its games not handed out are dropped; those handed out already are forfeited.

@@ -353,6 +353,13 @@ class LadderStore:
                     counts[fault["bot"]] = counts.get(fault["bot"], 0) + 1
         return counts
 
+    def recent_faults(self, entrant: str, limit: int) -> list[list[dict[str, Any]]]:
+        """The stored faults (:meth:`Fault.as_dict`) of each of ``entrant``'s last ``limit``
+        games, oldest first (an empty list for a game without one)."""
+        rows = self._db.execute("SELECT g.faults FROM seats AS s JOIN games AS g ON g.id = s.game "
+                                "WHERE s.entrant = ? ORDER BY s.game DESC LIMIT ?", (entrant, limit)).fetchall()
+        return [json.loads(faults) for (faults,) in reversed(rows)]
+
     def active(self) -> list[Entrant]:
         """The active entrants, oldest first."""
         return [Entrant(name, author, Path(manifest)) for name, author, manifest in self._db.execute(
