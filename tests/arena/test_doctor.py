@@ -144,9 +144,9 @@ async def test_a_freezer_that_says_it_holds_but_does_not_is_reported_missing(mon
     (None, [[3.0, 30.0]], False),                               # no freeze: a pause proves nothing
 ])
 def test_only_a_pause_that_spans_the_whole_freeze_counts(frozen, pauses, held):
-    from arena.players._probe import _still_through
+    from arena.players._probe_judge import still_through
 
-    assert _still_through(frozen, pauses) is held
+    assert still_through(frozen, pauses) is held
 
 
 def test_the_tables_fit_the_terminal_width():
