@@ -53,13 +53,14 @@ def serve_command(
 
     from ..ladder._app import serve_ladder
     from ..ladder._config import load_ladder
+    from ..ladder._serving import until_interrupted
 
     config = load_ladder(ladder)
     if port is not None and not 0 <= port <= 65535:
         raise UsageError(f"--port must be an integer in 0..65535, got {port}")
     config = dataclasses.replace(config, host=host or config.host, port=config.port if port is None else port)
     with on_interrupt(lambda: f"the ladder stopped; its games and submissions are kept in {config.database}"):
-        trio.run(serve_ladder, config, str(sandbox), allow_root_bots)
+        trio.run(until_interrupted, lambda: serve_ladder(config, str(sandbox), allow_root_bots))
 
 
 @token_app.command("add")

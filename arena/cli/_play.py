@@ -134,6 +134,7 @@ def _serve(game, players, humans, bots, first_seed, options, settings, human_mov
         raise UsageError("arena play needs Starlette and Hypercorn: pip install 'pirate-arena[ladder]'") from None
     import trio
 
+    from ..ladder._serving import until_interrupted
     from ..play._serve import serve_play
     from ..play._session import PlaySetup
     from ..sandbox._open import open_sandbox
@@ -167,7 +168,7 @@ def _serve(game, players, humans, bots, first_seed, options, settings, human_mov
         return f"the server stopped; {kept} finished game{'s' if kept != 1 else ''} kept ({where}); a game in play is not kept"
 
     with open_sandbox(sandbox_mode, allow_root_bots) as box, on_interrupt(stopped):
-        trio.run(lambda: serve_play(setup, box, host, port, announce, found.append))
+        trio.run(until_interrupted, lambda: serve_play(setup, box, host, port, announce, found.append))
     warning = root_bots_warning(box)
     if warning:
         typer.echo(warning, err=True)

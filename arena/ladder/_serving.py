@@ -1,12 +1,44 @@
 """Serving an ASGI app with Hypercorn on the caller's trio loop (the ladder's pages, and
-``arena play``'s): bound, quiet, and an address it cannot listen on as one ``OSError``."""
+``arena play``'s): bound, quiet, and an address it cannot listen on as one ``OSError``; and
+Ctrl-C as one clean stop of the whole loop (:func:`until_interrupted`)."""
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
 import trio
+
+
+async def until_interrupted(main: Callable[[], Awaitable[None]]) -> None:
+    """Run ``main()`` until it returns, or until SIGINT (Ctrl-C): then cancel it, let it
+    unwind (bots stopped, files closed) and raise :class:`KeyboardInterrupt` here, once.
+
+    Why not trio's own Ctrl-C: it raises ``KeyboardInterrupt`` in whichever task is running
+    when the signal lands. In a task Hypercorn runs for a page's WebSocket, Hypercorn's ASGI
+    guard catches it as the app's error (``Error in ASGI Framework``), closes that socket
+    with 1011, and serves on. Here the signal is a message to one task, which cancels the
+    whole loop; further Ctrl-Cs while it unwinds are taken and ignored (it is stopping).
+    """
+    interrupted = False
+    with trio.open_signal_receiver(signal.SIGINT) as signals:
+        with trio.CancelScope() as scope:
+
+            async def watch() -> None:
+                nonlocal interrupted
+                async for _ in signals:
+                    interrupted = True
+                    scope.cancel()
+                    return
+
+            # A system task: it is no child of ``main``'s nurseries, so its cancellation
+            # cannot come out of them in an exception group, and trio ends it with the run.
+            trio.lowlevel.spawn_system_task(watch)
+            await main()
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 async def start_serving(nursery: trio.Nursery, app: Any, host: str, port: int) -> str:
