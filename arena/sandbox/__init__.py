@@ -10,9 +10,9 @@ reach the network, the host's services         bubblewrap's namespaces; the     
 (a re-connected stdout socket too)             filter; an empty loopback (root)    ``test_doctor.py``
 read the database, logs, other entrants        bubblewrap's view (``_view``);      ``test_hostile.py``, ``test_manifest_view.py``,
                                                own uids (root)                     ``test_sandbox_view.py``
-widen its view by what its files say           refused: ``_widening``; a           ``test_manifest_view.py``,
-(manifest, DT_NEEDED, RPATH, #!)               closure outside its folder and      ``test_sandbox_fail_closed.py``
-                                               runtime (``_view``)
+widen its view by what its files say           its system part is its runtime's    ``test_manifest_view.py``,
+(manifest, DT_NEEDED, RPATH, #!)               (``_runtimes``), its files only     ``test_sandbox_fail_closed.py``,
+                                               checked against it; ``_widening``   ``test_sandbox_runtimes.py``
 a folder an image cannot be (hard links,       counted as the disk holds it,       ``test_sandbox_fail_closed.py``
 entries, sparse files, mkfs fails)             refused: ``_folders``, ``_images``
 signal across rotations or seats: page         residency (``_resident``); an       ``test_hostile_pagecache.py``,
@@ -43,6 +43,8 @@ cache contention between bots running at once.
 - :mod:`._open`: :func:`open_sandbox` for ``--sandbox MODE``, the missing-protection warning;
 - :mod:`._view`, :mod:`._mounts`: what a bot sees of the filesystem (bubblewrap's arguments);
 - :mod:`._widening`: what no manifest may name, as it would widen a bot's view;
+- :mod:`._runtimes`: a bot's runtime (native, the arena's Python, a program of the system), the
+  one source of what it sees of the system, and the check of its own files against it;
 - :mod:`._libraries`: the system's files a program needs (its ELF objects' libraries);
 - :mod:`._synthetic`: the files of ``/etc`` and ``/proc``'s counters written for each bot alone;
 - :mod:`._sysinfo`: ``sysinfo(2)`` answered by the arena as an idle machine's;

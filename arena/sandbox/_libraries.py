@@ -197,7 +197,7 @@ def closure(objects: Iterable[str], library_path: Sequence[str] = ()) -> set[str
     return found
 
 
-def _script_interpreter(path: Path, env: Mapping[str, str]) -> list[str]:
+def script_interpreters(path: Path, env: Mapping[str, str]) -> list[str]:
     """The interpreter (and ``env``'s program) of a ``#!`` script, as paths."""
     try:
         with open(path, "rb") as file:
@@ -219,7 +219,7 @@ def _script_interpreter(path: Path, env: Mapping[str, str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _objects_in(folder: str) -> tuple[str, ...]:
+def objects_in(folder: str) -> tuple[str, ...]:
     """The ELF objects in ``folder`` (shared libraries and programs), at most
     :data:`MAX_SCANNED` looked at; kept on this machine while no folder of its top three levels
     changed (a package installed or removed changes its ``site-packages``)."""
@@ -293,16 +293,16 @@ def _needs(program: Path | None, path: str, ld_library_path: str, runtimes: tupl
     starts: list[str] = []
     if program is not None:
         starts.append(str(program))
-        for interpreter in _script_interpreter(program, env):
+        for interpreter in script_interpreters(program, env):
             starts.append(interpreter)
-            starts += [path for path in _script_interpreter(Path(interpreter), env)]
+            starts += [path for path in script_interpreters(Path(interpreter), env)]
     shell = shutil.which("sh", path="/usr/bin:/bin")
     if shell:
         starts.append(shell)
     objects = [*starts, *more]
     for folder in runtimes:
         if os.path.isdir(folder):
-            objects += _objects_in(str(folder))
+            objects += objects_in(str(folder))
     library_path = [entry for entry in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if os.path.isabs(entry)]
     # Kept on this machine while the loader's cache and the library folders stay as they are
     # (a package installed changes both): reading a thousand ELF headers takes most of a second.

@@ -2,9 +2,10 @@
 
 :func:`view` gives bubblewrap's mount arguments for one bot:
 
-- read-only, of the system only what its program needs (``_libraries``: the program, a
-  script's interpreter, the libraries it and its runtime load, ``/bin/sh``; a system runtime's
-  folder, as a JDK), with ``/bin``, ``/lib*`` as the links into ``/usr`` they are; the files of
+- read-only, of the system only its runtime (``_runtimes``: the program its command names, a
+  script's interpreter, a system runtime's folder, as a JDK, and the libraries those load, or
+  for a native bot the C and C++ libraries; never what its own files name, which is only
+  checked against it), with ``/bin``, ``/lib*`` as the links into ``/usr`` they are; the files of
   ``/etc`` that runtimes read (the dynamic linker's cache, users and groups, time zone,
   Debian's alternatives, the JVM's and Python's configuration: :data:`ETC`); the CPU lists of
   ``/sys`` that runtimes read to count cores. ``whole_system`` (a ladder's build step, which
@@ -36,21 +37,18 @@ from __future__ import annotations
 import functools
 import glob
 import os
-import re
 import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ._folders import ViewRefused
-from ._libraries import links_out_of, system_needs
 from ._farm import farm
 from ._mounts import MountPlan
-from ._python import python_folders, python_objects, python_view
+from ._python import python_folders, python_view
+from ._libraries import script_interpreters
+from ._runtimes import SYSTEM, arenas_python as _arenas_python, of_the_system, refuse_outside, runtime_of, within
 
-#: the system's programs and libraries (``/bin`` and the like are links into ``/usr`` on
-#: merged-/usr systems, folders elsewhere: shown as they are)
-SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: what runtimes read of /etc: the dynamic linker, getpwuid (Java's user.name), name service
 #: and time zone, Debian's alternatives (/usr/bin/java links through them), OpenSSL's
 #: configuration (Node reads it at start), and patterns for the JVM's and Python's own folders
@@ -62,15 +60,6 @@ SYS = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible", "/s
 #: small files of the system every runtime may read: OpenSSL's configuration (Node reads it at
 #: start), the time zone /etc/localtime names
 SYSTEM_FILES = ("/usr/lib/ssl/openssl.cnf", os.path.realpath("/etc/localtime"))
-#: where the system's own interpreters keep their libraries, by the program's name: a bot run by
-#: Debian's Python, Node, Perl or Ruby (not the arena's Python: ``_python``)
-INTERPRETER_FOLDERS = (
-    (r"python(3\.\d+)", ("/usr/lib/python{0}", "/usr/lib/python3/dist-packages", "/usr/local/lib/python{0}")),
-    (r"node(?:js)?", ("/usr/share/nodejs", "/usr/lib/nodejs")),
-    (r"perl(?:5[.\d]*)?", ("/usr/share/perl", "/usr/share/perl5", "/usr/lib/x86_64-linux-gnu/perl",
-                           "/usr/lib/x86_64-linux-gnu/perl5", "/usr/lib/x86_64-linux-gnu/perl-base")),
-    (r"ruby(?:[\d.]*)", ("/usr/lib/ruby",)),
-)
 #: never shown, whatever a command line names (sockets of the host's services, kernel state)
 NEVER = (Path("/run"), Path("/var/run"), Path("/proc"), Path("/sys"), Path("/dev"))
 #: the folder holding the engines/protocol/bots/envs packages; a Python bot imports them
@@ -107,18 +96,6 @@ def etc_files() -> tuple[Path, ...]:
     return tuple(Path(path) for pattern in ETC for path in sorted(glob.glob(os.path.join("/etc", pattern))))
 
 
-def within(path: Path, folder: Path) -> bool:
-    """Whether ``path`` is ``folder`` or inside it (compared as text: this runs for every file
-    of a view)."""
-    path_text, folder_text = str(path), str(folder)
-    return path_text == folder_text or path_text.startswith(folder_text.rstrip("/") + "/")
-
-
-def of_the_system(path: Path) -> bool:
-    """Whether ``path`` lies in the system's folders (:data:`SYSTEM`) or ``/etc``."""
-    return any(within(path, Path(root)) for root in SYSTEM) or within(path, Path("/etc"))
-
-
 def program_path(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Path | None:
     """The file ``argv[0]`` names, as exec will find it (a relative path is from ``cwd``)."""
     import shutil
@@ -141,10 +118,6 @@ def links_between(path: Path) -> list[Path]:
         current = Path(os.path.abspath(current.parent / os.readlink(current)))
         links.append(current)
     return links
-
-
-def _arenas_python(program: Path) -> bool:
-    return Path(os.path.realpath(program)) == Path(os.path.realpath(sys.executable))
 
 
 def installation(program: Path) -> list[Path]:
@@ -171,24 +144,6 @@ def _python_installation() -> list[Path]:
     folders += [Path(entry) for entry in sys.path if entry and os.path.isdir(entry)
                 and any(within(Path(entry), prefix) for prefix in system) and Path(entry) not in system]
     return folders
-
-
-def system_runtime(program: Path) -> list[Path]:
-    """A program of the system's runtime folder, beside the libraries it loads: the folder above
-    its ``bin/`` when that is a runtime's own (``/usr/lib/jvm/java-17-openjdk-amd64`` for
-    ``java``, not ``/usr`` for ``node``), with what links inside it point to elsewhere."""
-    real = Path(os.path.realpath(program))
-    if not of_the_system(real):
-        return []
-    for pattern, folders in INTERPRETER_FOLDERS:
-        match = re.fullmatch(pattern, real.name)
-        if match:
-            return [Path(folder.format(*match.groups())) for folder in folders
-                    if os.path.isdir(folder.format(*match.groups()))]
-    if real.parent.name != "bin" or real.parent.parent in (Path("/usr"), Path("/usr/local"), Path("/")):
-        return []
-    folder = real.parent.parent
-    return [folder, *map(Path, links_out_of(str(folder)))]
 
 
 def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], whole_system: bool = False) -> list[Path]:
@@ -328,45 +283,28 @@ def _view_paths(argv: tuple[str, ...], cwd: Path, env_items: tuple[tuple[str, st
                 plan: MountPlan, also: tuple[Path, ...], whole_system: bool) -> tuple[Path, ...]:
     """The paths a bot's view binds (beside the system's links, ``/etc``'s files and its own
     mounts), outermost first: what :func:`needed_paths` names (and ``also``), and unless the
-    system's folders are shown whole, the files it needs of them
-    (:func:`arena.sandbox._libraries.system_needs`: its program and the libraries it and its
-    runtime load) and its system runtime's folder (:func:`system_runtime`)."""
+    system's folders are shown whole, its runtime's files and folders
+    (:func:`arena.sandbox._runtimes.runtime_of`), once its own files are checked against
+    them (:func:`arena.sandbox._runtimes.refuse_outside`: :class:`ViewRefused`)."""
     env = dict(env_items)
     paths = [*needed_paths(argv, cwd, env, whole_system), *also]
     if not whole_system:
         program = program_path(argv, cwd, env)
-        runtime = system_runtime(program) if program is not None else []
-        # The folders whose ELF objects are looked at: its runtime's and its own (never one of
-        # the system's or a shared one, which would take a walk of thousands of files).
+        inside = Path(os.path.abspath(cwd))
+        # Its folder's ELF objects are looked at only to check them against its runtime (never
+        # a folder of the system's or a shared one, which would take a walk of thousands).
+        own = [inside] if inside.is_dir() and not of_the_system(inside) and not too_wide(inside) else []
+        runtime = runtime_of(program, env, own[0] if own else None)
         python = program is not None and _arenas_python(program)
-        own = [path for path in [*(installation(program) if program is not None and not python else []),
-                                 Path(os.path.abspath(cwd))]
-               if path.is_dir() and not of_the_system(path) and not too_wide(path)]
-        objects = python_objects() if python else ()
-        needs = system_needs(program, env, [*own, *runtime[:1]], objects)
-        _within_its_own(needs, [*own, *runtime, *((*_python_installation(), *python_folders()) if python else ())])
-        paths += [*runtime, *needs, *(Path(path) for path in SYSTEM_FILES if os.path.exists(path)),
+        refuse_outside(program, env, own, runtime, of_the_system,
+                       [*own, *runtime.folders, *((*_python_installation(), *python_folders()) if python else ())])
+        needs = [*runtime.files(), *([program, *map(Path, script_interpreters(program, env))] if program else [])]
+        paths += [*runtime.folders, *needs, *(Path(path) for path in SYSTEM_FILES if os.path.exists(path)),
                   *(Path(os.path.realpath(path)) for path in etc_files() if path.is_symlink() and path.exists())]
         # what the command line names of the system (a Java class path's jars)
         paths += [Path(part) for arg in argv[1:] for part in arg.split(os.pathsep)
                   if os.path.isabs(part) and of_the_system(Path(part)) and os.path.exists(part)]
     return tuple(_shown(paths, uid, plan, whole_system))
-
-
-def _within_its_own(needs: Sequence[Path], roots: Sequence[Path]) -> None:
-    """Raise :class:`ViewRefused` for the first file of ``needs`` (a bot's program, the
-    interpreters and libraries it loads) that lies, as written or with its links resolved,
-    outside the system's folders and ``roots`` (its folder, its runtime's): declare, never
-    infer. What a bot's own files say (a library's ``DT_NEEDED`` naming a path, its ``RPATH``,
-    ``LD_LIBRARY_PATH``, a script's ``#!``) never adds a host path to its view: a ``.so`` in a
-    thief's folder that named another entrant's program by its path had that program bound
-    into the thief's view (issue 44)."""
-    folders = [Path(form) for root in roots for form in (os.path.abspath(root), os.path.realpath(root))]
-    for path in needs:
-        for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
-            if not of_the_system(form) and not any(within(form, folder) for folder in folders):
-                raise ViewRefused(f"{path} lies outside the bot's folder and its runtime, and its program or a "
-                                  f"library it loads needs it (by its path, RPATH or LD_LIBRARY_PATH)")
 
 
 def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,
