@@ -20,8 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._intervals import Z95
+from ._adjust import Estimate, corrected_estimate, raw_estimate
 from ._results import GameRecord
+from ._student import t_cdf
 
 PENTANOMIAL = ("LL", "LD", "WL+DD", "WD", "WW")
 
@@ -90,10 +91,13 @@ class Comparison:
             raw ones are then in ``raw``.
         raw: ``{score, elo, error, los}`` of the raw scores with the same
             unit, when ``corrected``; else None.
-        luck: the mean correction per game and its standard error (the
+        luck: the mean stored luck per game and its standard error (the
             correction has expectation zero: a mean far from 0 in units of
             its error says something is off), when ``corrected``.
         baseline: which baseline value made the correction, if given.
+        coefficient: the share of each game's stored luck taken out, fitted on these
+            units (:mod:`arena.ratings._adjust`): 0 (the raw figures: the luck would not
+            narrow this interval) to 1 (the baseline's gain), when ``corrected``.
     """
 
     a: str
@@ -117,6 +121,7 @@ class Comparison:
     raw: dict[str, float] | None = None
     luck: tuple[float, float] | None = None
     baseline: str | None = None
+    coefficient: float | None = None
 
     def headline(self) -> str:
         """``Elo difference: 12.3 +/- 8.1, LOS: 99.8 %`` (as cutechess prints it)."""
@@ -136,8 +141,10 @@ class Comparison:
         if self.corrected and self.raw is not None and self.luck is not None:
             out.append(f"raw: Elo difference: {self.raw['elo']:.1f} +/- {self.raw['error']:.1f}, "
                        f"LOS: {100.0 * self.raw['los']:.1f} % (score {100.0 * self.raw['score']:.1f} %); "
-                       f"mean correction {self.luck[0]:+.4f} +/- {self.luck[1]:.4f} per game"
-                       + (f" (baseline {self.baseline})" if self.baseline else ""))
+                       f"mean luck {self.luck[0]:+.4f} +/- {self.luck[1]:.4f} per game"
+                       + (f" (baseline {self.baseline})" if self.baseline else "")
+                       + f", {self.coefficient:.2f} of it taken out (fitted on these "
+                       f"{'blocks' if self.unit == 'block' else 'games'})")
         if self.pentanomial is not None:
             counts = ", ".join(f"{n} {c}" for n, c in zip(PENTANOMIAL, self.pentanomial))
             out.append(f"pentanomial ({sum(self.pentanomial)} pairs): {counts}"
@@ -161,7 +168,7 @@ class Comparison:
             "unit": self.unit, "observations": self.observations, "worth": self.worth,
             "corrected": self.corrected, "raw": self.raw,
             "luck": None if self.luck is None else {"mean": self.luck[0], "error": self.luck[1]},
-            "baseline": self.baseline,
+            "baseline": self.baseline, "coefficient": self.coefficient,
         }
 
 
@@ -175,11 +182,15 @@ def compare(records: Iterable[GameRecord], a: str, b: str, *, unit: str = "block
     deal, or a game without one: the cluster-robust variance of the mean;
     ``unit="game"``: every game on its own, the naive figure), carried to the
     Elo scale by the derivative of that curve, so the interval is symmetric
-    there and always contains the estimate. LOS is ``Phi((score - 1/2) / se)``.
+    there and always contains the estimate; the quantile is Student's t with
+    the units' degrees of freedom (n - 1; n - 2 with a fitted share of luck).
+    LOS is ``T((score - 1/2) / se)``, T that t distribution.
 
     With ``correct`` and every shared game carrying ``luck``, each game's
-    score is first reduced by A's luck against B in it (the chance
-    correction); the raw figures are kept in ``raw``. ``baseline`` names the
+    score is first reduced by a share of A's luck against B in it (the chance
+    correction), the share fitted on these games and paid for in the interval,
+    which is never wider than the raw one (:mod:`arena.ratings._adjust`); the
+    raw figures are kept in ``raw``. ``baseline`` names the
     baseline value that made the luck (shown with it).
 
     Where that spread is zero or the score is 0 or 1 (one game, a 10-0 sweep,
@@ -210,14 +221,16 @@ def compare(records: Iterable[GameRecord], a: str, b: str, *, unit: str = "block
     odd_set = set(odd)
     keys = [("block", rec.block) if rec.block is not None and unit == "block" else ("game", g)
             for g, (rec, _) in enumerate(shared)]
-    raw = _estimate(keys, scores)
+    lucks = [0.0] * len(scores)
     corrected = correct and all(rec.luck is not None for rec, _ in shared)
-    luck = None
     if corrected:
         lucks = [rec.luck[rec.players.index(a)][rec.players.index(b)] for rec, _ in shared]
-        main = _estimate(keys, [s - x for s, x in zip(scores, lucks)])
-        mean_luck, luck_se = _mean_and_error(_totals(keys, lucks))
-        luck = (mean_luck, luck_se)
+    raw = _estimate(keys, scores, lucks, False)
+    luck = coefficient = None
+    if corrected:
+        main = _estimate(keys, scores, lucks, True)
+        mean_luck, luck_se = _mean_and_error([(sum(x), len(x)) for x, _ in _totals(keys, lucks, lucks)])
+        luck, coefficient = (mean_luck, luck_se), main["coefficient"]
     else:
         main = raw
     return Comparison(
@@ -228,38 +241,46 @@ def compare(records: Iterable[GameRecord], a: str, b: str, *, unit: str = "block
         score=main["score"], elo=main["elo"], error=main["error"], los=main["los"], virtual=bool(main["virtual"]),
         unit=unit, observations=len(set(keys)), worth=main["worth"], corrected=corrected,
         raw={key: raw[key] for key in ("score", "elo", "error", "los")} if corrected else None,
-        luck=luck, baseline=baseline if corrected else None,
+        luck=luck, baseline=baseline if corrected else None, coefficient=coefficient,
     )
 
 
-def _totals(keys: list[tuple[str, object]], values: list[float]) -> list[tuple[float, int]]:
-    """(sum, games) per unit."""
-    units: dict[tuple[str, object], list[float]] = {}
-    for key, value in zip(keys, values):
-        units.setdefault(key, []).append(value)
-    return [(sum(v), len(v)) for v in units.values()]
+def _totals(keys: list[tuple[str, object]], scores: list[float], lucks: list[float]):
+    """Per unit, in order of first appearance: (scores, lucks) of its games."""
+    units: dict[tuple[str, object], tuple[list[float], list[float]]] = {}
+    for key, score, luck in zip(keys, scores, lucks):
+        unit = units.setdefault(key, ([], []))
+        unit[0].append(score)
+        unit[1].append(luck)
+    return list(units.values())
 
 
-def _estimate(keys: list[tuple[str, object]], values: list[float]) -> dict[str, float]:
-    """Score, Elo difference, its 95 % half-width, LOS and worth of per-game ``values``
-    clustered by ``keys`` (the virtual win and loss added where needed)."""
-    totals = _totals(keys, values)
-    mean, se = _mean_and_error(totals)
-    virtual = se == 0.0 or not 0.0 < mean < 1.0
+def _estimate(keys: list[tuple[str, object]], scores: list[float], lucks: list[float],
+              correct: bool) -> dict[str, float]:
+    """Score, Elo difference, its 95 % half-width, LOS, worth and the luck's coefficient of
+    per-game ``scores`` less a fitted share of ``lucks`` (``correct``; else the raw scores),
+    clustered by ``keys`` (:mod:`arena.ratings._adjust`; the virtual win and loss added where
+    needed)."""
+    units = [(sum(s), sum(x), len(s)) for s, x in _totals(keys, scores, lucks)]
+    fit = corrected_estimate if correct else (lambda u: raw_estimate([(y, m) for y, _, m in u]))
+    est = fit(units)
+    virtual = est.se == 0.0 or not 0.0 < est.mean < 1.0
     if virtual:
-        mean, se = _mean_and_error(totals + [(1.0, 1), (0.0, 1)])
-        mean = min(max(mean, 1e-6), 1.0 - 1e-6)  # corrected scores may leave [0, 1]
-        se = max(se, 1e-12)
+        est = fit(units + [(1.0, 0.0, 1), (0.0, 0.0, 1)])
+        est = Estimate(min(max(est.mean, 1e-6), 1.0 - 1e-6), max(est.se, 1e-12), est.df, est.coefficient)
+    values = [s - est.coefficient * x for s, x in zip(scores, lucks)]
     games = len(values)
     spread = sum((v - sum(values) / games) ** 2 for v in values) / max(games - 1, 1)
+    mean, se = est.mean, est.se
     slope = 400.0 / math.log(10.0) / (mean * (1.0 - mean))  # d elo / d score
     return {
         "score": sum(values) / games,
         "elo": 400.0 * math.log10(mean / (1.0 - mean)),
-        "error": Z95 * se * slope,
-        "los": 0.5 * math.erfc(-(mean - 0.5) / (se * math.sqrt(2.0))),
+        "error": est.half_width * slope,
+        "los": t_cdf((mean - 0.5) / se, est.df) if est.df else 0.5 * math.erfc(-(mean - 0.5) / (se * math.sqrt(2.0))),
         "virtual": float(virtual),
         "worth": spread / se**2 if spread > 0 else float(games),
+        "coefficient": est.coefficient,
     }
 
 

@@ -1,6 +1,7 @@
 """Chance-corrected points per entrant: each entrant's pairwise points share, raw and with the
-luck of every game taken out (:mod:`arena.ratings._chance`), with 95 % intervals that count a
-duplicate block as one observation."""
+luck of every game taken out (:mod:`arena.ratings._chance`) in the share that each entrant's own
+blocks support (:mod:`arena.ratings._adjust`: never a wider interval than the raw one), with
+95 % intervals that count a duplicate block as one observation."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._compare import _mean_and_error
-from ._intervals import Z95
+from ._adjust import corrected_estimate, raw_estimate
 from ._results import GameRecord
 
 
@@ -22,7 +22,10 @@ class CorrectedRow:
         blocks: independent observations (duplicate blocks, or games without one).
         raw, raw_error: the share and its 95 % half-width.
         corrected, corrected_error: the same with the luck taken out.
-        luck: the mean luck per pairwise result (expectation zero).
+        luck: the mean luck taken out per pairwise result, ``raw - corrected``
+            (expectation zero).
+        coefficient: the share of the stored luck taken out, fitted on this entrant's
+            blocks: 0 (the raw figures) to 1 (the baseline's gain).
     """
 
     name: str
@@ -33,11 +36,12 @@ class CorrectedRow:
     corrected: float
     corrected_error: float
     luck: float
+    coefficient: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "pairs": self.pairs, "blocks": self.blocks, "raw": self.raw,
                 "raw_error": self.raw_error, "corrected": self.corrected,
-                "corrected_error": self.corrected_error, "luck": self.luck}
+                "corrected_error": self.corrected_error, "luck": self.luck, "coefficient": self.coefficient}
 
 
 def corrected_points(records: Iterable[GameRecord]) -> list[CorrectedRow]:
@@ -47,7 +51,7 @@ def corrected_points(records: Iterable[GameRecord]) -> list[CorrectedRow]:
         ValueError: a record without ``luck`` (every game needs it), or no records.
     """
     raw: dict[str, dict[object, list[float]]] = {}
-    fixed: dict[str, dict[object, list[float]]] = {}
+    luck: dict[str, dict[object, list[float]]] = {}
     count = 0
     for g, rec in enumerate(records):
         if rec.luck is None:
@@ -60,26 +64,29 @@ def corrected_points(records: Iterable[GameRecord]) -> list[CorrectedRow]:
                     continue
                 score = 1.0 if rec.ranks[i] < rec.ranks[j] else 0.5 if rec.ranks[i] == rec.ranks[j] else 0.0
                 raw.setdefault(name, {}).setdefault(unit, []).append(score)
-                fixed.setdefault(name, {}).setdefault(unit, []).append(score - rec.luck[i][j])
+                luck.setdefault(name, {}).setdefault(unit, []).append(rec.luck[i][j])
     if not count:
         raise ValueError("no games")
     rows = []
     for name in raw:
-        r_mean, r_se = _mean_and_error([(sum(v), len(v)) for v in raw[name].values()])
-        c_mean, c_se = _mean_and_error([(sum(v), len(v)) for v in fixed[name].values()])
+        units = [(sum(v), sum(luck[name][unit]), len(v)) for unit, v in raw[name].items()]
+        r = raw_estimate([(y, m) for y, _, m in units])
+        c = corrected_estimate(units)
         pairs = sum(len(v) for v in raw[name].values())
-        rows.append(CorrectedRow(name, pairs, len(raw[name]), r_mean, Z95 * r_se, c_mean, Z95 * c_se,
-                                 r_mean - c_mean))
+        rows.append(CorrectedRow(name, pairs, len(raw[name]), r.mean, r.half_width, c.mean, c.half_width,
+                                 r.mean - c.mean, c.coefficient))
     return sorted(rows, key=lambda row: (-row.corrected, row.name))
 
 
 def corrected_table(rows: list[CorrectedRow], baseline: str) -> str:
     """The rows as a text table for a person, with the baseline named."""
     width = max(len("bot"), *(len(row.name) for row in rows))
-    lines = [f"chance-corrected points (baseline {baseline}; duplicate blocks as the unit; 95 % intervals)",
-             f"{'bot':<{width}}  {'raw %':>14}  {'corrected %':>14}  {'mean luck':>9}  {'blocks':>6}"]
+    lines = [f"chance-corrected points (baseline {baseline}; duplicate blocks as the unit; 95 % intervals; "
+             "taken: the share of the baseline's luck taken out, fitted on the entrant's blocks)",
+             f"{'bot':<{width}}  {'raw %':>14}  {'corrected %':>14}  {'mean luck':>9}  {'taken':>5}  {'blocks':>6}"]
     for row in rows:
         lines.append(f"{row.name:<{width}}  {100 * row.raw:6.1f} +/- {100 * row.raw_error:4.1f}  "
                      f"{100 * row.corrected:6.1f} +/- {100 * row.corrected_error:4.1f}  {row.luck:+9.4f}  "
+                     f"{row.coefficient:5.2f}  "
                      f"{row.blocks:>6}")
     return "\n".join(lines)

@@ -168,7 +168,8 @@ def test_compare_prints_the_cutechess_line_and_pairs(db):
     assert re.fullmatch(r"Elo difference: -?\d+\.\d \+/- \d+\.\d, LOS: \d+\.\d % \(chance-corrected; duplicate "
                         r"blocks \(all rotations of one deal\) as the unit\)", lines[1])
     assert re.fullmatch(r"independent observations: 3 blocks, worth \d+ independent games", lines[3])
-    assert re.fullmatch(r"raw: Elo difference: .* per game \(baseline v2 sha256:[0-9a-f]{12}\)", lines[4])
+    assert re.fullmatch(r"raw: Elo difference: .* per game \(baseline v2 sha256:[0-9a-f]{12}\), [01]\.\d\d of it "
+                        r"taken out \(fitted on these blocks\)", lines[4])
     assert lines[5].startswith("pentanomial (3 pairs): LL ")
     data = json.loads(run_cli("compare", db, "r0", "r1", "--format", "json").stdout)
     assert data["games"] == 6 and sum(data["pentanomial"]) == 3 and lines[1].startswith(data["headline"])
@@ -191,14 +192,18 @@ def test_standings_corrected_shows_raw_and_corrected_points(db):
     assert result.exit_code == 0, result.output
     table = result.stdout.split("\n\n")[1].splitlines()
     assert re.fullmatch(r"chance-corrected points \(baseline v2 sha256:[0-9a-f]{12}; duplicate blocks as the unit; "
-                        r"95 % intervals\)", table[0])
-    assert table[1].split() == ["bot", "raw", "%", "corrected", "%", "mean", "luck", "blocks"]
+                        r"95 % intervals; taken: the share of the baseline's luck taken out, fitted on the "
+                        r"entrant's blocks\)", table[0])
+    assert table[1].split() == ["bot", "raw", "%", "corrected", "%", "mean", "luck", "taken", "blocks"]
     data = json.loads(run_cli("standings", db, "--corrected", "--format", "json").stdout)
     rows = data["corrected"]["rows"]
     assert {row["name"] for row in rows} == {row["name"] for row in data["rows"]}
     for row in rows:
         assert row["raw"] - row["corrected"] == pytest.approx(row["luck"])
-    assert sum(row["luck"] for row in rows) == pytest.approx(0.0, abs=1e-9)  # antisymmetric luck
+        # each row's share of the luck is its own (the rows' lucks no longer sum to 0), and
+        # never widens its interval
+        assert 0.0 <= row["coefficient"] <= 1.0 and row["corrected_error"] <= row["raw_error"]
+        assert row["luck"] == 0.0 if row["coefficient"] == 0.0 else row["luck"] != 0.0
     assert one_error_line(run_cli("standings", db, "--corrected", "--format", "csv")) == (
         "--corrected shows a second table: use --format table or json")
 
@@ -305,7 +310,7 @@ def test_compare_and_corrected_standings_work_at_every_table_size(tmp_path):
     result = run_cli("compare", tmp_path / "t.db", "r0", "r1")
     assert result.exit_code == 0, result.output
     assert "(chance-corrected; duplicate blocks (all rotations of one deal) as the unit)" in result.stdout
-    assert re.search(r"mean correction [+-]\d\.\d{4} \+/- \d\.\d{4} per game \(baseline v2 sha256:", result.stdout)
+    assert re.search(r"mean luck [+-]\d\.\d{4} \+/- \d\.\d{4} per game \(baseline v2 sha256:", result.stdout)
     standings = run_cli("standings", tmp_path / "t.db", "--corrected")
     assert standings.exit_code == 0, standings.output
 

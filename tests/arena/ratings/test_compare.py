@@ -17,9 +17,11 @@ def test_two_player_games_give_cutechess_numbers():
     assert c.score == pytest.approx(0.7) and not c.virtual
     assert c.elo == pytest.approx(400 * math.log10(0.7 / 0.3))  # 147.2
     se = math.sqrt(1.6 / 9) / math.sqrt(10)  # per-game variance with n - 1, over sqrt(n)
-    assert c.error == pytest.approx(1.959964 * se * 400 / math.log(10) / 0.21, rel=1e-6)  # 216.2
-    assert c.los == pytest.approx(0.5 * math.erfc(-(0.2 / se) / math.sqrt(2)))  # 93.3 %
-    assert c.headline() == "Elo difference: 147.2 +/- 216.2, LOS: 93.3 %"
+    # cutechess's formula with Student's t for 10 games (9 degrees of freedom: 2.262, not
+    # 1.960; the two agree to 0.3 % from 300 games on), and LOS its distribution function
+    assert c.error == pytest.approx(2.262157162798205 * se * 400 / math.log(10) / 0.21, rel=1e-6)  # 249.5
+    assert c.los == pytest.approx(0.9160746719714625, rel=1e-9)  # T_9(0.2 / se)
+    assert c.headline() == "Elo difference: 147.2 +/- 249.5, LOS: 91.6 %"
     assert c.pentanomial is None and c.places == {}
     mirror = compare(records, "b", "a")
     assert mirror.elo == pytest.approx(-c.elo) and mirror.los == pytest.approx(1 - c.los)
