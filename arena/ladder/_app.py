@@ -269,7 +269,7 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
             # here, and every submission's folder but the bot's own (hide_submissions).
             ladder_box = sandbox.with_hidden(hidden)
             executor = worker_executor(config.play.workers, ladder_box, logs, workdir)
-            runner = LadderRunner(config, writer, executor, workdir, ladder_box, fit_every_s)
+            runner = LadderRunner(config, writer, executor, workdir, ladder_box, fit_every_s, log_dir=logs)
             runner.enter_house_bots()
             async with trio.open_nursery() as nursery:
                 app = build_app(reader, config, runner.submitted, runner.in_play)

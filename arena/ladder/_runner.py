@@ -52,6 +52,7 @@ from ..tournament._handout import GameSource, WindowPlan
 from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, bot_seeds_of, keyed_seed
 from ._config import LadderConfig
 from ._faulting import GameFaults
+from ._logs import prune_logs_forever
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
 from ._store import Entrant, LadderStore
 from ._tree import remove_tree
@@ -126,6 +127,8 @@ class LadderRunner:
     #: each vetting also hides the other submissions' folders (:func:`hide_submissions`)
     sandbox: str | Sandbox = "auto"
     fit_every_s: float = FIT_EVERY_S
+    #: the bots' stderr logs, pruned per version (:mod:`arena.ladder._logs`); None: not kept
+    log_dir: Path | None = None
     #: every rated game of a whole block so far (or of a block given up), for matchmaking and
     #: fits (seats, ranks, block); a block's games join them when its last rotation is stored
     games: list[LadderGame] = field(default_factory=list)
@@ -167,6 +170,9 @@ class LadderRunner:
             nursery.start_soon(self._play_forever)
             nursery.start_soon(self._fit_forever)
             nursery.start_soon(self._matchmaking_fit_forever)
+            if self.log_dir is not None:
+                cap = self.config.logs_per_version_bytes
+                nursery.start_soon(prune_logs_forever, self.log_dir, cap, self.store.removed_entrants)
 
     # -- vetting --------------------------------------------------------------------------------
 

@@ -32,6 +32,8 @@ import msgpack
 from ..match._match import MatchResult
 from ..tournament._schedule import new_key
 from ..tournament._store import StoreError
+from ._faulttext import forget_all_texts, forget_old_texts, slim, with_texts
+from ._faulttext import shown as as_shown
 
 FORMAT = "pirate-arena-ladder"
 SCHEMA_VERSION = 1
@@ -258,11 +260,23 @@ class LadderStore:
                                 "removed IS NULL AND archive IS NOT NULL ORDER BY id", (Status.PASSED,))
         return [(number, entrant) for number, entrant in rows if entrant not in playing]
 
+    def removed_entrants(self) -> list[str]:
+        """The versions removed (:meth:`mark_removed`)."""
+        return [name for (name,) in self._db.execute("SELECT entrant FROM submissions WHERE removed IS NOT NULL")]
+
     def mark_removed(self, submission: int) -> None:
         """Record that a version's folder was removed; its archive goes too (an empty one
-        stays, so it still counts as an upload). Its games, ratings and report stay."""
-        self._write("a removal", [("UPDATE submissions SET removed = ?, disk_bytes = 0, archive = x'' WHERE id = ?",
-                                   (time.time(), submission))])
+        stays, so it still counts as an upload), and the text of its faults. Its games, ratings and
+        report stay, and each fault's kind, step and the start of its detail."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("UPDATE submissions SET removed = ?, disk_bytes = 0, archive = x'' WHERE id = ?",
+                                 (time.time(), submission))
+                for (entrant,) in self._db.execute("SELECT entrant FROM submissions WHERE id = ?", (submission,)):
+                    forget_all_texts(self._db, entrant)  # its fault texts go with it
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot store a removal ({error})") from None
 
     def add_submission(self, author: str, archive: bytes | None, manifest: Path | None = None,
                        limits: tuple[int, int] | None = None) -> tuple[int, str]:
@@ -401,7 +415,7 @@ class LadderStore:
         """Store one finished game, its seats and its faults in one transaction; ``False`` if
         the key was stored already (a game played again after a worker died)."""
         row = (key, block, rotation, result.seed, json.dumps(list(seats)), json.dumps(list(result.ranks)),
-               json.dumps(list(result.scores)), json.dumps([fault.as_dict() for fault in result.faults]),
+               json.dumps(list(result.scores)), json.dumps([slim(fault) for fault in result.faults]),
                result.reason.value, len(result.replay.steps), result.duration_s, time.time(),
                msgpack.packb(result.replay.as_dict()))
         try:
@@ -418,6 +432,7 @@ class LadderStore:
                 self._db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", [
                     (game, seats[f.seat] if f.seat is not None else "", f.kind.value, f.step,
                      cap_text(f.detail, DETAIL_MAX), cap_text(f.stderr_tail, REPORT_MAX)) for f in result.faults])
+                forget_old_texts(self._db, {seats[f.seat] for f in result.faults if f.seat is not None})
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot store game {key} ({error})") from None
         return True
@@ -489,7 +504,7 @@ class LadderStore:
             return None
         meta = _game_row(row[:9])
         meta["seed"] = row[10]
-        meta["faults"] = json.loads(row[8])
+        meta["faults"] = with_texts(self._db, game, meta["seats"], json.loads(row[8]))
         return meta, msgpack.unpackb(row[9], strict_map_key=False)
 
     def faults(self, entrant: str, limit: int = 20, hidden: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
@@ -497,7 +512,7 @@ class LadderStore:
         those in games of the blocks in ``hidden``."""
         keys = ("game", "kind", "step", "detail", "stderr_tail")
         shown, args = _not_in("g.block", hidden)
-        return [dict(zip(keys, row)) for row in self._db.execute(
+        return [as_shown(dict(zip(keys, row))) for row in self._db.execute(
             "SELECT f.game, f.kind, f.step, f.detail, f.stderr_tail FROM faults AS f JOIN games AS g ON g.id = f.game "
             f"WHERE f.entrant = ? AND {shown} ORDER BY f.game DESC LIMIT ?", (entrant, *args, limit))]
 
