@@ -40,6 +40,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arena.ratings._adjust import corrected_estimate  # noqa: E402
 from arena.ratings._baseline import load_baseline  # noqa: E402
 from arena.ratings._chance import game_luck  # noqa: E402
 from benchmarks.bench_variance_play import duplicate_block, mixed_policy  # noqa: E402
@@ -52,14 +53,16 @@ MIN_BLOCKS = 8
 
 def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool, fixed: bool,
             players: int = 2) -> dict:
-    """The played blocks of ``game_id`` (from the file, or played now and written there).
+    """The played blocks of ``game_id`` (from the file, or played now and written there; B
+    playing random moves only, ``share`` 1, has files of its own: ``variance_<game>_random*``).
 
     At ``players`` > 2 the table is A against a field of ``players - 1`` copies of B, a block
     every rotation of one deal; A's score in a game is its pairwise score against the field
     (1 for each B behind it, 1/2 level, 0 ahead, averaged) and its luck the same average of the
     luck matrix's row, so a block is ``players`` games of one number each, as a pair is two.
     """
-    path = DATA / f"variance_{game_id}{'_fixed' if fixed else ''}{f'_{players}p' if players != 2 else ''}.json"
+    against = "_fixed" if fixed else "_random" if share == 1.0 else ""  # B: deterministic, or random only
+    path = DATA / f"variance_{game_id}{against}{f'_{players}p' if players != 2 else ''}.json"
     baseline = load_baseline()
     model = baseline.model(game_id, players)
     if path.exists() and not refresh:
@@ -187,6 +190,9 @@ def report(data: dict, tournaments: int, coverage_blocks: int, seed: int) -> lis
     gain = data.get("gain", 1.0)
     if gain not in (0.0, 1.0):  # the same luck taken out whole, as before the baseline had gains
         analyses.append(("block unit + corrected, gain 1", raw - (raw - fixed) / gain, False))
+    if gain != 0.0:  # the share arena compare fits on these blocks (issue 46; fitted once, on all)
+        share = corrected_estimate([(r.sum(), r.sum() - f.sum(), len(r)) for r, f in zip(raw, fixed)]).coefficient
+        analyses.append((f"block unit + corrected, fitted share {share:.2f}", raw - share * (raw - fixed), False))
     for label, values, per_game in analyses:
         games, undecided, wrong = games_to_verdict(values, per_game, rng, tournaments, max_blocks)
         formula = formula_games(values, per_game, raw.mean())
