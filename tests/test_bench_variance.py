@@ -43,4 +43,6 @@ def test_report_has_three_analyses_and_the_coverage_line():
                                                              "block unit + corrected"]
     ratio = float(lines[2].split(" | ")[3].split("x")[0])
     assert ratio > 1.4  # the luck removed half of the spread
-    assert "coverage of 95 % intervals of 40 blocks: corrected" in lines[3]
+    # the share arena compare would fit: the luck here is all of the chance, so all of it
+    assert lines[3].split(" | ")[1] == "block unit + corrected, fitted share 1.00"
+    assert "coverage of 95 % intervals of 40 blocks: corrected" in lines[4]
