@@ -1,0 +1,74 @@
+"""Ladder throughput with a bot that faults in every game (issue 47): games per minute of a
+real ``arena ladder serve`` with three house bots, clean, then with one of them replaced by
+the time bomb of the tests (tests/arena/ladder/bots/timebomb: exits at its 3rd decision of
+every game, so each of its games forfeits and starts a new process)::
+
+    python benchmarks/ladder_faults.py --seconds 60 --concurrency 2
+
+Prints, per run, the games stored in the measured window (after the first game), the
+games/min, and the share of games with the time bomb seated. ``--limit 0`` keeps it playing
+(no withdrawal), to measure what one such bot costs while it plays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.arena.ladder._server import BOTS, Server, house_bots, ladder_folder, remove  # noqa: E402
+
+
+def count(db: Path, name: str) -> tuple[int, int]:
+    try:
+        with sqlite3.connect(db) as conn:
+            total = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+            seated = conn.execute("SELECT count(*) FROM seats WHERE entrant = ?", (name,)).fetchone()[0]
+            return total, seated
+    except sqlite3.Error:
+        return 0, 0
+
+
+def run(bomb: bool, seconds: float, concurrency: int, limit: int) -> tuple[int, float, float]:
+    extra = f"game_fault_limit = {limit}\n" + house_bots(random="py-random.toml", heuristic="py-heuristic.toml")
+    if bomb:
+        extra += f'\n[[bots]]\nauthor = "timebomb"\nmanifest = "{BOTS}/timebomb/bot.toml"\n'
+    else:
+        extra += house_bots(random2="py-random.toml")
+    folder = ladder_folder(extra.replace("concurrency = 2", ""))
+    text = (folder / "ladder.toml").read_text().replace("concurrency = 2", f"concurrency = {concurrency}")
+    (folder / "ladder.toml").write_text(text)
+    server = Server(folder, "auto")
+    db = folder / "ladder.db"
+    try:
+        while count(db, "")[0] < 1:
+            time.sleep(0.1)
+        start, (first, seated0) = time.monotonic(), count(db, "timebomb-v1")
+        time.sleep(seconds)
+        (last, seated1), elapsed = count(db, "timebomb-v1"), time.monotonic() - start
+    finally:
+        server.stop()
+        remove(folder)
+    games = last - first
+    return games, games / elapsed * 60, (seated1 - seated0) / games if games else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=0, help="game_fault_limit (0: never withdrawn)")
+    args = parser.parse_args()
+    for bomb in (False, True):
+        games, rate, share = run(bomb, args.seconds, args.concurrency, args.limit)
+        print(f"{'time bomb' if bomb else 'clean':9}  {games:6d} games  {rate:8.0f} games/min  "
+              f"time bomb seated in {100 * share:.0f} % of games", flush=True)
+
+
+if __name__ == "__main__":
+    main()
