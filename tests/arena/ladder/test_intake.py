@@ -281,8 +281,11 @@ async def test_a_build_that_leaves_too_much_is_refused(workdir):
     # sparse files (cheap to write), each under the 64 MiB per-file limit, 240 MiB in all
     manifest = 'command = "python bot.py"\nbuild = ["sh", "-c", "for f in a b c d; do truncate -s 60M $f; done"]\n'
     admission = await admit(archive(manifest), workdir, "karibik", 2)
-    assert (admission.passed, admission.report.splitlines()[0]) == (
-        False, f"build: afterwards, its folder holds more than {BUILD_MAX_BYTES} bytes (the limit)")
+    assert not admission.passed
+    assert admission.report.splitlines()[0] in (  # found after it, or (a loaded machine) while it ran
+        f"build: afterwards, its folder holds more than {BUILD_MAX_BYTES} bytes (the limit)",
+        f"build stopped: its folder holds more than {BUILD_MAX_BYTES} bytes (the limit); every process it "
+        f"started was killed")
 
 
 async def test_a_bot_whose_program_is_missing_fails_check_bot(workdir):
