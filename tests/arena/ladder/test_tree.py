@@ -27,11 +27,13 @@ def nest(top: Path, levels: int, name: str = "d") -> None:
 def test_a_tree_deeper_than_the_recursion_limit_is_removed(tmp_path):
     (tmp_path / "bot").mkdir()
     nest(tmp_path / "bot", 1500)
-    # What the ladder used to do: recursion past Python's limit, or, where the process may
-    # open fewer files than the tree is deep (1,024 for a normal user), that limit first.
-    with pytest.raises((RecursionError, OSError)):
-        shutil.rmtree(tmp_path / "bot")
-    remove_tree(tmp_path / "bot")
+    try:
+        # What the ladder used to do: recursion past Python's limit, or, where the process may
+        # open fewer files than the tree is deep (1,024 for a normal user), that limit first.
+        with pytest.raises((RecursionError, OSError)):
+            shutil.rmtree(tmp_path / "bot")
+    finally:
+        remove_tree(tmp_path / "bot")  # never left for pytest's own (recursive) cleanup
     assert list(tmp_path.iterdir()) == []
 
 
@@ -65,6 +67,8 @@ def test_measure_counts_and_stops_at_the_first_cap(tmp_path):
 
 def test_measure_of_a_deep_tree_stops_at_the_depth_cap(tmp_path):
     nest(tmp_path, 1500)
-    size = measure(tmp_path, max_depth=64, max_entries=10**6, max_bytes=10**9)
+    try:
+        size = measure(tmp_path, max_depth=64, max_entries=10**6, max_bytes=10**9)
+    finally:
+        remove_tree(tmp_path / "d")
     assert size.over == "entries more than 64 levels deep (the limit)" and size.entries <= 2 * 65
-    remove_tree(tmp_path / "d")
