@@ -58,7 +58,7 @@ from ._cgroups import CgroupLayout, cgroup_rows, find_cgroups, missing_roles, ro
 from ._loopback import PrivateLoopback
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
-from ._uids import UidAllocator
+from ._uids import UID_BASE, UidAllocator
 from ._userns import enter_own_namespace, own_namespaces_work
 from ._images import Image, bound, image_of, images_missing, mount_images, through_images
 from ._resident import keep_resident, lock_resident, state_folder
@@ -353,7 +353,12 @@ class Sandbox:
               plan: MountPlan, tmp_bytes: int | None, view_argv: Sequence[str], whole_system: bool) -> list[str]:
         env = os.environ if env is None else env
         also = needed_paths(view_argv, inside, env) if view_argv else ()
-        return view(argv, inside, env, uid, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes, also,
+        # One view for every bot uid: a bot's bubblewrap binds what any bot uid can reach (a
+        # path open to all users), never what its own uid alone may, so the view (cached by its
+        # arguments) is computed once per bot, not again for each uid its processes get: ~1 s of
+        # CPU at each start of a bot that crashes in game after game (issue 47).
+        anyone = None if uid is None else UID_BASE
+        return view(argv, inside, env, anyone, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes, also,
                     whole_system)
 
     def prepare_view(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str], uid: int | None = None,

@@ -253,3 +253,30 @@ async def test_a_withdrawn_entrant_is_not_started_again():
         assert players[1].process is None and pool.started == 2
         pool.release_all()
     assert first[1].process.returncode() is not None
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="bots get uids of their own only as root")
+async def test_a_new_process_of_a_bot_under_another_uid_does_not_compute_its_view_again():
+    # Issue 47: a bot that crashes in every game starts a process per game, each under
+    # another uid; its view (~1 s of CPU) was computed again for each uid, holding the slot.
+    from arena.sandbox import _view
+    from arena.sandbox._sandbox import detect_sandbox
+
+    box = detect_sandbox("auto")
+    if box.bwrap is None:
+        box.close()
+        pytest.skip("no bubblewrap here")
+    try:
+        specs = {"a": lifecycle("good", "a"), "b": lifecycle("good", "b")}
+        _view._view_paths.cache_clear()
+        async with trio.open_nursery() as nursery:
+            pool = BotPool(nursery, specs, 10, sandbox=box, keep=2)
+            await pool.preflight(["a"])
+            # Both seats "a": the idle process and a new one, alive together under two uids.
+            result, players, _ = await play(pool, ["a", "a"], 1)
+            pool.release_all()
+        assert result.faults == () and pool.started == 2
+        assert len({player.process.uid for player in players}) == 2
+        assert _view._view_paths.cache_info().misses == 1
+    finally:
+        box.close()
