@@ -25,18 +25,30 @@ async def until_interrupted(main: Callable[[], Awaitable[None]]) -> None:
     interrupted = False
     with trio.open_signal_receiver(signal.SIGINT) as signals:
         with trio.CancelScope() as scope:
+            watching = trio.CancelScope()
+            watched = trio.Event()
 
             async def watch() -> None:
                 nonlocal interrupted
-                async for _ in signals:
-                    interrupted = True
-                    scope.cancel()
-                    return
+                try:
+                    with watching:
+                        async for _ in signals:
+                            interrupted = True
+                            scope.cancel()
+                            return
+                finally:
+                    watched.set()
 
             # A system task: it is no child of ``main``'s nurseries, so its cancellation
-            # cannot come out of them in an exception group, and trio ends it with the run.
+            # cannot come out of them in an exception group. It ends before the receiver
+            # closes, however ``main`` ends (reading a closed one is trio's internal error).
             trio.lowlevel.spawn_system_task(watch)
-            await main()
+            try:
+                await main()
+            finally:
+                watching.cancel()
+                with trio.CancelScope(shield=True):
+                    await watched.wait()
     if interrupted:
         raise KeyboardInterrupt
 

@@ -86,11 +86,11 @@ def runtime_of(program: Path | None, env: Mapping[str, str], own: Path | None) -
     written = Path(os.path.abspath(program))
     if arenas_python(program):
         return Runtime("the arena's Python", Path(sys.executable), objects=tuple(python_objects()))
+    interpreters = script_interpreters(written, env)
+    if interpreters and of_the_system(Path(os.path.realpath(interpreters[-1]))):
+        inner = runtime_of(Path(interpreters[-1]), env, own)
+        return dataclasses.replace(inner, objects=(*inner.objects, *interpreters[:-1]))
     if own is not None and (written == own or own in written.parents):
-        interpreters = script_interpreters(written, env)
-        if interpreters and of_the_system(Path(os.path.realpath(interpreters[-1]))):
-            inner = runtime_of(Path(interpreters[-1]), env, own)
-            return dataclasses.replace(inner, objects=(*inner.objects, *interpreters[:-1]))
         return Runtime("native")
     folders = system_runtime(written)
     if folders:
@@ -106,10 +106,10 @@ def runtime_of(program: Path | None, env: Mapping[str, str], own: Path | None) -
 
 @functools.cache
 def _files(runtime: Runtime) -> tuple[Path, ...]:
-    if runtime.program is None:
-        return tuple(system_needs(None, {}, (), native_libraries()))
+    """Every runtime holds the native one (the C and C++ libraries): a program a runtime runs
+    may load them, and they are a few megabytes."""
     return tuple(system_needs(runtime.program, {"PATH": "/usr/local/bin:/usr/bin:/bin"}, runtime.scanned,
-                              runtime.objects))
+                              (*runtime.objects, *native_libraries())))
 
 
 @functools.cache
@@ -129,28 +129,35 @@ def native_libraries() -> tuple[str, ...]:
 
 def refuse_outside(program: Path | None, env: Mapping[str, str], own: Sequence[Path], runtime: Runtime,
                    of_the_system, allowed: Sequence[Path]) -> None:
-    """Raise :class:`ViewRefused` for the first file the bot's program and the ELF objects in
-    its folders (``own``) load that ``runtime`` does not hold: a file of the system not among
-    :meth:`Runtime.files`, or any file outside the system and ``allowed`` (its folder, its
-    runtime's). Nothing is added to the view here: this only checks what the files say."""
+    """Raise :class:`ViewRefused` where the bot's files name what its view will not hold:
+
+    - a file of the system its program loads (the program, a script's interpreter, their
+      libraries, its own libraries' libraries) that ``runtime`` does not hold: it could not
+      start (a library in its folder that its interpreter may load is not checked this way:
+      which it loads is its own affair, and one the runtime lacks fails only there);
+    - a file outside the system and ``allowed`` (its folder, its runtime's) that its program or
+      any ELF object in its folders (``own``) names (by its path, ``RPATH``,
+      ``LD_LIBRARY_PATH``): another entrant's program, named to be read (issue 44).
+
+    Nothing is added to the view here (its system part is its runtime's whatever its files
+    say): this says so before its first game, in one line naming the file."""
     held = {os.path.realpath(path) for path in runtime.files()}
     folders = [Path(form) for root in allowed for form in (os.path.abspath(root), os.path.realpath(root))]
     # Read now, never from what this machine keeps: the bot's files may have changed since.
     starts = [str(program), *script_interpreters(program, env)] if program is not None else []
     library_path = [entry for entry in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if os.path.isabs(entry)]
-    objects = [*starts, *(path for folder in own if os.path.isdir(folder) for path in objects_in(str(folder)))]
-    for path in sorted(set(closure(objects, library_path)) | set(starts)):
+    loaded = set(closure(starts, library_path)) | set(starts)
+    objects = [path for folder in own if os.path.isdir(folder) for path in objects_in(str(folder))]
+    for path in sorted(loaded | set(closure(objects, library_path))):
         for form in (Path(os.path.abspath(path)), Path(os.path.realpath(path))):
             if of_the_system(form):
-                if os.path.realpath(form) not in held:
-                    raise ViewRefused(f"{path}: its program or a library in its folder loads it, and its runtime "
-                                      f"({runtime.name}) does not hold it; put the library in the bot's folder "
-                                      f"(found through RUNPATH $ORIGIN) or run it with a runtime that has it")
+                if path in loaded and os.path.realpath(form) not in held:
+                    raise ViewRefused(f"{path}: its program loads it, and its runtime ({runtime.name}) does not "
+                                      f"hold it; put the library in the bot's folder (found through RUNPATH "
+                                      f"$ORIGIN) or run it with a runtime that has it")
             elif not any(form == folder or folder in form.parents for folder in folders):
                 raise ViewRefused(f"{path} lies outside the bot's folder and its runtime, and its program or a "
                                   f"library it loads needs it (by its path, RPATH or LD_LIBRARY_PATH)")
-
-
 
 
 def within(path: Path, folder: Path) -> bool:

@@ -296,8 +296,10 @@ def _view_paths(argv: tuple[str, ...], cwd: Path, env_items: tuple[tuple[str, st
         own = [inside] if inside.is_dir() and not of_the_system(inside) and not too_wide(inside) else []
         runtime = runtime_of(program, env, own[0] if own else None)
         python = program is not None and _arenas_python(program)
+        # what its command names is declared: its program's installation is its own too
+        installed = installation(program) if program is not None and not python else []
         refuse_outside(program, env, own, runtime, of_the_system,
-                       [*own, *runtime.folders, *((*_python_installation(), *python_folders()) if python else ())])
+                       [*own, *installed, *runtime.folders, *((*_python_installation(), *python_folders()) if python else ())])
         needs = [*runtime.files(), *([program, *map(Path, script_interpreters(program, env))] if program else [])]
         paths += [*runtime.folders, *needs, *(Path(path) for path in SYSTEM_FILES if os.path.exists(path)),
                   *(Path(os.path.realpath(path)) for path in etc_files() if path.is_symlink() and path.exists())]
