@@ -15,14 +15,19 @@ the least-squares slope of ``y_b - m_b ybar`` on ``l_b - m_b lbar`` (``cov(raw, 
 var(luck)``, the coefficient that minimises the spread), clipped to [0, 1]: never below 0 (the
 luck never counts against a result) nor above the shipped gain (at 20 blocks a slope is noisy;
 past 1 the self-play fit is the better guess). With equal units the estimate is the intercept
-of the regression of ``y_b`` on ``l_b``, and its uncertainty enters the interval as there:
-residual spread over n - 2 degrees of freedom (at the clipped ``c``), plus the slope's own
-variance times the luck met, ``(sum l_b)^2 / sum (l_b - m_b lbar)^2``, and a Student t quantile
-with n - 2 degrees of freedom (the raw interval: n - 1). Where that interval is not narrower
-than the raw one (the luck explains too little of this comparison to pay for the fitted
-slope), the raw figures are the corrected ones (``c = 0``), so a corrected interval is never
-wider than the raw one. Assumptions, and the coverage and bias measured: docs/ratings.md,
-"Chance-corrected scores".
+of the regression of ``y_b`` on ``l_b``; its variance is the residual spread ``R`` (at the
+clipped ``c``) over n - 2 degrees of freedom times ``(n + (sum l_b)^2 / sum (l_b - m_b
+lbar)^2) / M^2``, the second term the slope's own error times the luck met. That term is taken
+at its expectation over draws of the luck, ``n / (n - 3)`` (for equal units with normal luck),
+not at the luck these blocks met, so the variance is ``R n / ((n - 3) M^2)`` with a Student t
+quantile of n - 2 degrees of freedom (the raw interval: ``S n / ((n - 1) M^2)``, ``S`` the raw
+spread, n - 1). Both widths are then functions of the spreads alone, and the fitted share is
+used where its width is the smaller, a test on ``R / S`` (how much of the spread the luck
+explains): the choice never looks at the luck met nor at either mean, so it does not pick the
+raw figures exactly where the luck met moved them most (what the width at the luck met did,
+issue 46: coverage fell by up to 0.8 points). Elsewhere the raw figures are the corrected ones
+(``c = 0``), so a corrected interval is never wider than the raw one. Assumptions, and the
+coverage and bias measured: docs/ratings.md, "Chance-corrected scores".
 """
 
 from __future__ import annotations
@@ -33,8 +38,8 @@ from dataclasses import dataclass
 
 from ._student import t_quantile
 
-#: Fewest units a coefficient is fitted on (its interval needs n - 2 >= 1 degrees of freedom).
-MIN_UNITS = 3
+#: Fewest units a coefficient is fitted on (its variance divides by n - 3).
+MIN_UNITS = 4
 
 
 @dataclass(frozen=True)
@@ -78,8 +83,9 @@ def raw_estimate(units: Sequence[tuple[float, int]]) -> Estimate:
 
 def corrected_estimate(units: Sequence[tuple[float, float, int]]) -> Estimate:
     """The corrected mean of ``(total score, total luck, games)`` per unit, as the module
-    docstring says: the fitted share of the luck out, or the raw estimate where that would not
-    be narrower (also with fewer than :data:`MIN_UNITS` units or no spread of luck)."""
+    docstring says: the fitted share of the luck out, or the raw estimate where the luck explains
+    too little of the spread to narrow the interval (also with fewer than :data:`MIN_UNITS`
+    units, no spread of luck, or a slope at or below 0)."""
     raw = raw_estimate([(y, m) for y, _, m in units])
     n = len(units)
     if n < MIN_UNITS:
@@ -97,7 +103,7 @@ def corrected_estimate(units: Sequence[tuple[float, float, int]]) -> Estimate:
         return raw
     share = min(slope, 1.0)
     residual = sum((a - share * b) ** 2 for a, b in zip(dy, dl))
-    var = residual / (n - 2) * (n + (l_bar * games) ** 2 / sll) / games**2
+    var = residual * n / ((n - 3) * games**2)
     best = Estimate(y_bar - share * l_bar, math.sqrt(var), n - 2, share)
     if raw.df and best.half_width >= raw.half_width:
         return raw

@@ -82,7 +82,9 @@ BLOCKS = [("b1", (1, 0), (0.4, -0.3)), ("b2", (1, 1), (0.2, 0.1)), ("b3", (0, 1)
 
 def test_corrected_scores_are_the_headline_and_the_raw_ones_stay_beside_them():
     """The corrected figures are a regression's intercept: block totals of A's score on block
-    totals of its luck (numpy's least squares here, the module's own sums there)."""
+    totals of its luck (numpy's least squares here, the module's own sums there). Its variance
+    takes the slope's error at the luck mean expected over draws, not at the one met: the
+    residual sum of squares over n - 3, over n blocks (t with n - 2 degrees of freedom)."""
     records = _lucky(BLOCKS)
     res = compare(records, "A", "B", baseline="v1 sha256:abc")
     raw = compare(records, "A", "B", correct=False)
@@ -92,8 +94,7 @@ def test_corrected_scores_are_the_headline_and_the_raw_ones_stay_beside_them():
     x = np.array([2 * (l1 + l2) for _, _, (l1, l2) in BLOCKS])
     design = np.column_stack([np.ones(12), x])
     coef, rss, _, _ = np.linalg.lstsq(design, y, rcond=None)
-    cov = rss[0] / (12 - 2) * np.linalg.inv(design.T @ design)
-    mean, se = coef[0] / 2, math.sqrt(cov[0, 0]) / 2  # per game: a block is two games
+    mean, se = coef[0] / 2, math.sqrt(rss[0] / (12 - 3) / 12) / 2  # per game: a block is two games
     assert 0 < coef[1] < 1 and res.coefficient == pytest.approx(coef[1], rel=1e-9)
     assert res.score == pytest.approx(mean, rel=1e-9) and raw.score == y.sum() / 24
     assert res.error == pytest.approx(T95[10] * se * SLOPE / (mean * (1 - mean)), rel=1e-9)
@@ -114,8 +115,8 @@ def test_luck_that_does_not_narrow_the_interval_is_left_in():
     res = compare(_lucky(against), "A", "B")
     assert res.corrected and res.coefficient == 0.0
     assert (res.score, res.elo, res.error, res.los) == tuple(res.raw[k] for k in ("score", "elo", "error", "los"))
-    # two blocks: too few to fit a share (its interval needs n - 2 >= 1 degrees of freedom)
-    few = compare(_lucky(BLOCKS[:2]), "A", "B")
+    # three blocks: too few to fit a share (its variance divides by n - 3)
+    few = compare(_lucky(BLOCKS[:3]), "A", "B")
     assert few.coefficient == 0.0 and few.error == few.raw["error"]
 
 
