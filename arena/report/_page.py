@@ -237,12 +237,14 @@ def _corrected_section(store: ResultsStore, games: list[StoredGame]) -> str:
     rows = "".join(
         f"<tr><td>{html.escape(row.name)}</td><td>{100 * row.raw:.1f} &plusmn; {100 * row.raw_error:.1f}</td>"
         f"<td>{100 * row.corrected:.1f} &plusmn; {100 * row.corrected_error:.1f}</td><td>{row.luck:+.4f}</td>"
-        f"<td>{row.blocks}</td></tr>" for row in corrected_points(records))
+        f"<td>{row.coefficient:.2f}</td><td>{row.blocks}</td></tr>" for row in corrected_points(records))
     return ('<section id="corrected"><h2>Chance-corrected points</h2><table class="num"><thead><tr>'
-            '<th>bot</th><th>raw points %</th><th>corrected points %</th><th>mean luck</th><th>blocks</th>'
-            f'</tr></thead><tbody>{rows}</tbody></table><p class="note">Each game\'s luck (the chance events '
-            f'it met, valued by baseline {html.escape(label)}) taken out of its pairwise results; 95% intervals '
-            'with a duplicate block as one observation. As <code>arena standings --corrected</code>.</p></section>')
+            '<th>bot</th><th>raw points %</th><th>corrected points %</th><th>mean luck</th><th>taken</th>'
+            f'<th>blocks</th></tr></thead><tbody>{rows}</tbody></table><p class="note">Each game\'s luck (the '
+            f'chance events it met, valued by baseline {html.escape(label)}) taken out of its pairwise results '
+            'in the share shown as <em>taken</em>, fitted on the entrant\'s own blocks (0: the raw figures, '
+            'where the luck would not narrow the interval; 1: the baseline\'s gain); 95% intervals with a '
+            'duplicate block as one observation. As <code>arena standings --corrected</code>.</p></section>')
 
 
 def viewer_html(replay: Replay, meta: dict[str, Any], frames: bool = False) -> str:

@@ -334,6 +334,14 @@ def test_report_corrected_has_the_chance_corrected_section(db, tmp_path):
     page = out.read_text()
     assert '<section id="corrected"><h2>Chance-corrected points</h2>' in page
     assert re.search(r"baseline v2 sha256:[0-9a-f]{12}\) taken out", page)
+    # the share of the luck taken out per entrant, as `standings --corrected` shows it
+    assert ("<th>bot</th><th>raw points %</th><th>corrected points %</th><th>mean luck</th><th>taken</th>"
+            "<th>blocks</th>") in page
+    section = page[page.index('<section id="corrected">'):]
+    shown = {name: (taken, int(blocks)) for name, taken, blocks in re.findall(
+        r"<tr><td>([^<]+)</td>(?:<td>[^<]*</td>){3}<td>(\d\.\d\d)</td><td>(\d+)</td></tr>", section)}
+    rows = json.loads(run_cli("standings", db, "--corrected", "--format", "json").stdout)["corrected"]["rows"]
+    assert shown == {row["name"]: (f"{row['coefficient']:.2f}", row["blocks"]) for row in rows} and shown
     run_cli("report", db, "-o", out)
     assert 'id="corrected"' not in out.read_text()
 
