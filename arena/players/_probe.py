@@ -27,7 +27,8 @@ from pathlib import Path
 import trio
 
 from ..sandbox._sandbox import Sandbox
-from ..sandbox._view import installation, program_path, shown_paths
+from ..sandbox._plan import installation, program_path
+from ..sandbox._view import shown_paths
 from . import _probe_inside
 from ._manifest import BotSpec
 from ._probe_judge import CHANNELS_LEFT as CHANNELS_LEFT

@@ -41,7 +41,10 @@ cache contention between bots running at once.
 - :mod:`._sandbox`: :class:`Sandbox` (the settings and what is available here), :class:`Limits`,
   :func:`detect_sandbox`, the ``preexec`` that confines a process before ``exec``;
 - :mod:`._open`: :func:`open_sandbox` for ``--sandbox MODE``, the missing-protection warning;
-- :mod:`._view`, :mod:`._mounts`: what a bot sees of the filesystem (bubblewrap's arguments);
+- :mod:`._plan`: a bot's view planned once from what it declares, the one place that decides
+  what it sees (:func:`~._plan.plan_view`); everything below reads the plan;
+- :mod:`._view`, :mod:`._mounts`: the plan laid out as bubblewrap's arguments, and the uid
+  layer's mounts;
 - :mod:`._widening`: what no manifest may name, as it would widen a bot's view;
 - :mod:`._runtimes`: a bot's runtime (native, the arena's Python, a program of the system), the
   one source of what it sees of the system, and the check of its own files against it;

@@ -28,7 +28,6 @@ import dataclasses
 import functools
 import os
 import re
-import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass

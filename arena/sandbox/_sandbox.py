@@ -64,7 +64,8 @@ from ._images import Image, bound, image_of, images_missing, mount_images, throu
 from ._resident import keep_resident, lock_resident, state_folder
 from ._synthetic import data_arguments, private_files
 from ._sysinfo import answered_here
-from ._view import PACKAGES, PROJECT_ROOT, bot_path, etc_files, needed_paths, program_path, view, within
+from ._plan import declare_view
+from ._view import bot_path, etc_files, view, within
 
 
 @dataclass(frozen=True)
@@ -156,22 +157,6 @@ class Confinement:
     why: str
     plan: MountPlan = MountPlan()
     refused: bool = False
-
-
-def _needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> tuple[list[Path], list[Path]]:
-    """(required, optional): what a bot needs to start at all (its program, and the prefix of
-    the arena's Python when it runs that), and what the arena offers where it may (its own
-    packages, the organiser's ``PYTHONPATH``/``NODE_PATH``). Files named on the command line
-    are shown only inside these or the bot's folder: a manifest cannot ask for more."""
-    program = program_path(argv, cwd, env)
-    required = []
-    optional = [*(PROJECT_ROOT / name for name in PACKAGES), *(Path(entry) for key in ("PYTHONPATH", "NODE_PATH")
-                                 for entry in env.get(key, "").split(os.pathsep) if os.path.isabs(entry))]
-    if program is not None:
-        required.append(program)
-        if os.path.realpath(program) == os.path.realpath(sys.executable):
-            required += [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)]
-    return required, optional
 
 
 @dataclass(frozen=True)
@@ -284,10 +269,8 @@ class Sandbox:
         if not self.drop_privileges:
             return Confinement(False, "the arena does not run as root, so bots share its uid")
         cwd = Path(os.path.abspath(cwd or Path.cwd()))
-        required, optional = _needed_paths(argv, cwd, env)
-        if view_argv:
-            optional += needed_paths(view_argv, cwd, env)
-        plan, problems = plan_mounts(required, optional, cwd, program_path(argv, cwd, env))
+        declared = declare_view(argv, cwd, env, _also(view_argv, cwd, env))
+        plan, problems = plan_mounts(list(declared.required), list(declared.optional), cwd, declared.program)
         if problems:
             why = f"{problems[0]}, so it cannot run under another uid"
         elif plan and not self.namespaces:
@@ -352,14 +335,8 @@ class Sandbox:
     def _view(self, argv: Sequence[str], inside: Path, env: Mapping[str, str] | None, uid: int | None,
               plan: MountPlan, tmp_bytes: int | None, view_argv: Sequence[str], whole_system: bool) -> list[str]:
         env = os.environ if env is None else env
-        also = needed_paths(view_argv, inside, env) if view_argv else ()
-        # One view for every bot uid: a bot's bubblewrap binds what any bot uid can reach (a
-        # path open to all users), never what its own uid alone may, so the view (cached by its
-        # arguments) is computed once per bot, not again for each uid its processes get: ~1 s of
-        # CPU at each start of a bot that crashes in game after game (issue 47).
-        anyone = None if uid is None else UID_BASE
-        return view(argv, inside, env, anyone, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes, also,
-                    whole_system)
+        return view(argv, inside, env, uid, plan, self.hidden_paths, tmp_bytes, self.bwrap_sizes,
+                    _also(view_argv, inside, env), whole_system)
 
     def prepare_view(self, argv: Sequence[str], cwd: Path | None, env: Mapping[str, str], uid: int | None = None,
                      plan: MountPlan = MountPlan(), tmp_bytes: int | None = None,
@@ -578,6 +555,11 @@ _PIDS_ROLE = "process cap (cgroup pids)"
 #: what a process cap needs where the arena is not root and the kernel refuses it a namespace
 _NO_OWN_NAMESPACE = ("needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, and "
                      "kernel.apparmor_restrict_unprivileged_userns=0 where AppArmor restricts them) or root")
+
+
+def _also(view_argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> tuple[Path, ...]:
+    """What another command shown with a bot's (``arena doctor``'s probe) needs: its plan's."""
+    return declare_view(view_argv, cwd, env).declared if view_argv else ()
 
 
 def _strictly_within(path: Path, folder: Path) -> bool:

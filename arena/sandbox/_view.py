@@ -1,6 +1,7 @@
 """What a bot sees of the filesystem under bubblewrap: what its program needs, no more.
 
-:func:`view` gives bubblewrap's mount arguments for one bot:
+:func:`view` gives bubblewrap's mount arguments for one bot, from its plan (``_plan``: what it
+declares and its runtime's files, decided there alone); this module lays the plan out:
 
 - read-only, of the system only its runtime (``_runtimes``: the program its command names, a
   script's interpreter, a system runtime's folder, as a JDK, and the libraries those load, or
@@ -35,36 +36,21 @@ of it is an image mounted for that bot alone (``_images``).
 from __future__ import annotations
 
 import functools
-import glob
 import os
-import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ._folders import ViewRefused
 from ._farm import farm
 from ._mounts import MountPlan
-from ._python import python_folders, python_view
-from ._libraries import script_interpreters
-from ._runtimes import SYSTEM, arenas_python as _arenas_python, of_the_system, refuse_outside, runtime_of, within
+from ._plan import ETC, PACKAGES, PROJECT_ROOT, SYS, etc_files, needed_paths, plan_view, program_path, too_wide
+from ._runtimes import SYSTEM, of_the_system, within
 
-#: what runtimes read of /etc: the dynamic linker, getpwuid (Java's user.name), name service
-#: and time zone, Debian's alternatives (/usr/bin/java links through them), OpenSSL's
-#: configuration (Node reads it at start), and patterns for the JVM's and Python's own folders
-ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ld.so.preload", "localtime", "timezone",
-       "nsswitch.conf", "passwd", "group", "hosts", "host.conf", "gai.conf", "alternatives",
-       "os-release", "locale.alias", "ssl/openssl.cnf", "java-*", "python3*")
-#: what runtimes read of /sys to count CPUs (glibc's get_nprocs, libuv)
-SYS = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible", "/sys/devices/system/cpu/present")
-#: small files of the system every runtime may read: OpenSSL's configuration (Node reads it at
-#: start), the time zone /etc/localtime names
-SYSTEM_FILES = ("/usr/lib/ssl/openssl.cnf", os.path.realpath("/etc/localtime"))
+__all__ = ["ETC", "PACKAGES", "PROJECT_ROOT", "bot_path", "etc_files", "needed_paths", "program_path", "shown_paths",
+           "too_wide", "view", "view_paths", "within"]
+
 #: never shown, whatever a command line names (sockets of the host's services, kernel state)
 NEVER = (Path("/run"), Path("/var/run"), Path("/proc"), Path("/sys"), Path("/dev"))
-#: the folder holding the engines/protocol/bots/envs packages; a Python bot imports them
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engines", "protocol", "bots", "envs")
 
 
 @functools.cache
@@ -90,110 +76,6 @@ def _system_arguments(whole: bool = True) -> tuple[str, ...]:
     return tuple(arguments)
 
 
-@functools.cache
-def etc_files() -> tuple[Path, ...]:
-    """The files (and folders) of ``/etc`` every view shows (:data:`ETC`)."""
-    return tuple(Path(path) for pattern in ETC for path in sorted(glob.glob(os.path.join("/etc", pattern))))
-
-
-def program_path(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Path | None:
-    """The file ``argv[0]`` names, as exec will find it (a relative path is from ``cwd``)."""
-    import shutil
-
-    if not argv:
-        return None
-    if "/" in argv[0]:
-        return cwd / argv[0]
-    found = shutil.which(argv[0], path=env.get("PATH", os.environ.get("PATH")))
-    return Path(found) if found else None
-
-
-def links_between(path: Path) -> list[Path]:
-    """The links ``path`` leads through to the file it names, each as written (a virtual
-    environment's ``bin/python`` to ``python3.11`` beside it, that to the interpreter): a view
-    showing only the first and the last would leave the first dangling."""
-    links: list[Path] = []
-    current = Path(os.path.abspath(path))
-    while current.is_symlink() and len(links) < 40:
-        current = Path(os.path.abspath(current.parent / os.readlink(current)))
-        links.append(current)
-    return links
-
-
-def installation(program: Path) -> list[Path]:
-    """The folders a program needs beside itself: the arena's Python prefixes when it is the
-    arena's interpreter; otherwise the folder above its ``bin/`` (``/opt/node`` for
-    ``/opt/node/bin/node``), or its own folder. Nothing for a program of the system."""
-    real = Path(os.path.realpath(program))
-    if real == Path(os.path.realpath(sys.executable)):
-        return _python_installation()
-    folders = []
-    for path in (Path(os.path.abspath(program)), real):
-        if not of_the_system(path):
-            folders.append(path.parent.parent if path.parent.name == "bin" else path.parent)
-    return folders
-
-
-@functools.cache
-def _python_installation() -> list[Path]:
-    """The arena's Python: its prefixes, or where a prefix is the system's (``/usr``: Debian's
-    Python), the folders of its module path that lie there (never ``/usr`` whole)."""
-    prefixes = list(dict.fromkeys(Path(prefix) for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix)))
-    folders = [prefix for prefix in prefixes if not of_the_system(prefix)]
-    system = [prefix for prefix in prefixes if of_the_system(prefix)]
-    folders += [Path(entry) for entry in sys.path if entry and os.path.isdir(entry)
-                and any(within(Path(entry), prefix) for prefix in system) and Path(entry) not in system]
-    return folders
-
-
-def needed_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], whole_system: bool = False) -> list[Path]:
-    """Every path a bot needs beyond the system (see the module's docstring), as given; of the
-    arena's Python, what :func:`arena.sandbox._python.python_view` names (its prefixes whole
-    with ``whole_system``, as a build step gets them)."""
-    paths = [cwd]
-    program = program_path(argv, cwd, env)
-    if program is not None:
-        python = _arenas_python(program) and not whole_system
-        paths += [program, *links_between(program), *(python_view() if python else installation(program))]
-    # Files named on the command line, with their folder (a script imports the modules
-    # beside it); a folder named there is not shown (a manifest naming /home or /var must not
-    # open them).
-    paths += [_with_siblings(Path(arg)) for arg in argv[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
-    paths += [PROJECT_ROOT / name for name in PACKAGES]
-    paths += [Path(entry) for key in ("PYTHONPATH", "NODE_PATH")
-              for entry in env.get(key, "").split(os.pathsep) if os.path.isabs(entry)]
-    return paths
-
-
-def too_wide(path: Path) -> str | None:
-    """Why ``path`` may not be shown whole to a bot (it holds more than one bot's own), or
-    ``None``: the root, a top-level folder (``/home``, ``/opt``, ``/tmp``), a home folder
-    (``/home/alice``, ``/root``, the arena's own), or a folder every user may write (sticky and
-    world-writable, as ``/tmp`` and ``/var/tmp``)."""
-    path = Path(os.path.abspath(path))
-    if path == Path("/"):
-        return "the root of the filesystem"
-    if len(path.parts) <= 2:
-        return "a top-level folder"
-    if path.parent == Path("/home") or path in (Path("/root"), Path(os.path.expanduser("~"))):
-        return "a home folder"
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return None
-    if mode & stat.S_ISVTX and mode & stat.S_IWOTH:
-        return "a folder every user may write"
-    return None
-
-
-def _with_siblings(path: Path) -> Path:
-    """The folder of a file named on a command line, or the file alone where that folder is
-    more than a script's own (:func:`too_wide`: shared by every user, a top-level folder, a
-    home)."""
-    folder = Path(os.path.abspath(path)).parent
-    return path if too_wide(folder) else folder
-
-
 def _reachable(path: Path, plan: MountPlan) -> bool:
     """Whether a bot uid (running bubblewrap) can reach ``path`` in ``plan``'s view: it is
     shown, and every folder above it is open (folders the plan recreated are)."""
@@ -210,7 +92,7 @@ def _reachable(path: Path, plan: MountPlan) -> bool:
     return True
 
 
-def _shown(paths: Sequence[Path], uid: int | None, plan: MountPlan, whole_system: bool = True) -> list[Path]:
+def _shown(paths: Sequence[Path], own_uid: bool, plan: MountPlan, whole_system: bool = True) -> list[Path]:
     """The needed paths to bind, outermost first: existing files and folders outside the
     forbidden places (and, where the system's folders are shown whole, outside those), each
     once (a path inside another is shown by it). A path is taken as written and with its links
@@ -230,7 +112,7 @@ def _shown(paths: Sequence[Path], uid: int | None, plan: MountPlan, whole_system
                 continue  # the root or a top-level folder whole (a manifest's PYTHONPATH = "/"): never
             if not (form.is_dir() or form.is_file()):
                 continue  # missing, or a socket or device: the bot's own start reports a missing one
-            if uid is not None and not _reachable(form, plan):
+            if own_uid and not _reachable(form, plan):
                 continue  # bubblewrap runs as the bot's uid: it can bind only what that uid can reach
             candidates.append(form)
     shown: list[Path] = []
@@ -247,7 +129,7 @@ def shown_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], also: Se
     """The paths beyond the system's that a bot started as ``argv`` in ``cwd`` is shown (by an
     arena that reaches everything), outermost first: what ``arena doctor``'s probe may find in
     folders it must otherwise not see (the path down to them, and them)."""
-    return _shown([*needed_paths(argv, cwd, env), *also], None, MountPlan(), whole_system=True)
+    return _shown([*needed_paths(argv, cwd, env), *also], False, MountPlan(), whole_system=True)
 
 
 def _branches(folder: Path, path: Path) -> list[Path]:
@@ -273,40 +155,21 @@ def _farm_roots() -> tuple[Path, ...]:
 
 def view_paths(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,
                plan: MountPlan = MountPlan(), also: Sequence[Path] = (), whole_system: bool = False) -> list[Path]:
-    """See :func:`_view_paths`; the same bot started again (a tournament starts each entrant
-    many times) costs nothing."""
-    return list(_view_paths(tuple(argv), Path(cwd), tuple(sorted(env.items())), uid, plan, tuple(also), whole_system))
+    """The paths a bot's view binds (beside the system's links, ``/etc``'s files and its own
+    mounts), outermost first: what its plan (:func:`arena.sandbox._plan.plan_view`) declares
+    and, unless the system's folders are shown whole, its runtime's files and folders, as far
+    as ``uid`` can reach them in ``plan``'s mounts. Raises
+    :class:`~arena.sandbox._folders.ViewRefused` as the plan does."""
+    planned = plan_view(argv, cwd, env, also, whole_system)
+    # Keyed by whether it has a uid of its own, never by which: what it binds is what any bot
+    # uid can reach (a path open to all users), so a bot started again under another uid costs
+    # nothing (~1 s of CPU at each start of a bot crashing in game after game, issue 47).
+    return list(_bound(planned.declared + planned.system, uid is not None, plan, whole_system))
 
 
 @functools.lru_cache(maxsize=128)
-def _view_paths(argv: tuple[str, ...], cwd: Path, env_items: tuple[tuple[str, str], ...], uid: int | None,
-                plan: MountPlan, also: tuple[Path, ...], whole_system: bool) -> tuple[Path, ...]:
-    """The paths a bot's view binds (beside the system's links, ``/etc``'s files and its own
-    mounts), outermost first: what :func:`needed_paths` names (and ``also``), and unless the
-    system's folders are shown whole, its runtime's files and folders
-    (:func:`arena.sandbox._runtimes.runtime_of`), once its own files are checked against
-    them (:func:`arena.sandbox._runtimes.refuse_outside`: :class:`ViewRefused`)."""
-    env = dict(env_items)
-    paths = [*needed_paths(argv, cwd, env, whole_system), *also]
-    if not whole_system:
-        program = program_path(argv, cwd, env)
-        inside = Path(os.path.abspath(cwd))
-        # Its folder's ELF objects are looked at only to check them against its runtime (never
-        # a folder of the system's or a shared one, which would take a walk of thousands).
-        own = [inside] if inside.is_dir() and not of_the_system(inside) and not too_wide(inside) else []
-        runtime = runtime_of(program, env, own[0] if own else None)
-        python = program is not None and _arenas_python(program)
-        # what its command names is declared: its program's installation is its own too
-        installed = installation(program) if program is not None and not python else []
-        refuse_outside(program, env, own, runtime, of_the_system,
-                       [*own, *installed, *runtime.folders, *((*_python_installation(), *python_folders()) if python else ())])
-        needs = [*runtime.files(), *([program, *map(Path, script_interpreters(program, env))] if program else [])]
-        paths += [*runtime.folders, *needs, *(Path(path) for path in SYSTEM_FILES if os.path.exists(path)),
-                  *(Path(os.path.realpath(path)) for path in etc_files() if path.is_symlink() and path.exists())]
-        # what the command line names of the system (a Java class path's jars)
-        paths += [Path(part) for arg in argv[1:] for part in arg.split(os.pathsep)
-                  if os.path.isabs(part) and of_the_system(Path(part)) and os.path.exists(part)]
-    return tuple(_shown(paths, uid, plan, whole_system))
+def _bound(paths: tuple[Path, ...], own_uid: bool, plan: MountPlan, whole_system: bool) -> tuple[Path, ...]:
+    return tuple(_shown(paths, own_uid, plan, whole_system))
 
 
 def view(argv: Sequence[str], cwd: Path, env: Mapping[str, str], uid: int | None = None,

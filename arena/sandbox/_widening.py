@@ -14,7 +14,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ._view import PACKAGES, PROJECT_ROOT, installation, of_the_system, program_path, too_wide, within
+from ._plan import PACKAGES, PROJECT_ROOT, installation, of_the_system, program_path, too_wide, within
 
 
 def view_widening(argv: Sequence[str], cwd: Path, env: Mapping[str, str], own: Path,

@@ -268,7 +268,7 @@ async def test_a_new_process_of_a_bot_under_another_uid_does_not_compute_its_vie
         pytest.skip("no bubblewrap here")
     try:
         specs = {"a": lifecycle("good", "a"), "b": lifecycle("good", "b")}
-        _view._view_paths.cache_clear()
+        _view._bound.cache_clear()
         async with trio.open_nursery() as nursery:
             pool = BotPool(nursery, specs, 10, sandbox=box, keep=2)
             await pool.preflight(["a"])
@@ -277,6 +277,6 @@ async def test_a_new_process_of_a_bot_under_another_uid_does_not_compute_its_vie
             pool.release_all()
         assert result.faults == () and pool.started == 2
         assert len({player.process.uid for player in players}) == 2
-        assert _view._view_paths.cache_info().misses == 1
+        assert _view._bound.cache_info().misses == 1
     finally:
         box.close()
