@@ -25,9 +25,9 @@ spread, n - 1). Both widths are then functions of the spreads alone, and the fit
 used where its width is the smaller, a test on ``R / S`` (how much of the spread the luck
 explains): the choice never looks at the luck met nor at either mean, so it does not pick the
 raw figures exactly where the luck met moved them most (what the width at the luck met did,
-issue 46: coverage fell by up to 0.8 points). Elsewhere the raw figures are the corrected ones
-(``c = 0``), so a corrected interval is never wider than the raw one. Assumptions, and the
-coverage and bias measured: docs/ratings.md, "Chance-corrected scores".
+issue 46: 0-1.2 points of coverage lost against this rule). Elsewhere the raw figures are the
+corrected ones (``c = 0``), so a corrected interval is never wider than the raw one.
+Assumptions, and the coverage and bias measured: docs/ratings.md, "Chance-corrected scores".
 """
 
 from __future__ import annotations

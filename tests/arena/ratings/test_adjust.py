@@ -113,8 +113,8 @@ def test_coverage_and_bias_at_20_blocks_over_many_comparisons():
     """2000 comparisons of 20 duplicate pairs per scenario (seeded: the same draws every run).
     The fitted intervals are never wider than the raw ones, hold the known expected score never
     more than 1.5 points less often than the raw intervals of the same comparisons (what choosing
-    between them on the spreads costs: 0-1.1 points here), 94-96 % of the time over the near-equal scenarios,
-    and the corrected mean is unbiased (within 3 standard errors of the truth). Against a weak
+    between them on the spreads costs: up to 1.05 points here), 94-96 % of the time over the
+    near-equal scenarios, and the corrected mean is unbiased (within 3 standard errors of the truth). Against a weak
     bot neither holds 94 %: a t interval of 40 games covers a lopsided score's truth 93 % of
     the time at 85 %, 90 % at 94.5 % (the binomial's skew), corrected or not."""
     rng = np.random.default_rng(2046)
