@@ -27,9 +27,11 @@ from pathlib import Path
 import trio
 
 from ..sandbox._sandbox import Sandbox
-from ..sandbox._plan import installation, program_path
+from ..sandbox._folders import ViewRefused
+from ..sandbox._plan import installation, plan_view, program_path
 from ..sandbox._view import shown_paths
 from . import _probe_inside
+from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
 from ._probe_judge import CHANNELS_LEFT as CHANNELS_LEFT
 from ._probe_judge import Check as Check
@@ -58,7 +60,7 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
     ``manifest``: probe the view that bot gets: the probe runs in its folder, with its
     environment, and is shown what its command would be (its program, the files its command
     line names, its ``PYTHONPATH``), beside the arena's Python that runs the probe."""
-    from ._process import bot_environment, open_bot_process
+    from ._process import VIEW_REFUSED, bot_environment, open_bot_process
 
     targets = Targets()
     try:
@@ -71,6 +73,13 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
         # environment or command line add beyond those (that is what the probe looks for).
         program = program_path(view_argv, cwd, env) if view_argv else None
         runtime = installation(program) if program is not None else []
+        if manifest is not None and sandbox.bwrap is not None:
+            # The bot's own plan first, as its start in a tournament makes it: a view it cannot
+            # have refuses it here with the same line (the probe's plan is another command's).
+            try:
+                await trio.to_thread.run_sync(plan_view, view_argv, cwd, env)
+            except ViewRefused as error:
+                raise BotFault(FaultKind.CRASH, f"{VIEW_REFUSED}: {error}") from None
         shown = [str(path) for path in shown_paths([*probe, "{}"], cwd, {}, runtime)]
         spec = BotSpec("sandbox-probe", (*probe, json.dumps(targets.task(shown))), cwd=cwd,
                        env=manifest.env if manifest is not None else {}, limits=PROBE_LIMITS)

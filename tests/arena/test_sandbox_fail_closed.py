@@ -148,7 +148,7 @@ async def test_without_images_a_folder_past_what_can_be_kept_resident_is_refused
                                     f"resident (40,000 in all): make its folder an image (root, Linux 6.12, mkfs.erofs)")
 
 
-def tournament(top: Path, bot: Path) -> subprocess.CompletedProcess:
+def tournament(top: Path, bot: Path, command: str = "python -m bots.random") -> subprocess.CompletedProcess:
     """``arena tournament run`` of a good entrant (a folder of its own) and one in ``bot``."""
     (top / "good").mkdir(mode=0o755)
     (top / "t.toml").write_text(textwrap.dedent(f"""\
@@ -162,7 +162,7 @@ def tournament(top: Path, bot: Path) -> subprocess.CompletedProcess:
         cwd = "{top / 'good'}"
         [[entrants]]
         name = "odd"
-        command = "python -m bots.random"
+        command = "{command}"
         cwd = "{bot}"
         """))
     (top / "t.toml").chmod(0o600)
@@ -277,3 +277,29 @@ def test_strict_mode_runs_only_where_every_protection_is_active(folder):
     else:
         assert result.returncode == 0, result.stderr
         assert games(top / "t.db") == 2
+
+
+LIBCAP = next((path for path in ("/lib/x86_64-linux-gnu/libcap.so.2", "/usr/lib/x86_64-linux-gnu/libcap.so.2")
+               if os.path.exists(path)), None)
+
+
+@needs_bwrap_and_cc
+@pytest.mark.skipif(LIBCAP is None, reason="needs libcap.so.2 (bubblewrap's own dependency)")
+def test_a_native_bot_needing_a_library_its_runtime_lacks_is_refused_by_the_run_and_by_doctor(folder):
+    # Declare, never infer: the libraries of the system a native bot's program named were
+    # bound into its view because its file said so; its runtime (the C and C++ libraries) now
+    # decides, and the run and `arena doctor MANIFEST` refuse it alike, naming the file.
+    (folder / "bot.c").write_text("int main(void) { return 0; }\n")
+    subprocess.run(["cc", "-o", str(folder / "bot"), str(folder / "bot.c"), "-Wl,--no-as-needed", LIBCAP], check=True)
+    result = tournament(folder.parent, folder, "./bot")
+    assert result.returncode == 2, result.stderr
+    line = result.stderr.splitlines()[-1]
+    assert line.startswith("error: entrant 'odd' cannot start: its view cannot be built: ") and line.endswith(
+        "libcap.so.2: its program loads it, and its runtime (native) does not hold it; put the library in the bot's "
+        "folder (found through RUNPATH $ORIGIN) or run it with a runtime that has it"), line
+    assert games(folder.parent / "t.db") == 0
+    (folder / "bot.toml").write_text('name = "odd"\ncommand = "./bot"\n')
+    doctor = subprocess.run(["arena", "doctor", str(folder / "bot.toml")], capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "COLUMNS": "1000"})
+    why = line.removeprefix("error: entrant 'odd' cannot start: ")
+    assert f"REFUSED: odd cannot start: {why}" in doctor.stdout.splitlines(), doctor.stdout
