@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from ._pieces import Pieces
+
 #: An action is any msgpack-able value: int, str, list, dict of those.
 Action = Any
 
@@ -173,10 +175,17 @@ class Game:
     #: requests; it never names a game's fields itself. ``tests/protocol/test_static.py`` plays
     #: seeded games of every game and checks that the declared keys never change.
     static_fields: tuple[str, ...] = ()
+    #: the optional pieces (codec, kept tensor, policies, resampler, OpenSpiel bounds), lazily
+    pieces: Pieces = field(default_factory=Pieces)
 
     def __post_init__(self) -> None:
         # Every state knows its game (``state.game.id``), whichever module defined it.
         self.state_class.game = self
+
+    def piece(self, name: str) -> Any:
+        """The game's piece ``name``, imported; :class:`~engines.MissingPiece` saying what it is
+        for when the game has none."""
+        return self.pieces.load(name, self.id)
 
     def resolve_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Return a complete option dict: given values validated, the rest defaulted.

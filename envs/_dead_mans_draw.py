@@ -35,6 +35,13 @@ SLOT_NAME = {slot: name for name, slot in SLOT.items()}
 CHARACTER_SLOT = {name: index for index, name in enumerate(CHARACTER_IDS)}
 
 
+def max_game_length(options: Mapping[str, Any], num_players: int) -> int:
+    """A bound on decisions per game for OpenSpiel (none is ever near it): every turn draws a
+    card and holds at most ~10 placements, each with a few decisions."""
+    party = options["party"] or num_players > 4
+    return 100 * (100 if party else 50) + 2 * num_players
+
+
 class DeadMansDrawCodec(Codec):
     game_id = "dead-mans-draw"
     simultaneous = True

@@ -1,22 +1,19 @@
-"""The three games' codecs by game id, and the short names both adapters accept."""
+"""The games' codecs by game id (each game's descriptor names its own), and the short names both
+adapters accept."""
 
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from engines import BadOption, Game, get_game
+from engines import BadOption, Game, MissingPiece, game_ids, get_game
 
 from ._codec import Codec
 
-#: game id -> "module:class" of its codec
-CODECS = {
-    "dead-mans-draw": "envs._dead_mans_draw:DeadMansDrawCodec",
-    "opito-bay": "envs._opito_bay:OpitoBayCodec",
-    "karibik": "envs._karibik:KaribikCodec",
-}
+#: game id -> "module:class" of its codec, for every game whose descriptor names one (a game
+#: without is not an environment: :func:`game_id_of` says so)
+CODECS = {game_id: get_game(game_id).pieces.codec for game_id in game_ids() if get_game(game_id).pieces.codec}
 #: OpenSpiel short name (also accepted by PettingZoo) -> game id
 SHORT_NAMES = {game_id.replace("-", "_"): game_id for game_id in CODECS}
 
@@ -28,6 +25,11 @@ def game_id_of(name: str) -> str:
         return name
     if name in SHORT_NAMES:
         return SHORT_NAMES[name]
+    if name.replace("_", "-") in game_ids():
+        try:
+            get_game(name.replace("_", "-")).piece("codec")
+        except MissingPiece as error:
+            raise ValueError(str(error)) from None
     known = ", ".join(f"{short!r}" for short in SHORT_NAMES)
     raise ValueError(f"unknown game {name!r}; known games: {known} (or the arena's ids "
                      f"{', '.join(repr(g) for g in CODECS)})")
@@ -51,8 +53,7 @@ def resolve(game_id: str, num_players: Any, options: Mapping[str, Any]) -> tuple
 
 @functools.lru_cache(maxsize=64)
 def _codec(game_id: str, num_players: int, frozen: tuple[tuple[str, Any], ...]) -> Codec:
-    module, _, name = CODECS[game_id].partition(":")
-    return getattr(importlib.import_module(module), name)(num_players, dict(frozen))
+    return get_game(game_id).piece("codec")(num_players, dict(frozen))
 
 
 def codec(game_id: str, num_players: int, options: Mapping[str, Any]) -> Codec:

@@ -24,6 +24,12 @@ NUM_SHIPS = len(SHIPS)
 VERBS = ("rob", "exchange", "hand")
 
 
+def max_game_length(options: Mapping[str, Any], num_players: int) -> int:
+    """A bound on decisions per game for OpenSpiel (none is ever near it): per round a bribe and
+    per ship a tie-break and a move of at most 5 steps, a loot, 12 transfers and a delivery."""
+    return 160 * options["max_rounds"]
+
+
 class KaribikCodec(Codec):
     game_id = "karibik"
     static_keys = ("board",)

@@ -19,20 +19,11 @@ tensor, less than half the cost of numpy's item assignment.
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
-from engines import State
+from engines import State, get_game
 
 from ._codec import Codec
-
-#: game id -> "module:class" of its kept tensor
-KEPT = {
-    "dead-mans-draw": "envs._kept_dmd:KeptDeadMansDraw",
-    "opito-bay": "envs._kept_opito:KeptOpitoBay",
-    "karibik": "envs._kept_karibik:KeptKaribik",
-}
 
 
 class Kept:
@@ -90,12 +81,22 @@ class Kept:
             out[index] += 1.0
 
 
+class Rebuilt(Kept):
+    """The kept tensor of a game whose descriptor names none: the codec's tensor of the seat's
+    observation, rebuilt at every sync (correct, only slower)."""
+
+    def sync(self, state: State) -> np.ndarray:
+        self.tensor[:] = self.codec.tensor(state.observation(self.seat))
+        return self.tensor
+
+
 class KeptTensors:
-    """Every seat's kept tensor of one engine state, made on first use."""
+    """Every seat's kept tensor of one engine state, made on first use (the class the game's
+    descriptor names as its ``kept`` piece, else :class:`Rebuilt`)."""
 
     def __init__(self, codec: Codec, state: State) -> None:
-        module, _, name = KEPT[codec.game_id].partition(":")
-        self._class = getattr(importlib.import_module(module), name)
+        game = get_game(codec.game_id)
+        self._class = game.piece("kept") if game.pieces.has("kept") else Rebuilt
         self.codec = codec
         self.state = state
         self._seats: list[Kept | None] = [None] * codec.num_players

@@ -40,6 +40,12 @@ def squash(value: float, scale: float) -> float:
     return value / (abs(value) + scale)
 
 
+def max_game_length(options: Mapping[str, Any], num_players: int) -> int:
+    """A bound on decisions per game for OpenSpiel (none is ever near it): per deal at most 51
+    cards plus the hands 7 Krakens send back, 3 decisions a turn."""
+    return 300 * (options["deals"] or 40)
+
+
 class OpitoBayCodec(Codec):
     game_id = "opito-bay"
     contextual = frozenset({"spyglass"})

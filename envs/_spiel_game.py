@@ -17,19 +17,9 @@ from ._spiel_observer import _Observer
 from ._spiel_state import SEED_DRAWS, SEED_OUTCOMES, PirateState, _Core, _spec_of
 
 def _max_game_length(game_id: str, options: Mapping[str, Any], num_players: int) -> int:
-    """A bound on decisions per game (OpenSpiel requires one; none is ever near it).
-
-    Dead Man's Draw: every turn draws a card and holds at most ~10 placements, each with a
-    few decisions; Opito Bay: per deal at most 51 cards plus the hands 7 Krakens send back,
-    3 decisions a turn; Karibik: per round a bribe and per ship a tie-break and a move of at
-    most 5 steps, a loot, 12 transfers and a delivery.
-    """
-    if game_id == "dead-mans-draw":
-        party = options["party"] or num_players > 4
-        return 100 * (100 if party else 50) + 2 * num_players
-    if game_id == "opito-bay":
-        return 300 * (options["deals"] or 40)
-    return 160 * options["max_rounds"]
+    """A bound on decisions per game (OpenSpiel requires one; none is ever near it): the game's
+    ``max_length`` piece (its descriptor's), else :class:`~engines.MissingPiece` saying so."""
+    return get_game(game_id).piece("max_length")(options, num_players)
 
 
 class PirateGame(pyspiel.Game):
@@ -153,15 +143,18 @@ def _defaults(short_name: str) -> dict[str, Any]:
     engine_game = get_game(SHORT_NAMES[short_name])
     params: dict[str, Any] = {"players": engine_game.min_players}
     params.update({option.name: option.default for option in engine_game.options})
-    params.update(SHORT_DEFAULTS.get(short_name, {}))
+    params.update(engine_game.pieces.short_options)
     params.update({"seed": -1, "turn_based": True})
     return params
 
 
-#: OpenSpiel's defaults that differ from the arena's: a short game, so that a whole game of
-#: OpenSpiel's own IS-MCTS or MCTS at 30 simulations a move takes seconds, not minutes (the
-#: full game is a parameter away: ``{"deals": 0}``, ``{"max_rounds": 30}``)
-SHORT_DEFAULTS = {"opito_bay": {"deals": 1}, "karibik": {"max_rounds": 5}}
+#: OpenSpiel's defaults that differ from the arena's, from each game's descriptor
+#: (``short_options``): a short game, so that a whole game of OpenSpiel's own IS-MCTS or MCTS at
+#: 30 simulations a move takes seconds, not minutes (the full game is a parameter away:
+#: ``{"deals": 0}``, ``{"max_rounds": 30}``)
+SHORT_DEFAULTS = {short: dict(get_game(game_id).pieces.short_options) for short, game_id in SHORT_NAMES.items()
+                  if get_game(game_id).pieces.short_options}
+_DEFAULTS = {"opito_bay": {"deals": 1}, "karibik": {"max_rounds": 5}}
 _DEFAULTS = {short: _defaults(short) for short in SHORT_NAMES}
 #: every game is registered sequential (turn-based presentation, the default); a game loaded
 #: with ``turn_based=false`` whose decisions can be simultaneous gets simultaneous dynamics

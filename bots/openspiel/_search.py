@@ -13,7 +13,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import envs.openspiel as adapter
 from bots.sdk import Request
-from engines import game_package, get_game
+from engines import get_game
 
 MAX_BUDGET_S = 2.0
 UCT_C = 2.0
@@ -118,7 +118,7 @@ class OpenSpielPolicy:
         # A fixed number of simulations never reads the clock: the same seeds, the same action.
         deadline = time.perf_counter() + budget_s if simulations is None else float("inf")
         seed = rng.getrandbits(32)
-        engine = game_package(request.game).determinize(request.observation, rng)
+        engine = get_game(request.game).piece("resampler")(request.observation, rng)
         engine.history, engine.log = [], []
         root = adapter.state_from_engine(self.game(request), engine, first=request.seat)
         if root.current_player() != request.seat:

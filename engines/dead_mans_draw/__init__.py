@@ -4,6 +4,7 @@ Rules: ``rules/dead-mans-draw.md``; bot-facing reference: ``protocol/games/dead-
 """
 
 from .._core import Game, Option
+from .._pieces import Pieces
 from ._cards import CARD_NAME as CARD_NAME
 from ._cards import CHARACTERS as CHARACTERS
 from ._cards import parse as parse
@@ -36,4 +37,11 @@ GAME = Game(
         "mermaid": '["move", row index] or (sir Lovesword) ["bank", row index]',
         "plunder": "[seat, suit letter]: the opponent stack whose top card you take as bonus",
     },
+    pieces=Pieces(
+        codec="envs._dead_mans_draw:DeadMansDrawCodec",
+        kept="envs._kept_dmd:KeptDeadMansDraw",
+        max_length="envs._dead_mans_draw:max_game_length",
+        policies="bots.dead_mans_draw",
+        resampler="engines.dead_mans_draw:determinize",
+    ),
 )

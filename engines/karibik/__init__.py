@@ -4,7 +4,7 @@ and steer the treasure chests into your own hideouts.
 Rules: ``rules/karibik.md``; bot-facing description: ``protocol/games/karibik.md``.
 """
 
-from engines import Game, Option
+from engines import Game, Option, Pieces
 
 from ._board import COLOURS as COLOURS
 from ._board import Area as Area
@@ -47,6 +47,14 @@ GAME = Game(
     renderers={"text": _render_with(render_text), "svg": _render_with(render_svg)},
     # The map (2.2 KB of msgpack, most of a request) never changes during a game.
     static_fields=("board",),
+    pieces=Pieces(
+        codec="envs._karibik:KaribikCodec",
+        kept="envs._kept_karibik:KeptKaribik",
+        max_length="envs._karibik:max_game_length",
+        policies="bots.karibik",
+        resampler="engines.karibik:determinize",
+        short_options={"max_rounds": 5},
+    ),
 )
 
 KaribikState.game = GAME

@@ -3,7 +3,7 @@
 Rules: ``rules/opito-bay.md``; bot-facing documentation: ``protocol/games/opito-bay.md``.
 """
 
-from engines import Game, Option
+from engines import Game, Option, Pieces
 
 from ._cards import DECK as DECK
 from ._cards import JOKER as JOKER
@@ -38,4 +38,12 @@ GAME = Game(
         "swap_with": "the id (int) of another player's treasure to swap it with",
         "spyglass": 'the looked-at cards in their new order, top first, e.g. ["QH", "X", "4C"]',
     },
+    pieces=Pieces(
+        codec="envs._opito_bay:OpitoBayCodec",
+        kept="envs._kept_opito:KeptOpitoBay",
+        max_length="envs._opito_bay:max_game_length",
+        policies="bots.opito_bay",
+        resampler="engines.opito_bay:determinize",
+        short_options={"deals": 1},
+    ),
 )
