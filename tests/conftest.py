@@ -2,10 +2,21 @@
 
 import os
 import signal
+import sys
+from pathlib import Path
 
 import pytest
 
 from . import _xdist
+
+#: The tests' fourth game (``tests/fourth_game/``: its engine folder
+#: ``site/pirate_arena_games/high_card/`` and its ``protocol/games/high-card.md``), on this
+#: process's path before anything imports ``engines``, so every suite that reads the registry
+#: runs it too. Only the test process sees it (a child that must, gets :data:`FOURTH_GAME_PATH`
+#: in its ``PYTHONPATH``): it never reaches a user. (``engines`` reads the path once, at import:
+#: ``tests/fourth_game/test_high_card.py`` fails if something imported it before this line.)
+FOURTH_GAME_PATH = str(Path(__file__).resolve().parent / "fourth_game" / "site")
+sys.path.append(FOURTH_GAME_PATH)
 
 
 def pytest_sessionstart(session):

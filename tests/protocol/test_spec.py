@@ -1,15 +1,17 @@
 """protocol/SPEC.md stays true to the code: its example frames and its list of games."""
 
 import re
+from pathlib import Path
 
 import msgpack
 import pytest
 
 import protocol
-from engines import game_ids, get_game
+from engines import game_ids, game_package, get_game
 from protocol.tools import dumps
 
 SPEC_TEXT = dumps.SPEC.read_text(encoding="utf-8")
+ROOT = Path(protocol.__file__).resolve().parent.parent
 
 
 def test_spec_holds_exactly_the_generated_dumps():
@@ -53,7 +55,22 @@ def _game_section() -> str:
 
 
 @pytest.mark.parametrize("game_id", game_ids())
+def test_every_registered_game_has_its_page(game_id):
+    """A game is a folder ``engines/<game>/`` and a page ``protocol/games/<game>.md`` in a
+    folder above it (the product's, or its own: the tests' fourth game), naming every decision kind."""
+    package = Path(game_package(game_id).__file__).resolve().parent
+    pages = [folder / "protocol" / "games" / f"{game_id}.md" for folder in package.parents]
+    page = next((page for page in pages if page.is_file()), None)
+    assert page, f"{game_id} has no page: a game is engines/<game>/ and protocol/games/<game>.md"
+    text = page.read_text(encoding="utf-8")
+    missing = [kind for kind in get_game(game_id).decisions if f"`{kind}`" not in text]
+    assert not missing, f"{page} does not name the decision kinds {missing}"
+
+
+@pytest.mark.parametrize("game_id", game_ids())
 def test_every_registered_game_is_linked_and_its_kinds_summarised(game_id):
+    if ROOT / "engines" not in Path(game_package(game_id).__file__).resolve().parents:
+        pytest.skip(f"{game_id} is kept outside the product (SPEC.md lists the arena's games only)")
     section = _game_section()
     entry = re.search(rf"^- \*\*`{re.escape(game_id)}`\*\*(.*?)(?=^- \*\*|\Z)", section, re.S | re.M)
     assert entry, f"SPEC.md section 12 has no entry for the registered game {game_id!r}"

@@ -36,8 +36,8 @@ TABLES = {"karibik": (3, {"max_rounds": 4}, 5), "dead-mans-draw": (2, {}, 5), "o
 
 
 def test_karibik_declares_its_board_static_and_the_others_nothing():
-    assert {game_id: get_game(game_id).static_fields for game_id in game_ids()} == {
-        "karibik": ("board",), "dead-mans-draw": (), "opito-bay": ()}
+    declared = {game_id: get_game(game_id).static_fields for game_id in game_ids()}
+    assert {"karibik": ("board",), "dead-mans-draw": (), "opito-bay": ()}.items() <= declared.items()
 
 
 @pytest.mark.parametrize("game_id", game_ids())
