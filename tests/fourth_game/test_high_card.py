@@ -1,8 +1,9 @@
 """The tests' fourth game, High Card, through what a game meets besides the generic suites
 (``tests/engines/test_generic.py``, ``test_fuzz_actions.py``, ``test_omniscient_view.py``,
 ``tests/protocol/test_static.py`` and ``test_spec.py``, ``tests/arena/test_action_fuzz.py``
-pick it up from the registry): the random bot plays it in a match and passes ``check-bot``,
-and each piece its descriptor lacks is skipped with a message saying so, never a KeyError.
+pick it up from the registry): the random bot plays it in a match and passes ``check-bot``, a
+tournament runs it and its report draws it, and each piece its descriptor lacks is skipped
+with a message saying so, never a KeyError.
 
 It is registered for the test process only (``tests/conftest.py``); a child process that must
 know it gets its folder in ``PYTHONPATH``."""
@@ -11,6 +12,7 @@ import os
 import random
 import subprocess
 import sys
+import textwrap
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -56,6 +58,31 @@ async def test_the_random_bot_passes_check_bot(knows_the_game):
     report = await check_bot(REFERENCE, games=[GAME], games_per=2)
     assert report.passed, "\n".join(report.lines())
     assert any(f.verdict is Verdict.PASS and f.what.startswith(f"{GAME}: ") for f in report.findings)
+
+
+def test_a_tournament_and_its_report(knows_the_game, tmp_path):
+    """``arena tournament run`` (its worker and the bots get the game from ``PYTHONPATH``) and
+    ``arena report``, drawing the game with the ``viewer.js`` beside its engine."""
+    entrant = f'command = ["{sys.executable}", "-m", "bots.random"]'
+    (tmp_path / "t.toml").write_text(textwrap.dedent(f"""\
+        game = "{GAME}"
+        players = 2
+        rounds = 2
+        seed = 7
+        database = "t.db"
+        [[entrants]]
+        name = "r1"
+        {entrant}
+        [[entrants]]
+        name = "r2"
+        {entrant}
+        """))
+    for args in (["tournament", "run", "t.toml", "--workers", "1", "--sandbox", "none"],
+                 ["report", "t.db", "-o", "r.html"]):
+        result = subprocess.run(["arena", *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+    assert "wrote r.html: 4 games, 4 replays embedded" in result.stdout
+    assert 'ArenaRenderers["high-card"]' in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
 def test_the_chance_resampler_agrees_with_what_the_seat_saw():

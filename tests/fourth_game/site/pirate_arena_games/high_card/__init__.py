@@ -3,7 +3,8 @@ bot-facing page: ``tests/fourth_game/protocol/games/high-card.md``).
 
 It lives outside the product, in ``tests/fourth_game/site/pirate_arena_games/``, which the
 tests' conftest puts on ``sys.path``: ``engines`` then finds this folder as it finds its own
-(as ``engines.high_card``), and every generic suite runs it with no table naming it. Its
+(as ``engines.high_card``), and every generic suite runs it with no table naming it. Beside
+its rules: ``viewer.js`` (its drawing and words, for reports and the play page). Its
 descriptor names only a chance resampler: the pieces it lacks (codec, kept tensor, policies,
 OpenSpiel bounds) are what the suites must skip with a clear message.
 """
