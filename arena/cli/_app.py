@@ -15,14 +15,14 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 import engines
 
 from ..players._faults import FaultPolicy
-from ..players._timecontrol import TimeControl
+from ..players._timecontrol import TIME_SETTING, TimeControl, again_flags
 from ..tournament._ranges import parse_option
 from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, KeyOption, OldKeyOption, SandboxOption,
                       UsageError, check_writable, number_option, on_interrupt, parse_bot_seeds, parse_options,
@@ -116,10 +116,20 @@ def make_log_dir(path: Path | None) -> None:
 #: The time control's defaults: a tournament file's (``[time]``), for every command, so a bot
 #: that passes `check-bot` or plays `arena match` meets the clock a default tournament gives it.
 CLOCK = TimeControl()
-MoveOption = Annotated[str, number_option("--move-ms", "Per-move time limit in ms.", "MS")]
-ReserveOption = Annotated[str, number_option(
-    "--reserve-ms", "Per-game reserve (overage bank) in ms: time beyond --move-ms comes out of it.", "MS")]
-StartupOption = Annotated[str, number_option("--startup-ms", "Time to start and answer hello, in ms.", "MS")]
+def time_option(field: str) -> Any:
+    """The command-line option of one time-control field, as it declares itself
+    (:data:`arena.players._timecontrol.TIME_SETTINGS`: its name, help and range)."""
+    setting = TIME_SETTING[field]
+    return (number_option(setting.option, setting.help, "MS") if setting.number
+            else typer.Option(setting.option, help=setting.help))
+
+
+MoveOption = Annotated[str, time_option("move_ms")]
+ReserveOption = Annotated[str, time_option("reserve_ms")]
+StartupOption = Annotated[str, time_option("startup_ms")]
+MarginOption = Annotated[str, time_option("margin_ms")]
+PonderOption = Annotated[bool, time_option("ponder")]
+InTurnOption = Annotated[bool, time_option("in_turn")]
 
 
 def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
@@ -146,12 +156,9 @@ def match_command(
     move_ms: MoveOption = str(CLOCK.move_ms),
     reserve_ms: ReserveOption = str(CLOCK.reserve_ms),
     startup_ms: StartupOption = str(CLOCK.startup_ms),
-    margin_ms: Annotated[str, number_option(
-        "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", "MS")] = "0",
-    ponder: Annotated[bool, typer.Option(
-        "--ponder", help="Let bots think while others are on move (else, as root, a bot not on move is frozen).")] = False,
-    in_turn: Annotated[bool, typer.Option(
-        "--in-turn", help="Ask the seats of a simultaneous decision one after another (no two bots run at once).")] = False,
+    margin_ms: MarginOption = str(CLOCK.margin_ms),
+    ponder: PonderOption = CLOCK.ponder,
+    in_turn: InTurnOption = CLOCK.in_turn,
     fault_policy: Annotated[FaultPolicy, typer.Option(
         metavar="POLICY", help="What a fault costs the faulting bot: forfeit, end-game or substitute.")
     ] = FaultPolicy.FORFEIT,
@@ -201,15 +208,14 @@ def match_command(
              "--bot-seeds", ",".join(map(str, result.bot_seeds))]
     for pair in option:
         again += ["--option", pair]
-    given = {"--move-ms": (move_ms, str(CLOCK.move_ms)), "--reserve-ms": (reserve_ms, str(CLOCK.reserve_ms)),
-             "--startup-ms": (startup_ms, str(CLOCK.startup_ms)), "--margin-ms": (margin_ms, "0"),
-             "--fault-policy": (fault_policy.value, FaultPolicy.FORFEIT.value),
+    again += again_flags(settings.time_control)
+    given = {"--fault-policy": (fault_policy.value, FaultPolicy.FORFEIT.value),
              "--substitutions": (substitutions, "3"), "--sandbox": (sandbox, "auto")}
     for flag, (value, default) in given.items():
         if value != default:
             again += [flag, value]
-    again += [flag for flag, on in (("--ponder", ponder), ("--in-turn", in_turn),
-                                    ("--allow-root-bots", allow_root_bots)) if on]
+    if allow_root_bots:
+        again.append("--allow-root-bots")
     print_result(result, again)
     if stderr_dir is not None:
         typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per bot process)")

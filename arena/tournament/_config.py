@@ -20,7 +20,7 @@ import engines
 from ..match._match import MatchSettings
 from ..players._faults import FaultPolicy
 from ..players._manifest import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
-from ..players._timecontrol import TimeControl
+from ..players._timecontrol import TIME_SETTINGS, TimeControl
 from ..players._toml import KIND_NAMES, describe_value, read_toml
 from ._ranges import RangeError, check_number
 from ._schedule import Format, ScheduleSpec
@@ -73,7 +73,7 @@ _WHERE = ("database", "concurrency", "workers", "executor", "scheduler", "listen
 EXECUTORS = ("local", "dask")
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
         "executor", "scheduler", "listen", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
-_TIME = {"move_ms", "reserve_ms", "startup_ms", "margin_ms", "ponder", "in_turn"}
+_TIME = {setting.field for setting in TIME_SETTINGS}
 _FAULTS = {"policy", "max_substitutions", "withdraw_after"}
 
 
@@ -170,16 +170,11 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         policy = FaultPolicy(policy_text)
     except ValueError:
         raise reader.error("faults.policy", f"must be one of {[p.value for p in FaultPolicy]}") from None
-    default = TimeControl()  # the defaults of every command too (`arena match`, `check-bot`)
     settings = MatchSettings(
-        TimeControl(
-            reader.number(time, "move_ms", default.move_ms, "time.move_ms"),
-            reader.number(time, "reserve_ms", default.reserve_ms, "time.reserve_ms"),
-            reader.number(time, "startup_ms", default.startup_ms, "time.startup_ms"),
-            reader.number(time, "margin_ms", default.margin_ms, "time.margin_ms"),
-            reader.get(time, "ponder", bool, default.ponder, "time.ponder"),
-            reader.get(time, "in_turn", bool, default.in_turn, "time.in_turn"),
-        ),
+        TimeControl(**{
+            setting.field: reader.number(time, setting.field, setting.default, f"time.{setting.field}")
+            if setting.number else reader.get(time, setting.field, bool, setting.default, f"time.{setting.field}")
+            for setting in TIME_SETTINGS}),
         policy,
         reader.number(faults, "max_substitutions", 3, "faults.max_substitutions"),
     )

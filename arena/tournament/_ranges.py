@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..players._timecontrol import TIME_SETTINGS
+
 
 @dataclass(frozen=True)
 class Range:
@@ -24,8 +26,6 @@ class Range:
         return f"{self.low}..{self.high}"
 
 
-DAY_MS = 86_400_000
-
 #: Every bounded number, by its tournament-file key (the last part of a dotted key).
 RANGES: dict[str, Range] = {
     "players": Range(2, 8),                 # the game narrows this further (`arena games`)
@@ -34,10 +34,8 @@ RANGES: dict[str, Range] = {
     "max_tables": Range(0, 10**6),          # 0 = every table
     "concurrency": Range(0, 1024),          # 0 = one game per CPU core
     "workers": Range(0, 1024),              # 0 = one worker process per CPU core
-    "move_ms": Range(1, DAY_MS),
-    "reserve_ms": Range(0, DAY_MS),
-    "margin_ms": Range(0, DAY_MS),
-    "startup_ms": Range(1, 600_000),
+    # the time control's numbers, declared with their options (arena.players._timecontrol)
+    **{setting.field: Range(setting.low, setting.high) for setting in TIME_SETTINGS if setting.number},
     "max_substitutions": Range(0, 10**6),
     "withdraw_after": Range(0, 10**6),      # 0 = never withdraw an entrant
     "games_per": Range(1, 10_000),          # `arena check-bot --games-per`
@@ -47,10 +45,7 @@ RANGES: dict[str, Range] = {
 OPTIONS: dict[str, str] = {
     "--seed": "seed",
     "--rounds": "rounds",
-    "--move-ms": "move_ms",
-    "--reserve-ms": "reserve_ms",
-    "--margin-ms": "margin_ms",
-    "--startup-ms": "startup_ms",
+    **{setting.option: setting.field for setting in TIME_SETTINGS if setting.number},
     "--substitutions": "max_substitutions",
     "--games-per": "games_per",
     "--concurrency": "concurrency",
