@@ -94,3 +94,38 @@ def test_the_readme_says_which_python_how_to_isolate_it_and_how_long_the_tests_t
     assert "takes about 8 minutes on 2 cores run by a normal user" in text
     assert "and about 12 as root" in text
     assert "`python -m pytest -q -n 0` runs it in one process, in about twice the time" in text
+
+
+def test_the_readme_opens_with_the_two_commands_and_fits_a_few_screens():
+    """Issue 45: the README is the two commands, what the project is, a first tournament, a
+    first bot and an index; the manual is in docs/."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert readme[:6] == [
+        "# pirate-arena", "", "```sh",
+        "pip install -e . && arena tournament run examples/quickstart.toml",
+        "pip install -e '.[test]' && python -m pytest -q",
+        "```"]
+    assert len(readme) <= 200
+
+
+def documents() -> set[str]:
+    """Every document of the project (not the tests' fixtures, not a kit's node_modules)."""
+    return {str(path.relative_to(ROOT)) for path in markdown_files()
+            if not str(path.relative_to(ROOT)).startswith(("tests/", ".")) and "node_modules" not in path.parts}
+
+
+def linked_from(path: Path) -> set[str]:
+    found = set()
+    for target in links(path):
+        resolved = (path.parent / target.partition("#")[0]).resolve()
+        if resolved.is_relative_to(ROOT):
+            found.add(str(resolved.relative_to(ROOT)))
+    return found
+
+
+def test_the_docs_index_links_every_document_and_the_readme_links_every_topic():
+    assert {"README.md", "docs/README.md", "docs/sandbox.md", "protocol/SPEC.md"} <= documents()
+    assert documents() - {"docs/README.md"} - linked_from(ROOT / "docs/README.md") == set()
+    topics = {name for name in documents() if name.startswith("docs/") and name.count("/") == 1}
+    assert topics - linked_from(ROOT / "README.md") == set()
+
