@@ -129,3 +129,54 @@ def test_the_docs_index_links_every_document_and_the_readme_links_every_topic():
     topics = {name for name in documents() if name.startswith("docs/") and name.count("/") == 1}
     assert topics - linked_from(ROOT / "README.md") == set()
 
+
+#: a reference in code, a manifest or a document to a section of a Markdown file:
+#: ``docs/sandbox.md, "Running untrusted bots"`` (either quote); ``README`` alone is the main one
+SECTION = re.compile(r"""\b((?:[\w.-]+/)*[\w.-]+\.md|README)(?:'s)?,? \\?(["'])([^"\\\n]+?)\\?\2""")
+
+
+#: a paragraph's bold lead, a section too: ``**Chance-corrected scores.** ...``
+LEAD = re.compile(r"^\*\*([^*\n]+?)\.?\*\*", re.MULTILINE)
+
+
+def references() -> list[tuple[str, str, str]]:
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", "arena", "bots",
+         "examples", "docs", "tests", "protocol", "engines", "envs", "benchmarks", "pyproject.toml"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    found = []
+    for name in listed:
+        path = ROOT / name
+        if path.suffix not in {".py", ".toml", ".md", ".txt", ".js", ".html"} or not path.is_file():
+            continue
+        if "node_modules" in path.parts or name == "tests/test_docs_links.py":
+            continue
+        text = " ".join(path.read_text(encoding="utf-8", errors="replace").split())
+        found += [(name, file, section) for file, _, section in SECTION.findall(text)]
+    return found
+
+
+def test_every_reference_to_a_section_names_a_heading_that_exists():
+    """A "see README, 'Section'" in a warning, a comment or a document goes stale when the
+    section moves (issue 45 moved the manual into docs/): each names its file and a heading
+    there, or a paragraph's bold lead (either may go on, as "Ladder matchmaking (issue 18)" does)."""
+    assert SECTION.findall("missing; see README, 'Running untrusted bots'.") == [
+        ("README", "'", "Running untrusted bots")]
+    assert SECTION.findall('(see the README\'s \\"Run a ladder\\"), docs/x.md "Dead Man\'s Draw"') == [
+        ("README", '"', "Run a ladder"), ("docs/x.md", '"', "Dead Man's Draw")]
+    stale = []
+    for where, file, section in references():
+        target = ROOT / "README.md" if file == "README" else ROOT / file
+        if not target.is_file():
+            target = ROOT / Path(where).parent / file
+        if not target.is_file():
+            continue  # another project's file, or a name in prose
+        text = FENCE.sub("", target.read_text())
+        headings = [match.strip() for match in HEADING.findall(text) + LEAD.findall(text)]
+        if not any(heading.startswith(section) and heading[len(section):][:1] in {"", " ", ":", ","}
+                   for heading in headings):
+            stale.append(f"{where}: {file}, {section!r}")
+    assert stale == []
+    cited = {(file, section) for _, file, section in references()}
+    assert ("docs/sandbox.md", "Running untrusted bots") in cited  # arena doctor's last line
+    assert ("docs/sandbox.md", "What the sandbox cannot do") in cited

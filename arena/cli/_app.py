@@ -457,7 +457,7 @@ def doctor_command(
             typer.echo(table([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
                              ["held", "protection", "what the probe found"]))
             typer.echo("")
-    typer.echo(fill_line("Channels between bots it leaves open (README, 'What the sandbox cannot do'), what each "
+    typer.echo(fill_line("Channels between bots it leaves open (docs/sandbox.md, 'What the sandbox cannot do'), what each "
                          "needs, and their measured rates:", terminal_columns()))
     typer.echo(table([list(row) for row in channels_left(found)], ["channel", "needs", "measured"]))
     typer.echo("")
@@ -465,7 +465,7 @@ def doctor_command(
                      ["active", "layer", "how"]))
     missing = failed + [name for name, active, _ in box.describe() if not active]
     if missing:
-        typer.echo(f"\n{len(missing)} protection(s) missing; see README, 'Running untrusted bots'.")
+        typer.echo(f"\n{len(missing)} protection(s) missing; see docs/sandbox.md, 'Running untrusted bots'.")
     if specs:
         typer.echo("")
         typer.echo(table([_doctor_row(spec, box, refused.get(spec.name)) for spec in specs],

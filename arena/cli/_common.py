@@ -1,6 +1,6 @@
 """Shared pieces of the command line: the error contract, interrupts, option types, files.
 
-The contract (README, "The command line"): every user mistake is one line ``error: ...`` on
+The contract (docs/commands.md, "The command line"): every user mistake is one line ``error: ...`` on
 stderr and exit code 2, never a traceback; Ctrl-C is one line ``interrupted: ...`` and exit
 code 130. :class:`ArenaGroup` enforces it for every command, including typer's own usage
 errors (unknown option, bad number, unknown command), so a command only raises.
@@ -30,7 +30,7 @@ from ..tournament._ranges import OPTIONS, RANGES
 if TYPE_CHECKING:
     from ..sandbox._sandbox import Sandbox
 
-#: Exit codes of every command (documented in README).
+#: Exit codes of every command (documented in docs/commands.md).
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
 

@@ -3,8 +3,8 @@
 The HTML pages (:mod:`arena.ladder._pages`) and the JSON under ``/api/``
 (``arena.ladder._app``) are both made from these dicts, so they always agree. A game is shown
 only once its whole duplicate block is stored: ``hidden`` names the blocks still in play, whose
-games replay one deal (README, "publish a block's seeds and replays only once the whole block
-is stored"). Ratings come from
+games replay one deal (docs/sandbox.md, "A competition with prize money": publish a block's seeds
+and replays only once the whole block is stored). Ratings come from
 the last stored fit (the runner refits in the background): a page view never fits.
 """
 

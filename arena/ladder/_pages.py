@@ -150,7 +150,7 @@ def submit_page(message: str = "") -> str:
     note = f'<p class="failed">{_e(message)}</p>' if message else ""
     return page("Submit a bot", note + (
         "<p>Upload your bot as a .zip or .tar.gz archive holding its manifest <code>bot.toml</code> "
-        "(see the README, \"Run a ladder\"). Each upload is a new version; it plays once it passes the checks.</p>"
+        "(see docs/ladder.md, \"What goes in the archive\"). Each upload is a new version; it plays once it passes the checks.</p>"
         '<form method="post" action="/submit" enctype="multipart/form-data">'
         '<p><label>Token <input type="password" name="token" required autocomplete="off"></label></p>'
         '<p><label>Archive <input type="file" name="archive" required></label></p>'

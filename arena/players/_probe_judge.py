@@ -35,7 +35,7 @@ def still_through(frozen: list[float] | None, pauses: list[list[float]]) -> bool
                                       for since, to in pauses)
 
 
-#: the channels between bots the sandbox leaves open (README, "What the sandbox cannot do"):
+#: the channels between bots the sandbox leaves open (docs/sandbox.md, "What the sandbox cannot do"):
 #: what each needs, and what ``benchmarks/covert_channels.py`` measured on the 2-core reference
 #: VM (BENCHMARKS.md)
 CHANNELS_LEFT = (

@@ -34,7 +34,7 @@ memory, or through a live process              when another rotation starts
                                                (``arena.players._pool``)
 =============================================  ==================================  ==========================================
 
-Left open, and named by ``arena doctor`` and the README: the dentry cache and futexes where
+Left open, and named by ``arena doctor`` and docs/sandbox.md: the dentry cache and futexes where
 images do not serve (not root), the machine-wide inode numbers of pipes and sockets, CPU and
 cache contention between bots running at once.
 

@@ -18,7 +18,7 @@ its own.
   machine's, constant; ``stat`` keeps a line per CPU (runtimes count CPUs there).
 
 ``sysinfo(2)`` says the same of the machine: the arena answers it (``_sysinfo``). What a bot can
-still read that moves: the inode numbers of new pipes and sockets (the README's table of the
+still read that moves: the inode numbers of new pipes and sockets (docs/sandbox.md's table of the
 channels left names it).
 """
 

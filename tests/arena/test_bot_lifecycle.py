@@ -295,7 +295,7 @@ async def test_a_memorising_bot_never_sees_a_deal_twice(tmp_path, sandbox, bot_f
 
 async def test_processes_of_one_entrant_share_no_files_under_bubblewrap(tmp_path, sandbox, bot_folder, memo_token):
     """With files as memory: under bubblewrap no rotation sees the deal again; without it the
-    second rotation of each block reads what the first one wrote (as the README says). The
+    second rotation of each block reads what the first one wrote (as docs/sandbox.md says). The
     bots ponder: a bot frozen after its last move would read its ``end``, where it writes its
     memory, only when it next runs (maybe after the other rotation)."""
     path = write_tournament(tmp_path, {"memo": ["python", "memory.py", "disk", memo_token],

@@ -1,5 +1,5 @@
 """Every user mistake, on every command, is one ``error:`` line on stderr, exit code 2, nothing
-on stdout and no traceback (README, "The command line").
+on stdout and no traceback (docs/commands.md, "The command line").
 
 One table of bad invocations; ``{name}`` in an argument is a file of the fixture ``files``
 (a real results database, replay files, broken manifests and tournament files, a folder, ...).

@@ -91,7 +91,7 @@ def test_a_wheel_installed_outside_the_clone_starts_from_arena_init():
     for module in ("build", "setuptools", "wheel"):
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"building the wheel needs {module}: pip install -e '.[test]'")
-    # Readable by every uid: as root, the bots run as a uid of their own (README, the sandbox).
+    # Readable by every uid: as root, the bots run as a uid of their own (docs/sandbox.md).
     scratch = Path(tempfile.mkdtemp(prefix="pirate-arena-wheel-", dir="/tmp"))
     scratch.chmod(0o755)
     try:

@@ -73,7 +73,7 @@ def tiny_filesystem(folder: Path, size: str):
 def test_full_disk_is_a_clear_error_and_keeps_complete_games(tmp_path):
     with tiny_filesystem(tmp_path / "small", "160k") as small:
         path = write_tournament(small, "t.toml", rounds=20)
-        path.chmod(0o600)  # as the README advises: without bubblewrap a readable file earns a warning line
+        path.chmod(0o600)  # as docs/sandbox.md advises: without bubblewrap a readable file earns a warning line
         result = arena("tournament", "run", str(path), "-q", check=False)
         assert result.returncode == 2
         error = without_sandbox_warnings(result.stderr)  # a machine without every cgroup warns first

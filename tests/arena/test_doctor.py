@@ -49,7 +49,8 @@ def test_without_bubblewrap_the_view_and_the_pid_namespace_are_missing():
     assert held["minimal read-only view: nothing of /run, /home, /var, /tmp but its own path"] == "NO"
     assert held["own PID namespace (sees only its own processes)"] == "NO"
     assert held["no network: its stdout socket re-connected, or a new socket, reaches nothing"] == "yes"
-    assert "protection(s) missing" in result.stdout
+    assert "protection(s) missing; see docs/sandbox.md, 'Running untrusted bots'." in result.stdout
+    assert "(docs/sandbox.md, 'What the sandbox cannot do')" in " ".join(result.stdout.split())
 
 
 def held_by(checks) -> dict[str, bool]:

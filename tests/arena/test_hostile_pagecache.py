@@ -60,8 +60,8 @@ SETTINGS = MatchSettings(TimeControl(move_ms=20_000, reserve_ms=0, startup_ms=20
 VARIANTS = ("pagecache-timing", "pagecache-mincore", "pagecache-faultaround")
 #: the dentry cache: names looked up in a folder the view shows whole (the bot's own, its
 #: runtime's) reach the host's dentry cache unless each bot's folders are filesystems of its own
-#: (``arena/sandbox/_images.py``); where they cannot be, the channel is open and said so (README:
-#: what the sandbox cannot do), strict so that closing it fails here until the README says so
+#: (``arena/sandbox/_images.py``); where they cannot be, the channel is open and said so (docs/sandbox.md,
+#: "What the sandbox cannot do"), strict so that closing it fails here until docs/sandbox.md says so
 DENTRY = ("dentry", "dentry-own", "dentry-runtime")
 OPEN_WITHOUT_IMAGES = pytest.mark.xfail(images_missing() is not None, strict=True,
                                         reason=f"the dentry cache of a folder shown whole: {images_missing()}")

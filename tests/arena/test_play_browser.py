@@ -280,7 +280,7 @@ SHOTS = {"dead-mans-draw": "play-dmd.png", "opito-bay": "play-opito.png", "karib
 
 @pytest.mark.parametrize("game", list(MOMENTS))
 def test_screenshot_of_each_games_play_page(browser, tmp_path, game):
-    """A picture of each game's play page mid-game (the README's, with ARENA_PLAY_SCREENSHOTS=1:
+    """A picture of each game's play page mid-game (docs/play.md's, with ARENA_PLAY_SCREENSHOTS=1:
     then against the default opponent, the reference search bot, and written to docs/)."""
     from .test_report_browser import _png_is_not_blank
 
