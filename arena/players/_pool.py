@@ -25,6 +25,15 @@ cluster, the ladder) keeps them:
   read a byte of the game it was handed out for has that game's crash as its charge
   (:meth:`BotPool.checkin_game` says which seat). A process the arena itself ended (for the
   deal rule, the ``keep`` limit, a withdrawal, the end of the run) is never looked at again.
+- **A spare after a fault in a game.** A process that faulted in its game (crashed, timed out,
+  broke the protocol) is ended when the game comes back, and a new process of its entrant is
+  started at once, in the background, up to ``keep`` idle ones: the entrant's next game takes
+  it warm (:meth:`BotPool.ready` says so once it is up) instead of waiting, in its slot, for a
+  start and a handshake. A spare has seen no deal, so the deal rule holds; a checkout that needs
+  a process while its entrant's spare is starting waits for that spare rather than starting a
+  second one (so a bot that faults in every game costs one start a game, as before, just not
+  inside the next game's slot). No spare follows a fault between games (its own failed player
+  stands in for the next seat), a withdrawal or the end of the run.
 - **Withdrawn and broken entrants.** :meth:`BotPool.withdraw` (an entrant past the
   tournament's limit of such faults) and a failed pre-flight with ``skip_broken`` make every
   later seat of the entrant a failed player, without starting it again.
@@ -81,6 +90,8 @@ class PoolStatistics:
     ended_for_deals: int
     #: faults between games charged to a game (or, at the end, reported to ``on_death``)
     charged: int
+    #: processes started in the background after a fault in a game (counted in ``started``)
+    spares: int = 0
 
 
 class BotPool:
@@ -120,13 +131,18 @@ class BotPool:
         #: processes taken from the idle ones for a game, waiting until they have read their
         #: last game's end: neither idle nor busy, yet about to play on
         self._handing: list[_Process] = []
+        #: spares being started (:meth:`_start_spare`), per entrant
+        self._starting: dict[str, int] = {name: 0 for name in specs}
+        #: set by :meth:`release_all`: no spare is started or kept after it
+        self._closing = False
         self._changed = trio.Event()
         self.started = 0  # processes started
         self._ended = 0
         self._charged = 0
+        self._spares = 0
 
     def statistics(self) -> PoolStatistics:
-        return PoolStatistics(self.started, self._ended, self._charged)
+        return PoolStatistics(self.started, self._ended, self._charged, self._spares)
 
     async def preflight(self, names: Iterable[str], skip_broken: bool = False, what: str = "entrant") -> list[str]:
         """Start one process of each entrant in ``names``, all at once, and keep them for the
@@ -240,6 +256,8 @@ class BotPool:
                 if entry.games > 1 and failure.kind is FaultKind.CRASH and player.read_nothing_of_game():
                     late[seat] = _died_between_games(player)
                     self._charged += 1
+                elif name not in self.withdrawn:
+                    self._start_spare(name)  # a fault in the game: its next game takes a warm one
                 self._release(entry)  # its fault was charged in the game
             elif name in self.withdrawn:
                 self._release(entry)
@@ -265,8 +283,10 @@ class BotPool:
         self._notify()
 
     def release_all(self) -> None:
-        """Ask every player to shut down; the nursery waits for them. A fault between games
-        found but not charged (the entrant had no game after it) goes to ``on_death``."""
+        """Ask every player to shut down; the nursery waits for them (a spare still starting
+        is shut down once it is up). A fault between games found but not charged (the entrant
+        had no game after it) goes to ``on_death``."""
+        self._closing = True
         for idle in self._idle.values():
             for entry in idle:
                 self._release(entry)
@@ -303,8 +323,14 @@ class BotPool:
             return self._stand_in(name, self.withdrawn[name])
         charges = self._charges[name]
         idle = self._idle[name]
+        while not charges and not idle and self._starting[name]:
+            await self._changed.wait()  # its spare is on the way: no second start beside it
+        if name in self.withdrawn:  # withdrawn meanwhile
+            return self._stand_in(name, self.withdrawn[name])
         while not charges and idle:
             entry = idle.pop()  # the most recently used: the warmest, and the fewest deals tainted
+            if not entry.player.usable:
+                return self._busy_with(entry, deal)  # a spare that could not start: this game's fault
             if entry.player.process.returncode() is None:
                 # Only once it has read the last game's `end`, so that a death right after it
                 # is told from a crash in the new game (see `checkin_game`). Meanwhile it is
@@ -370,6 +396,26 @@ class BotPool:
     async def _start(self, name: str) -> _Process:
         self.started += 1
         return await self.nursery.start(self._serve, name)
+
+    def _start_spare(self, name: str) -> None:
+        """Start a process of ``name`` in the background, for its next game, unless the pool is
+        closing or ``name`` has ``keep`` idle processes or spares starting already."""
+        if self._closing or len(self._idle[name]) + self._starting[name] >= self.keep:
+            return
+        self._starting[name] += 1
+        self._spares += 1
+        self.nursery.start_soon(self._spare, name)
+
+    async def _spare(self, name: str) -> None:
+        try:
+            entry = await self._start(name)
+            if self._closing or name in self.withdrawn:
+                entry.release.set()  # it saw no deal: nothing waits for it to be gone
+            else:
+                self._idle[name].append(entry)  # one that could not start fails its next game
+        finally:
+            self._starting[name] -= 1
+            self._notify()
 
     async def _serve(self, name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
         release, closed = trio.Event(), trio.Event()

@@ -255,6 +255,66 @@ async def test_a_withdrawn_entrant_is_not_started_again():
     assert first[1].process.returncode() is not None
 
 
+async def wait_until(condition) -> None:
+    with trio.fail_after(30):  # a guard, not a measure
+        while not condition():
+            await trio.sleep(0.01)
+
+
+async def test_a_process_that_faulted_in_its_game_is_replaced_at_once_by_a_spare():
+    # Issue 47: a bot that faults in every game needs a new process for each; started when its
+    # next game is checked out, the start and handshake held that game's slot. The pauser times
+    # out at its 3rd request of every process: a fault in the game, its process ended.
+    specs = {"good": lifecycle("good"), "pauser": lifecycle("stop-reading", "pauser")}
+    seats, long_game = ["good", "pauser"], {"target": 30}
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, specs, 10, keep=2)
+        await pool.preflight(specs)
+        first = await pool.checkout_game(seats, 1)
+        result = await play_match(TOY, first, 1, long_game, settings=FAST)
+        assert [(f.bot, f.kind) for f in result.faults] == [("pauser", FaultKind.TIMEOUT)]
+        assert pool.checkin_game(seats, first) == {}
+        assert pool.statistics().spares == 1 and not pool.ready(seats, 2)  # on its way
+        # Checked out at once: the game waits for that spare and starts no second process.
+        second = await pool.checkout_game(seats, 2)
+        assert second[0] is first[0] and second[1] is not first[1] and second[1].usable
+        assert pool.started == 3
+        await play_match(TOY, second, 2, long_game, settings=FAST)
+        pool.checkin_game(seats, second)
+        # Checked out once the spare is up (ready says so): the checkout starts nothing.
+        await wait_until(lambda: pool.ready(seats, 3))
+        assert pool.started == 4 and pool.statistics().spares == 2
+        third = await pool.checkout_game(seats, 3)
+        assert pool.started == 4 and third[1] not in (first[1], second[1]) and third[1].usable
+        assert third[1].process.returncode() is None
+        pool.checkin_game(seats, third)
+        pool.release_all()
+    assert all(player.process.returncode() is not None for player in (first[1], second[1], third[1]))
+
+
+async def test_a_spare_started_as_the_pool_closes_or_its_entrant_is_withdrawn_is_shut_down():
+    specs = {"good": lifecycle("good"), "pauser": lifecycle("stop-reading", "pauser")}
+    seats = ["good", "pauser"]
+    for closing in (True, False):
+        with trio.fail_after(60):  # a guard: a spare left idle would keep the pool open for ever
+            async with trio.open_nursery() as nursery:
+                pool = BotPool(nursery, specs, 10, keep=2)
+                await pool.preflight(specs)
+                players = await pool.checkout_game(seats, 1)
+                await play_match(TOY, players, 1, {"target": 30}, settings=FAST)
+                pool.checkin_game(seats, players)  # the spare is being started
+                assert pool.statistics().spares == 1
+                if closing:
+                    pool.release_all()
+                else:
+                    pool.withdraw("pauser", "withdrawn")
+                    await wait_until(lambda: not pool._starting["pauser"])  # up, and let go
+                    assert pool.started == 3 and pool._idle["pauser"] == []
+                    result, after, _ = await play(pool, seats, 2)
+                    assert after[1].process is None and pool.started == 3  # a stand-in
+                    pool.release_all()
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="bots get uids of their own only as root")
 async def test_a_new_process_of_a_bot_under_another_uid_does_not_compute_its_view_again():
     # Issue 47: a bot that crashes in every game starts a process per game, each under
