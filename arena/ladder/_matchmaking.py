@@ -35,6 +35,10 @@ The rule, in order:
    against anyone absorbing the ladder. So is a *benched* one (the runner benches a
    version that faults in its games, :mod:`arena.ladder._faulting`): its forfeits make
    its rating look worth learning, and must not decide whom the others play.
+   A benched entrant with a table still in flight (``resting``) is not seated at all
+   until that table's games are in: each of its games may need a new process started
+   (its last one faulted), and so many of them at once would leave the others' games
+   waiting for starts (BENCHMARKS.md, issue 47).
 
 The runner plays each table as one duplicate block (the same deal in every rotation of
 the seats), so the luck of the deal cancels; seat order within a table is shuffled.
@@ -179,6 +183,7 @@ def choose_tables(
     fit: LadderFit | None = None,
     pending: Sequence[Sequence[str]] = (),
     benched: frozenset[str] = frozenset(),
+    resting: frozenset[str] = frozenset(),
 ) -> list[tuple[str, ...]]:
     """The next ``count`` tables to play, each a tuple of ``players`` distinct active entrant
     names in seat order.
@@ -204,6 +209,9 @@ def choose_tables(
             information they are expected to bring, so the same table is not chosen
             again while the first is in flight, and the fair share stays right.
         benched: entrants seated only for their fair share or to fill a table (rule 3).
+        resting: entrants not seated at all in this call (rule 3's benched entrants with a
+            table in flight), unless fewer than ``players`` others are active; their
+            fair-share wait goes on meanwhile.
 
     Pure: no I/O, no clock; same inputs and rng state, same tables.
 
@@ -222,7 +230,7 @@ def choose_tables(
         raise ValueError(f"{len(active)} active entrants cannot fill a {players}-player table")
     if count == 0:
         return []
-    field = _Field(active, fit if fit is not None else fit_ladder(games), players, benched)
+    field = _Field(active, fit if fit is not None else fit_ladder(games), players, benched, resting)
     for table in pending:
         field.play(table)
     tables = []
@@ -253,9 +261,12 @@ class _Field:
     """The active entrants' Gaussian rating state, updated as tables are chosen."""
 
     def __init__(self, active: Sequence[str], fit: LadderFit, players: int,
-                 benched: frozenset[str] = frozenset()) -> None:
+                 benched: frozenset[str] = frozenset(), resting: frozenset[str] = frozenset()) -> None:
         self.names = list(active)
         self.benched = np.array([name in benched for name in self.names], dtype=bool)
+        self.resting = np.array([name in resting for name in self.names], dtype=bool)
+        if (~self.resting).sum() < players:
+            self.resting[:] = False  # the table could not be filled without them
         self.players = players
         self.position = {name: i for i, name in enumerate(self.names)}
         known = {name: i for i, name in enumerate(fit.entrants)}
@@ -294,10 +305,11 @@ class _Field:
         # Past the cap an entrant is seated only for its fair share (or to fill a table): a
         # backstop, so that no one absorbs the ladder whatever the model makes of its games.
         capped = self.games > MAX_LEAD * np.median(self.games) + STARVE_FACTOR * len(self.names)
-        capped |= self.benched
+        capped |= self.benched | self.resting
         if (~capped).sum() < self.players:
-            capped[:] = False
-        waiting = [i for i, s in enumerate(self.since) if s is not None and s >= self.starve_after]
+            capped = self.resting.copy()
+        waiting = [i for i, s in enumerate(self.since)
+                   if s is not None and s >= self.starve_after and not self.resting[i]]
         rng.shuffle(waiting)  # ties in waiting time: drawn
         waiting.sort(key=lambda i: -self.since[i])
         seats = waiting[: self.players]
@@ -315,6 +327,7 @@ class _Field:
         while len(seats) < self.players:
             gains = self._pair_gains(cov)[:, seats].sum(axis=1)
             gains[seats] = -np.inf
+            gains[self.resting] = -np.inf
             if np.isfinite(gains[~capped]).any():
                 gains[capped] = -np.inf
             best = gains.max()

@@ -21,7 +21,9 @@ beside the web server):
   ``game_fault_window`` games (:mod:`arena.ladder._faulting`), is retired for good (a
   ``withdrawn`` event says why, shown on its page), and its seats still handed out are
   forfeited without starting it again. A version faulting in its games is benched meanwhile:
-  matchmaking seats it only for its fair share.
+  matchmaking seats it only for its fair share, and at no new table while one of its blocks
+  is in flight (its games may each start a process: the workers' pools start one as a spare
+  the moment its last one faults, :mod:`arena.players._pool`).
 - **Fits** refit the ratings in a thread when enough new games are stored, and store the fit:
   pages read the last fit and never compute one.
 
@@ -244,9 +246,12 @@ class LadderRunner:
             if self._fit is None or (len(self.games) < INLINE_FIT_GAMES and self._fit.n_games < len(self.games)):
                 self._fit = _matchmaking_fit(self.games) or self._fit
             pending = [block.table for block in self._pending.values()] + self._unfitted(names)
+            benched = self._in_game.benched(names)
+            # A benched version's games may each start a process: one of its blocks at a time.
+            resting = benched & {name for block in self._pending.values() for name in block.table}
             try:
                 (table,) = choose_tables(names, self.games, players, 1, self._rng, fit=self._fit, pending=pending,
-                                         benched=self._in_game.benched(names))
+                                         benched=benched, resting=resting)
             except _FIT_ERRORS as error:
                 # A long-running ladder must not stop for a numerical corner case: play a random
                 # table this time, and say so.

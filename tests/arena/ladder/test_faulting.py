@@ -54,3 +54,18 @@ def test_a_benched_faulter_gets_its_fair_share_not_the_tables_its_forfeits_earn(
     # Uniform drawing seats each of 5 at 40 of 100 two-seat tables; the fair share is half that.
     assert sum("c" in table for table in free) > 40
     assert 10 <= sum("c" in table for table in benched) <= 25
+
+
+def test_a_benched_faulter_with_a_table_in_flight_rests_unless_the_table_needs_it():
+    rng = random.Random(3)
+    names = ["a", "b", "c"]
+    games = [LadderGame(tuple(rng.sample(names, 2)), (1, 2)) for _ in range(60)]
+    # c has sat out far longer than its fair-share wait: rule 1 would seat it first.
+    games += [LadderGame(("a", "b"), (1, 2))] * 20
+    waiting = choose_tables(names, games, 2, 1, random.Random(4), benched=frozenset({"c"}))
+    resting = choose_tables(names, games, 2, 10, random.Random(4), pending=[("c", "a")],
+                            benched=frozenset({"c"}), resting=frozenset({"c"}))
+    assert "c" in waiting[0] and not any("c" in table for table in resting)
+    # Two entrants left for a two-seat table: it cannot be filled without c.
+    assert choose_tables(["a", "c"], games, 2, 1, random.Random(4), resting=frozenset({"c"})) in (
+        [("a", "c")], [("c", "a")])
