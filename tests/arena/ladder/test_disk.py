@@ -20,6 +20,7 @@ from arena.ladder._rerun import ladder_rerun
 from arena.ladder._runner import LadderRunner
 from arena.ladder._store import LadderStore, SubmissionRefused
 from arena.match._match import EndReason, MatchResult
+from arena.players._manifest import log_name
 from arena.tournament._config import ConfigError
 from engines import Replay
 
@@ -138,6 +139,41 @@ def test_rerun_of_a_game_of_a_removed_version_says_so(ladder):
                             "--sandbox", "none", "--seat", f"{seat}={ROOT / 'examples' / 'bots' / 'py-random.toml'}"],
                            capture_output=True, text=True, timeout=120)
     assert other.returncode == 0, other.stderr
+
+
+def test_the_running_ladder_deletes_a_removed_versions_logs(ladder, tmp_path):
+    """Issue 47: the runner removes a superseded version at the start of the next stretch, and
+    its pruning task deletes that version's stderr logs; the others' stay."""
+    logs = tmp_path / "ladder.db.logs"
+    logs.mkdir()
+    ladder.log_dir = logs
+    v1, alice1 = upload(ladder, "alice", MiB, MiB)
+    for pid in (11, 12):  # two processes of alice-v1 played
+        (logs / log_name(alice1, pid)).write_bytes(b"x" * 1000)
+    v2, alice2 = upload(ladder, "alice", MiB, MiB)  # supersedes alice-v1
+    kept = [log_name("house-v1", 13), log_name(alice2, 14)]
+    for name in kept:
+        (logs / name).write_bytes(b"y" * 1000)
+    stretches = []
+
+    async def executor(config, source, on_result, on_death):
+        stretches.append(sorted(spec.name for spec in config.entrants))
+        await trio.sleep_forever()  # a stretch that plays no game
+
+    ladder.executor = executor
+
+    async def serve() -> None:
+        with trio.fail_after(60):  # a guard, not a measure: the pruning passes every second
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(ladder.run)
+                while any(path.name.startswith(f"{alice1}.") for path in logs.iterdir()):
+                    await trio.sleep(0.05)
+                nursery.cancel_scope.cancel()
+
+    trio.run(serve)
+    assert stretches == [sorted(["house-v1", alice2])]
+    assert ladder.store.submission(v1)["removed"] is not None and not (ladder.workdir / str(v1)).exists()
+    assert sorted(path.name for path in logs.iterdir()) == sorted(kept)
 
 
 @pytest.mark.slow
