@@ -7,6 +7,8 @@ import html
 import json
 from importlib import resources
 
+import engines
+
 from ..report._page import viewer_css, viewer_scripts
 
 
@@ -14,10 +16,18 @@ def _asset(name: str) -> str:
     return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
 
 
+def controls_script(game_id: str) -> list[str]:
+    """The game's own controls, ``play.js`` beside its engine (``ArenaControls``; see the play
+    script), or none: every decision is then a button per legal action."""
+    path = resources.files(engines.game_package(game_id)).joinpath("play.js")
+    return [path.read_text(encoding="utf-8")] if path.is_file() else []
+
+
 def play_html(game_id: str, title: str) -> str:
     """The page of a seat (the same for every seat: what it shows comes over its WebSocket)."""
     data = json.dumps({"game": game_id, "title": title}).replace("<", "\\u003c")
-    scripts = "".join(f"<script>{script}</script>" for script in [*viewer_scripts(game_id), _asset("play.js")])
+    scripts = "".join(f"<script>{script}</script>"
+                      for script in [*viewer_scripts(game_id), *controls_script(game_id), _asset("play.js")])
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{html.escape(title)}: arena play</title><link rel="icon" href="/favicon.ico" type="image/svg+xml">'

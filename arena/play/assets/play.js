@@ -3,7 +3,18 @@
    the seat's observation, its events since the person's last decision, who the game waits for,
    the open decision with its legal actions; at the end the result and the whole game. The
    drawing and the words are the replay viewer's (ArenaRenderers, ArenaText; the game's
-   viewer.js), the end's replay viewer is shell.js's Viewer. */
+   viewer.js), the end's replay viewer is shell.js's Viewer.
+
+   A decision's controls are a button per legal action, each with what it does. A game may
+   bring its own (its play.js beside its engine, optional) as
+   ArenaControls[gameId] = {
+     form(decision, observation, ctx, page) -> HTML of a form instead of the buttons, or null,
+     wire(box, decision, observation, page): wire what form drew,
+     choices(decision, observation, ctx, page) -> {indices, hint}: the legal actions shown as
+       buttons and a hint above them (the rest are chosen elsewhere, e.g. on the board), or null,
+     board(decision, observation, page): mark the drawn board (after every drawing),
+   }, every member optional; page = {seat, current(), ctxFor(observation), choose(decision,
+   index), answer(decision, message), yours(html, capital)}. */
 "use strict";
 (() => {
   const esc = ArenaText.esc;
@@ -11,7 +22,7 @@
   const info = JSON.parse($("#play-data").textContent);
   const gameId = info.game;
   const render = ArenaRenderers[gameId];
-  const SHIPS = ["Arriba", "Bravo", "Caribic", "Diabolo", "Evita", "Fuego"];
+  const controls = (window.ArenaControls || {})[gameId] || {};
 
   /* For tests and curious readers: every message received and every answer sent. */
   const record = {received: [], sent: []};
@@ -23,7 +34,6 @@
   let shown = null;        // the decision whose controls are on screen (its id)
   let atDecision = null;   // the observation when the person last decided (names in events)
   let boardKey = null;     // the observation drawn (as JSON)
-  let selectedShip = false;
   let clockTimer = null;
   let overNumber = 0;
   let viewer = null;
@@ -34,6 +44,14 @@
 
   const yours = ArenaText.toYou;
   const yourEvents = ArenaText.toYouEvents;
+  const page = {
+    get seat() { return welcome.seat; },
+    current: () => current,
+    ctxFor: (observation) => ctxFor(observation),
+    choose: (decision, index) => choose(decision, index),
+    answer: (decision, message) => answer(decision, message),
+    yours,
+  };
   const plain = (htmlText) => { const box = document.createElement("div"); box.innerHTML = htmlText; return box.textContent.replace(/\s+/g, " ").trim(); };
 
   function connect() {
@@ -112,14 +130,13 @@
     showFaults(message.faults, ctx);
     if (decision && decision.id !== shown) {
       shown = decision.id;
-      selectedShip = false;
       buildControls(decision, observation, ctx);
     } else if (!decision && shown !== null) {
       shown = null;
       $("#controls").innerHTML = "";
       delete $("#controls").dataset.decision;
     }
-    markMap(decision, observation);
+    if (controls.board) controls.board(decision, observation, page);
     clock(decision);
     document.body.dataset.state = decision ? "deciding" : "waiting";
   }
@@ -162,23 +179,16 @@
     box.classList.remove("sent");
     box.dataset.decision = String(decision.id);
     box.dataset.kind = decision.kind;
-    if (gameId === "karibik" && decision.kind === "bribe") box.innerHTML = bribeForm(observation, yours(ArenaText.explain("bribe", null, ctx, observation, welcome.seat), true));
-    else if (gameId === "opito-bay" && decision.kind === "spyglass") box.innerHTML = spyglassForm(observation);
-    else box.innerHTML = choiceButtons(decision, observation, ctx);
+    const form = controls.form ? controls.form(decision, observation, ctx, page) : null;
+    box.innerHTML = form || choiceButtons(decision, observation, ctx);
     wire(decision, observation);
   }
 
   function choiceButtons(decision, observation, ctx) {
     const seat = welcome.seat;
-    let hint = "";
-    let indices = decision.legal.map((_, i) => i);
-    if (gameId === "karibik" && decision.kind === "move") {
-      // sailing is done on the map: click the ship, then the area; the rest are buttons
-      const sails = indices.filter((i) => decision.legal[i][0] === "move");
-      indices = indices.filter((i) => decision.legal[i][0] !== "move");
-      hint = `<div class="hint">${sails.length ? `To sail, click <b>${SHIPS[observation.ship]}</b> (red outline) on the map, then one of the highlighted areas. ` : ""}` +
-        `${indices.some((i) => ["rob", "exchange", "hand"].includes(decision.legal[i][0])) ? "With the ship selected you may also click a highlighted ship to rob, swap or hand over. " : ""}</div>`;
-    }
+    const own = controls.choices ? controls.choices(decision, observation, ctx, page) : null;
+    const hint = own ? own.hint : "";
+    const indices = own ? own.indices : decision.legal.map((_, i) => i);
     // each choice with what it does: the action in words, and where the game tells more, what follows
     const rows = indices.map((i) => {
       const action = decision.legal[i];
@@ -194,76 +204,11 @@
     return `${hint}<div class="choices">${rows.join("")}${off.join("")}</div>`;
   }
 
-  function bribeForm(observation, what) {
-    const start = observation.my_bids || [5, 4, 3, 2, 1, 0];
-    const fields = SHIPS.map((ship, n) => `<label class="bid"><span>${ship}</span>` +
-      `<input type="number" class="bribe" data-ship="${n}" min="-1" max="5" step="1" value="${start[n]}" required></label>`).join("");
-    return `<div class="hint">Give each ship one rum card, each card once: −1 (the thief) to 5. The card you leave out is your tie-breaker.</div>` +
-      (what ? `<div class="hint does">${what}</div>` : "") +
-      `<form class="bribes">${fields}<span class="tb"></span><button type="submit" class="choice send-bribe">Bribe the ships</button></form>`;
-  }
-
-  function bribeValues() {
-    return [...document.querySelectorAll("#controls input.bribe")].map((input) => Number(input.value));
-  }
-
-  function bribeProblem(values) {
-    if (values.some((v) => !Number.isInteger(v) || v < -1 || v > 5)) return "each card is a whole number from −1 to 5";
-    const twice = values.find((v, i) => values.indexOf(v) !== i);
-    if (twice !== undefined) return `each card can go to one ship only; ${twice} is used twice`;
-    return null;
-  }
-
-  function spyglassForm(observation) {
-    return `<div class="hint">Put the cards back on the library in the order you want, top first: ▲ moves a card up.</div>` +
-      `<ol class="spyglass">${observation.looking.map((c, i) => spyItem(c, i)).join("")}</ol>` +
-      `<button type="button" class="choice send-order">Put them back in this order</button>`;
-  }
-
-  function spyItem(card, i) {
-    return `<li data-card="${esc(card)}">${ArenaText.action("discard", card, ctxFor(current.observation), null, welcome.seat, true)}` +
-      `${i ? ' <button type="button" class="up" title="move up">▲</button>' : ""}</li>`;
-  }
-
   function wire(decision, observation) {
     const box = $("#controls");
     box.querySelectorAll("button.choice[data-choice]").forEach((button) =>
       button.addEventListener("click", () => choose(decision, Number(button.dataset.choice))));
-    const form = box.querySelector("form.bribes");
-    if (form) {
-      const update = () => {
-        const values = bribeValues();
-        const problem = bribeProblem(values);
-        const left = [-1, 0, 1, 2, 3, 4, 5].filter((v) => !values.includes(v));
-        box.querySelector(".tb").innerHTML = problem ? `<span class="bad">${esc(problem)}</span>` :
-          `tie-breaker: <b>${left.length === 1 ? left[0] : "?"}</b>`;
-        box.querySelector(".send-bribe").disabled = !!problem;
-      };
-      form.addEventListener("input", update);
-      form.addEventListener("submit", (event) => {
-        event.preventDefault();
-        const values = bribeValues();
-        if (bribeProblem(values)) return;
-        answer(decision, {type: "act", decision: decision.id, action: values});
-      });
-      update();
-    }
-    const list = box.querySelector("ol.spyglass");
-    if (list) {
-      list.addEventListener("click", (event) => {
-        const up = event.target.closest && event.target.closest("button.up");
-        if (!up) return;
-        const item = up.closest("li");
-        item.parentNode.insertBefore(item, item.previousElementSibling);
-        const cards = [...list.children].map((li) => li.dataset.card);
-        list.innerHTML = cards.map((c, i) => spyItem(c, i)).join("");
-      });
-      box.querySelector(".send-order").addEventListener("click", () => {
-        const order = [...list.children].map((li) => li.dataset.card);
-        const index = decision.legal.findIndex((a) => JSON.stringify(a) === JSON.stringify(order));
-        if (index >= 0) choose(decision, index);
-      });
-    }
+    if (controls.wire) controls.wire(box, decision, observation, page);
   }
 
   function choose(decision, index) {
@@ -282,46 +227,6 @@
         $("#controls").classList.remove("sent");
       }
     }, 400);
-  }
-
-  /* Karibik: the moving ship and, once it is clicked, the areas it may sail to and the ships
-     it may rob, swap with or hand over to, marked on the map and clickable. */
-  function markMap(decision, observation) {
-    if (gameId !== "karibik") return;
-    const map = $("#board svg.kmap");
-    if (!map) return;
-    map.querySelectorAll(".mine, .target, .selected").forEach((g) => g.classList.remove("mine", "target", "selected"));
-    if (!decision || decision.kind !== "move") return;
-    const ship = map.querySelector(`g[data-ship="${observation.ship}"]`);
-    if (!ship) return;
-    ship.classList.add("mine");
-    if (selectedShip) ship.classList.add("selected");
-    if (!ship.dataset.wired) {
-      ship.dataset.wired = "1";
-      ship.addEventListener("click", () => {
-        if (!current || !current.decision || current.decision.kind !== "move") return;
-        selectedShip = !selectedShip;
-        markMap(current.decision, current.observation);
-      });
-    }
-    if (!selectedShip) return;
-    decision.legal.forEach((action, index) => {
-      let target = null;
-      if (action[0] === "move") target = map.querySelector(`g[data-area="${action[1]}"]`);
-      else if (["rob", "exchange", "hand"].includes(action[0])) target = map.querySelector(`g[data-ship="${action[1]}"]`);
-      if (!target) return;
-      target.classList.add("target");
-      target.dataset.choice = String(index);
-      if (!target.dataset.wired) {
-        target.dataset.wired = "1";
-        target.addEventListener("click", (event) => {
-          event.stopPropagation();
-          const open = current && current.decision;
-          if (!open || open.kind !== "move" || !selectedShip || !target.classList.contains("target")) return;
-          choose(open, Number(target.dataset.choice));
-        });
-      }
-    });
   }
 
   /* -- the end ------------------------------------------------------------------------------------ */
