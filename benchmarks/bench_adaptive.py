@@ -139,7 +139,7 @@ def main() -> None:
     checkpoints = sorted({int(per_entrant * 2 ** (h / 2)) // a.k * a.k for h in range(0, 25)})
     checkpoints = [c for c in checkpoints if c <= 40 * mean_games] or checkpoints[:1]
     t0 = time.time()
-    errors = uniform(fields[: a.uniform_runs], a.k, a.top, a.margin, checkpoints, rng)
+    errors = uniform(fields[: a.uniform_runs], a.k, a.top, a.margin, checkpoints, rng) if a.uniform_runs else []
     t_uniform = time.time() - t0
     u05, u01 = reach(checkpoints, errors, a.error), reach(checkpoints, errors, 0.01)
     print(f"N={a.n} k={a.k} top {a.top} error {a.error} margin {a.margin:g} Elo spread {a.spread:g} Elo")
@@ -147,6 +147,8 @@ def main() -> None:
           f"{np.median(g):.0f} p90 {np.percentile(g, 90):.0f} max {g.max()}; wrong beyond the margin "
           f"{a.runs - within}/{a.runs} = {(a.runs - within) / a.runs:.3f}; not the exact top {a.top} "
           f"{a.runs - exact}/{a.runs}; looks spent {spent}")
+    if not errors:
+        return
     print(f"uniform ({a.uniform_runs} fields, {t_uniform:.0f} s): error by games "
           + ", ".join(f"{c}:{e:.3f}" for c, e in zip(checkpoints, errors)))
     print(f"uniform reaches {a.error} at {u05:.0f} games ({u05 / mean_games:.1f}x adaptive), "
