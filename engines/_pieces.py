@@ -41,8 +41,10 @@ class Pieces:
 
     Besides the strings: ``short_options``, the options OpenSpiel's registration defaults to
     where they differ from the arena's (a short game, so a whole game of MCTS takes seconds).
-    The replay viewer (``viewer.js``) and the rules' JavaScript twin (``rules.js``) are files
-    beside the engine, found by name.
+    The browser's pieces are files beside the engine, found by name: ``viewer.js`` (drawing and
+    words: reports, ``arena view``, the play page), ``rules.js`` (the rules' JavaScript twin, for
+    small reports; without, a report embeds every view) and ``play.js`` (the play page's own
+    controls; without, a button per legal action).
     """
 
     codec: str | None = None

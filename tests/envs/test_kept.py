@@ -10,7 +10,9 @@ import pytest
 
 from engines import get_game
 from envs._games import codec
-from envs._kept import KeptTensors
+from envs._kept import KeptTensors, Rebuilt
+
+from ._every_game import others, skip_without_codec
 
 DMD_OPTIONS = [{}, {"characters": False}, {"strange_waters": True}, {"mermaid_effect": True}, {"party": True},
                {"strange_waters": True, "mermaid_effect": True, "party": True}]
@@ -19,6 +21,7 @@ CASES = ([("dead-mans-draw", players, options) for players in (2, 3, 4) for opti
          + [("opito-bay", players, {"deals": 2}) for players in (2, 3, 4)]
          + [("opito-bay", 2, {"deals": 0, "target": 2000}), ("opito-bay", 3, {"deals": 0, "target": 1000})]
          + [("karibik", players, {"max_rounds": 8}) for players in (2, 3, 4)])
+CASES += [(game_id, players, {}) for game_id, _, players in others({game_id for game_id, _, _ in CASES})]
 
 
 def play(game_id, players, options, seed, check_every=1):
@@ -50,6 +53,7 @@ def play(game_id, players, options, seed, check_every=1):
 
 @pytest.mark.parametrize("game_id,players,options", CASES)
 def test_kept_tensor_equals_the_codecs_tensor_at_every_step(game_id, players, options):
+    skip_without_codec(game_id)
     games = 6 if game_id == "dead-mans-draw" else 3
     for seed in range(games):
         play(game_id, players, options, seed=1000 * players + seed)
@@ -72,3 +76,18 @@ def test_a_kept_tensor_follows_a_state_it_has_not_seen_for_a_while():
                     state.apply({seat: state.random_action(seat, rng) for seat in state.acting})
                 for seat in range(2):
                     assert np.array_equal(kept.tensor(seat), shared.tensor(state.observation(seat)))
+
+
+def test_a_game_without_a_kept_tensor_gets_the_codecs_rebuilt():
+    """``Rebuilt``, what a game whose descriptor names no ``kept`` piece gets: the codec's tensor
+    of the seat's observation at every sync."""
+    game = get_game("opito-bay")
+    resolved = game.resolve_options({"deals": 1})
+    shared = codec("opito-bay", 3, resolved)
+    state = game.new_state(3, 4, resolved)
+    rebuilt = [Rebuilt(shared, seat) for seat in range(3)]
+    rng = random.Random(4)
+    while not state.is_terminal():
+        for seat in range(3):
+            assert np.array_equal(rebuilt[seat].sync(state), shared.tensor(state.observation(seat)))
+        state.apply({seat: state.random_action(seat, rng) for seat in state.acting})

@@ -12,10 +12,12 @@ from envs._games import codec  # noqa: E402
 from envs.pettingzoo import seat_free_view  # noqa: E402
 
 from ..engines._harness import check_information  # noqa: E402
+from ._every_game import others, skip_without_codec  # noqa: E402
 
 CASES = [("dead-mans-draw", 2, {}), ("dead-mans-draw", 4, {"mermaid_effect": True}),
          ("opito-bay", 2, {"deals": 1}), ("opito-bay", 4, {"deals": 1}),
          ("karibik", 2, {}), ("karibik", 4, {"max_rounds": 6})]
+CASES += [(game_id, players, {}) for game_id, _, players in others({game_id for game_id, _, _ in CASES})]
 
 
 def adapter_views(game_id, players, options):
@@ -53,6 +55,7 @@ def adapter_views(game_id, players, options):
 
 @pytest.mark.parametrize("game_id,players,options", CASES)
 def test_adapter_views_hide_what_a_seat_may_not_know(game_id, players, options):
+    skip_without_codec(game_id)
     check_information(get_game(game_id), players, seed=8, options=options, samples=8, games=1,
                       views=adapter_views(game_id, players, options))
 

@@ -10,7 +10,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="pip install -e '.[openspiel]'")
 import envs.openspiel as adapter  # noqa: E402
-from engines import MissingPiece, game_ids, get_game, same_value  # noqa: E402
+from engines import get_game, same_value  # noqa: E402
+
+from ._every_game import others, skip_without_codec  # noqa: E402
 
 # Every player count of every game with default options, and a sample of other option values.
 # The defaults are short (Opito Bay one deal, Karibik 5 rounds); the full games (Opito Bay to
@@ -29,16 +31,7 @@ SIMULATIONS = (
        ("karibik", 4, {"max_rounds": 3}), ("karibik", 3, {"max_rounds": 2, "turn_based": False})]
 )
 #: any other registered game (the tests' fourth): its fewest players, OpenSpiel's defaults
-SIMULATIONS += [(game_id.replace("-", "_"), get_game(game_id).min_players, {}) for game_id in game_ids()
-                if game_id.replace("-", "_") not in {name for name, _, _ in SIMULATIONS}]
-
-
-def skip_without_codec(name):
-    """Skip, saying why, a game whose descriptor names no codec (it is no OpenSpiel game)."""
-    if name not in adapter.SHORT_NAMES:
-        with pytest.raises(MissingPiece) as missing:
-            get_game(name.replace("_", "-")).piece("codec")
-        pytest.skip(str(missing.value))
+SIMULATIONS += [(short, players, {}) for _, short, players in others({name for name, _, _ in SIMULATIONS})]
 
 
 @pytest.mark.parametrize("name,players,params", SIMULATIONS)

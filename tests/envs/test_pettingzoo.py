@@ -12,8 +12,9 @@ pettingzoo = pytest.importorskip("pettingzoo", reason="pip install -e '.[petting
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
-from engines import MissingPiece, game_ids, get_game  # noqa: E402
-from envs import SHORT_NAMES  # noqa: E402
+from engines import get_game  # noqa: E402
+
+from ._every_game import others, skip_without_codec  # noqa: E402
 from envs.pettingzoo import env, parallel_env, raw_env  # noqa: E402
 
 CASES = [("dead_mans_draw", 2, {}), ("dead_mans_draw", 3, {"mermaid_effect": True}),
@@ -21,16 +22,12 @@ CASES = [("dead_mans_draw", 2, {}), ("dead_mans_draw", 3, {"mermaid_effect": Tru
          ("opito_bay", 2, {"deals": 2}), ("opito_bay", 3, {"deals": 1}), ("opito_bay", 4, {"deals": 1}),
          ("karibik", 2, {}), ("karibik", 3, {"max_rounds": 5}), ("karibik", 4, {"max_rounds": 5})]
 #: any other registered game (the tests' fourth): its fewest players, default options
-CASES += [(game_id.replace("-", "_"), get_game(game_id).min_players, {}) for game_id in game_ids()
-          if game_id.replace("-", "_") not in {name for name, _, _ in CASES}]
+CASES += [(short, players, {}) for _, short, players in others({name for name, _, _ in CASES})]
 
 
 @pytest.mark.parametrize("game,players,options", CASES)
 def test_pettingzoo_api_and_seed_tests(game, players, options):
-    if game not in SHORT_NAMES:  # a game whose descriptor names no codec is no environment: say so
-        with pytest.raises(MissingPiece) as missing:
-            get_game(game.replace("_", "-")).piece("codec")
-        pytest.skip(str(missing.value))
+    skip_without_codec(game)
     with warnings.catch_warnings():
         # The two warnings every classic environment with a Dict observation (observation +
         # action_mask) gets from api_test; nothing else may warn.

@@ -10,9 +10,12 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="pip install -e '.[openspiel]'")
 import envs.openspiel as adapter  # noqa: E402
 
+from ._every_game import others, skip_without_codec  # noqa: E402
+
 GAMES = [("dead_mans_draw", {"players": 2}), ("dead_mans_draw", {"players": 3, "mermaid_effect": True}),
          ("opito_bay", {"players": 2}), ("opito_bay", {"players": 4}),
          ("karibik", {"players": 2, "max_rounds": 2}), ("karibik", {"players": 3, "max_rounds": 1})]
+GAMES += [(short, {"players": players}) for _, short, players in others({name for name, _ in GAMES})]
 
 
 def snapshot(state):
@@ -39,6 +42,7 @@ def snapshot(state):
 
 @pytest.mark.parametrize("name,params", GAMES)
 def test_undo_gives_back_the_state_before(name, params):
+    skip_without_codec(name)
     game = pyspiel.load_game(name, params)
     rng = random.Random(5)
     state = game.new_initial_state()
