@@ -10,12 +10,15 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="pip install -e '.[openspiel]'")
 import envs.openspiel as adapter  # noqa: E402
 
+from engines import get_game  # noqa: E402
+
 from ._every_game import others, skip_without_codec  # noqa: E402
 
 GAMES = [("dead_mans_draw", {"players": 2}), ("dead_mans_draw", {"players": 3, "mermaid_effect": True}),
          ("opito_bay", {"players": 2}), ("opito_bay", {"players": 4}),
          ("karibik", {"players": 2, "max_rounds": 2}), ("karibik", {"players": 3, "max_rounds": 1})]
-GAMES += [(short, {"players": players}) for _, short, players in others({name for name, _ in GAMES})]
+#: (at its most players: a short game holds few steps to undo)
+GAMES += [(short, {"players": get_game(game_id).max_players}) for game_id, short, _ in others({name for name, _ in GAMES})]
 
 
 def snapshot(state):

@@ -2,8 +2,9 @@
 (``tests/engines/test_generic.py``, ``test_fuzz_actions.py``, ``test_omniscient_view.py``,
 ``tests/protocol/test_static.py`` and ``test_spec.py``, ``tests/arena/test_action_fuzz.py``
 pick it up from the registry): the random bot plays it in a match and passes ``check-bot``, a
-tournament runs it and its report draws it, and each piece its descriptor lacks is skipped
-with a message saying so, never a KeyError.
+tournament runs it and its report draws it, and each piece its descriptor lacks is done
+without or skipped with a message saying so, never a KeyError. (The environment suites in
+``tests/envs/`` run it through its codec, ``tests/fourth_game/_envs.py``.)
 
 It is registered for the test process only (``tests/conftest.py``); a child process that must
 know it gets its folder in ``PYTHONPATH``."""
@@ -23,7 +24,7 @@ from arena.match._match import EndReason, play_match
 from arena.players._player import open_player
 from bots._games import policies, random_policy
 from bots.sdk import Request
-from engines import MissingPiece, game_ids, get_game
+from engines import MissingPiece, Pieces, game_ids, get_game
 
 from ..conftest import FOURTH_GAME_PATH
 
@@ -99,7 +100,7 @@ def test_the_chance_resampler_agrees_with_what_the_seat_saw():
         state.apply_action(action)
 
 
-@pytest.mark.parametrize("piece", ["codec", "kept", "policies", "max_length"])
+@pytest.mark.parametrize("piece", ["kept", "policies"])
 def test_each_missing_piece_says_what_it_is_for(piece):
     assert not get_game(GAME).pieces.has(piece)
     with pytest.raises(MissingPiece, match=rf"game 'high-card' has no {piece}: .+; add one to the pieces"):
@@ -111,12 +112,16 @@ def test_the_bots_leave_out_the_policies_it_lacks():
     assert GAME not in policies("heuristic") and GAME not in policies("search")
 
 
-def test_the_environments_skip_it_with_a_message():
-    pytest.importorskip("pettingzoo", reason="pip install -e '.[pettingzoo]'")
-    from envs import SHORT_NAMES
-    from envs.pettingzoo import env
+def test_the_environments_rebuild_the_tensor_it_keeps_none_of():
+    pytest.importorskip("numpy")
+    from envs._games import codec
+    from envs._kept import KeptTensors, Rebuilt
 
-    assert "high_card" not in SHORT_NAMES
-    for name in ("high_card", GAME):
-        with pytest.raises(ValueError, match="game 'high-card' has no codec: .*OpenSpiel and PettingZoo"):
-            env(name, players=2)
+    game = get_game(GAME)
+    state = game.new_state(2, 1, {})
+    assert KeptTensors(codec(GAME, 2, game.resolve_options({})), state)._class is Rebuilt
+
+
+def test_a_game_without_a_codec_is_no_environment_and_says_so():
+    with pytest.raises(MissingPiece, match="game 'x' has no codec: .*OpenSpiel and PettingZoo environments need"):
+        Pieces().load("codec", "x")

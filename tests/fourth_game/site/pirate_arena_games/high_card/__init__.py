@@ -5,8 +5,9 @@ It lives outside the product, in ``tests/fourth_game/site/pirate_arena_games/``,
 tests' conftest puts on ``sys.path``: ``engines`` then finds this folder as it finds its own
 (as ``engines.high_card``), and every generic suite runs it with no table naming it. Beside
 its rules: ``viewer.js`` (its drawing and words, for reports and the play page). Its
-descriptor names only a chance resampler: the pieces it lacks (codec, kept tensor, policies,
-OpenSpiel bounds) are what the suites must skip with a clear message.
+descriptor names a codec and an OpenSpiel bound (``tests/fourth_game/_envs.py``: the
+environment suites run it too) and a chance resampler; the pieces it lacks (a kept tensor,
+policies) are what the suites and bots must do without or skip, saying so.
 """
 
 from engines import Game, Option, Pieces
@@ -23,5 +24,9 @@ GAME = Game(
     options=(Option("hand", int, 3, "cards dealt to each player, one trick each", minimum=1, maximum=6),),
     state_class=HighCardState,
     decisions={"play": "a card (int) from your hand"},
-    pieces=Pieces(resampler="engines.high_card:determinize"),
+    pieces=Pieces(
+        codec="tests.fourth_game._envs:HighCardCodec",
+        max_length="tests.fourth_game._envs:max_game_length",
+        resampler="engines.high_card:determinize",
+    ),
 )
