@@ -40,8 +40,8 @@ def still_through(frozen: list[float] | None, pauses: list[list[float]]) -> bool
 #: VM (BENCHMARKS.md)
 CHANNELS_LEFT = (
     ("dentry cache: names looked up in a folder it sees whole (its own, its runtime's)", "nothing",
-     "33,000-125,000 bits/s, also across rotations"),
-    ("futex woken on a shared read-only mapping", "both bots running", "53-80 bits/s"),
+     "68,500-164,600 bits/s, also across rotations"),
+    ("futex woken on a shared read-only mapping", "both bots running", "53-146 bits/s"),
     ("process and thread count, free memory (sysinfo, /proc/loadavg)", "both bots alive",
      "100 bits/s at 10 ms slots"),
     ("inode numbers of new pipes and sockets (machine-wide)", "both bots alive", "1.5-3.2 bits/s"),

@@ -15,6 +15,8 @@ from ._fit import RatingFit as RatingFit
 from ._results import GameRecord as GameRecord
 from ._compare import Comparison as Comparison
 from ._compare import compare as compare
+from ._methods import METHODS as METHODS
+from ._methods import RatingMethod as RatingMethod
 from ._standings import HeadToHead as HeadToHead
 from ._standings import Standings as Standings
 from ._standings import StandingsRow as StandingsRow

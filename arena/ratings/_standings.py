@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ._bootstrap import check_n_boot, named_groups, rating_covariance
 from ._intervals import Z95, los_from_covariance
-from ._encode import encode, ml_exists, pair_scores
-from ._fit import place, resolve_prior
-from ._plackett_luce import solve_plackett_luce
+from ._encode import encode, pair_scores
+from ._methods import METHODS
 from ._results import GameRecord
 
 
@@ -24,7 +23,8 @@ class StandingsRow:
         name: the entrant.
         elo: Bradley-Terry rating (pairwise decomposition).
         minus, plus: bootstrap interval offsets, ``[elo - minus, elo + plus]``.
-        pl_elo: Plackett-Luce rating from full finishing orders.
+        ratings: each other method's rating (``_methods.METHODS``, by its key:
+            ``pl_elo``, Plackett-Luce from full finishing orders).
         games: games played (a 4-player game counts once).
         points_percent: pairwise score share, 100 * points / pairwise games.
         first_places: games finished with rank 1 (shared firsts included).
@@ -35,11 +35,16 @@ class StandingsRow:
     elo: float
     minus: float
     plus: float
-    pl_elo: float
     games: int
     points_percent: float
     first_places: int
     average_rank: float
+    ratings: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def pl_elo(self) -> float:
+        """The Plackett-Luce rating (``ratings["pl_elo"]``)."""
+        return self.ratings["pl_elo"]
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready dict of the fields."""
@@ -48,7 +53,7 @@ class StandingsRow:
             "elo": self.elo,
             "minus": self.minus,
             "plus": self.plus,
-            "pl_elo": self.pl_elo,
+            **self.ratings,
             "games": self.games,
             "points_percent": self.points_percent,
             "first_places": self.first_places,
@@ -118,8 +123,9 @@ def compute_standings(
 
     Ratings, 95 % error bars, LOS and groups are those of
     :func:`bootstrap_bradley_terry` with the same arguments (by default the
-    analytic interval, no resampling); ``pl_elo`` is :func:`fit_plackett_luce` with the same
-    ``anchor`` and ``prior_draws``.
+    analytic interval, no resampling); each other method of :data:`~._methods.METHODS` (the
+    row's ``ratings``: ``pl_elo`` is :func:`fit_plackett_luce`'s) with the same ``anchor`` and
+    ``prior_draws``.
 
     Raises:
         ValueError: as :func:`bootstrap_bradley_terry`.
@@ -129,13 +135,7 @@ def compute_standings(
     point, cov, group = rating_covariance(enc, n_boot, seed, anchor, prior_draws)
     width = Z95 * np.sqrt(np.clip(np.diag(cov), 0.0, None))
 
-    if all(g.players.shape[1] == 2 for g in enc.groups):
-        # With two players a finishing order is one pairwise result: Plackett-Luce is
-        # Bradley-Terry (tested), so reuse the fit instead of paying for it twice.
-        pl_elo = point
-    else:
-        prior = resolve_prior(prior_draws, ml_exists(pair_scores(enc)))
-        pl_elo = place(enc, solve_plackett_luce(enc, prior)[0], anchor)
+    others = {method.key: method.fit(enc, point, anchor, prior_draws) for method in METHODS}
 
     n = enc.n
     scores = pair_scores(enc)
@@ -156,11 +156,11 @@ def compute_standings(
             elo=float(point[i]),
             minus=float(width[i]),
             plus=float(width[i]),
-            pl_elo=float(pl_elo[i]),
             games=int(games[i]),
             points_percent=float(100.0 * scores[i].sum() / met[i].sum()),
             first_places=int(firsts[i]),
             average_rank=float(rank_sum[i] / games[i]),
+            ratings={key: float(rating[i]) for key, rating in others.items()},
         )
         for i in order
     )

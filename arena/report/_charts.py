@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from ..ratings import RatingMethod
+
 #: one colour per entrant, cycled (Okabe-Ito, readable by colour-blind readers)
 PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442", "#000000")
 
@@ -60,18 +62,19 @@ def error_bar_chart(rows: Sequence[dict[str, Any]], key: str = "elo",
     return "".join(out)
 
 
-def standings_charts(rows: Sequence[dict[str, Any]], plackett_luce: bool) -> str:
-    """The standings' Bradley-Terry chart and, with ``plackett_luce`` (games of more than two
-    players), the Plackett-Luce one below it: both with their 95% intervals (``pl_minus``,
-    ``pl_plus``) and on one scale, so that a bar's length and a point's place compare between
-    them."""
-    if not plackett_luce:
+def standings_charts(rows: Sequence[dict[str, Any]], methods: Sequence[RatingMethod] = ()) -> str:
+    """The standings' Bradley-Terry chart and below it one chart per other method that says
+    more for these games (``methods``: Plackett-Luce where tables have more than two seats),
+    each with its 95% intervals (``KEY_minus``, ``KEY_plus``) and all on one scale, so that a
+    bar's length and a point's place compare between them."""
+    if not methods:
         return error_bar_chart(rows)
-    bt, pl = _extent(rows, "elo", "minus", "plus"), _extent(rows, "pl_elo", "pl_minus", "pl_plus")
-    domain = (min(bt[0], pl[0]), max(bt[1], pl[1]))
-    return (error_bar_chart(rows, domain=domain)
-            + error_bar_chart(rows, "pl_elo", "Plackett-Luce Elo (full finishing orders, 95% interval)",
-                              "pl_minus", "pl_plus", domain))
+    extents = [_extent(rows, "elo", "minus", "plus"),
+               *(_extent(rows, method.key, f"{method.key}_minus", f"{method.key}_plus") for method in methods)]
+    domain = (min(low for low, _ in extents), max(high for _, high in extents))
+    return error_bar_chart(rows, domain=domain) + "".join(
+        error_bar_chart(rows, method.key, method.title, f"{method.key}_minus", f"{method.key}_plus", domain)
+        for method in methods)
 
 
 def _spread(positions: dict[str, float], gap: float = 12.0) -> dict[str, float]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..ratings import METHODS
 from ..tournament._store import StoredGame
 from ._tables import records_of, standings_of, with_result
 
@@ -28,13 +29,11 @@ def standings_data(games: Sequence[StoredGame], n_boot: int | None = None) -> di
             faults[fault["bot"]] = faults.get(fault["bot"], 0) + 1
     rows = [dict(row.as_dict(), faults=faults.get(row.name, 0)) for row in standings.rows]
     players = max(len(game.seats) for game in games)
-    if players > 2:  # the Plackett-Luce chart's intervals (with two players it is Bradley-Terry)
-        from ..ratings._pl_intervals import plackett_luce_intervals
-
-        pl_names, _, half = plackett_luce_intervals(records)
-        width = dict(zip(pl_names, half.tolist()))
-        for row in rows:
-            row["pl_minus"] = row["pl_plus"] = width[row["name"]]
+    for method in METHODS:  # each chart's intervals, where the method says more than Bradley-Terry
+        if method.applies(players):
+            width = method.intervals(records)
+            for row in rows:
+                row[f"{method.key}_minus"] = row[f"{method.key}_plus"] = width[row["name"]]
     index = {name: i for i, name in enumerate(names)}
     wdl = [[[0, 0, 0] for _ in names] for _ in names]
     for game in with_result(games):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..ratings import METHODS
 from ._charts import progress_chart, standings_charts
 
 
@@ -15,21 +16,18 @@ def _table(headers: list[str], rows: list[list[Any]], cls: str = "") -> str:
 
 
 def standings_section(data: dict[str, Any]) -> str:
-    multi = data["players"] > 2
-    headers = ["#", "bot", "Elo", "95% interval", "games", "points %", "first places", "avg rank"]
-    if multi:
-        headers.append("PL Elo")
-    headers.append("faults")
+    methods = [method for method in METHODS if method.applies(data["players"])]
+    headers = ["#", "bot", "Elo", "95% interval", "games", "points %", "first places", "avg rank",
+               *(method.heading for method in methods), "faults"]
     rows = []
     for number, row in enumerate(data["rows"], 1):
         line = [number, escape(row["name"]), f'{row["elo"]:.1f}',
                 f'{row["elo"] - row["minus"]:.1f} .. {row["elo"] + row["plus"]:.1f}', row["games"],
                 f'{row["points_percent"]:.1f}', row["first_places"], f'{row["average_rank"]:.2f}']
-        if multi:
-            line.append(f'{row["pl_elo"]:.1f}')
+        line += [f'{row[method.key]:.1f}' for method in methods]
         line.append(row["faults"])
         rows.append(line)
-    charts = standings_charts(data["rows"], multi)
+    charts = standings_charts(data["rows"], methods)
     return (f'<section id="standings"><h2>Standings</h2>{_table(headers, rows, "num")}{charts}'
             f'<p class="note">Elo: Bradley-Terry on pairwise results, 95% intervals {_method(data["n_boot"])}, '
             f'as <code>arena standings</code> shows them. Rows: best first.</p></section>')

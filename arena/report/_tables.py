@@ -16,7 +16,7 @@ from typing import Any
 from tabulate import tabulate
 
 from ..match._match import EndReason
-from ..ratings import GameRecord, Standings, compute_standings, write_pgn
+from ..ratings import METHODS, GameRecord, Standings, compute_standings, write_pgn
 from ..tournament._store import StoredGame
 
 ARENA_ERROR = EndReason.ARENA_ERROR.value
@@ -82,15 +82,18 @@ def standings_table(standings: Standings, faults: Counter[str] | None = None, pl
     faults = faults or Counter()
     multi = players > 2
     headers = ["#", "name", "elo", "-", "+", "games", "points %"]
+    methods = [method for method in METHODS if method.applies(players)]
     if multi:
-        headers += ["wins", "avg pos", "PL elo"]
+        headers += ["wins", "avg pos"]
+    headers += [method.column for method in methods]
     headers.append("faults")
     rows = []
     for index, row in enumerate(standings.rows, 1):
         line = [index, row.name, f"{row.elo:.1f}", f"{row.minus:.1f}", f"{row.plus:.1f}", row.games,
                 f"{row.points_percent:.1f}"]
         if multi:
-            line += [row.first_places, f"{row.average_rank:.2f}", f"{row.pl_elo:.1f}"]
+            line += [row.first_places, f"{row.average_rank:.2f}"]
+        line += [f"{row.ratings[method.key]:.1f}" for method in methods]
         line.append(faults.get(row.name, 0))
         rows.append(line)
     return tabulate(rows, headers=headers, disable_numparse=True, colalign=("right", "left"))
@@ -107,11 +110,12 @@ def standings_csv(standings: Standings, faults: Counter[str] | None = None) -> s
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["rank", "name", "elo", "minus", "plus", "games", "points_percent",
-                     "first_places", "average_rank", "pl_elo", "faults"])
+                     "first_places", "average_rank", *(method.key for method in METHODS), "faults"])
     for index, row in enumerate(standings.rows, 1):
         writer.writerow([index, row.name, f"{row.elo:.2f}", f"{row.minus:.2f}", f"{row.plus:.2f}", row.games,
                          f"{row.points_percent:.2f}", row.first_places, f"{row.average_rank:.3f}",
-                         f"{row.pl_elo:.2f}", (faults or Counter()).get(row.name, 0)])
+                         *(f"{row.ratings[method.key]:.2f}" for method in METHODS),
+                         (faults or Counter()).get(row.name, 0)])
     return out.getvalue()
 
 
