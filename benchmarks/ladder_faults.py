@@ -3,11 +3,13 @@ real ``arena ladder serve`` with three house bots, clean, then with one of them 
 the time bomb of the tests (tests/arena/ladder/bots/timebomb: exits at its 3rd decision of
 every game, so each of its games forfeits and starts a new process)::
 
-    python benchmarks/ladder_faults.py --seconds 60 --concurrency 2
+    python benchmarks/ladder_faults.py --seconds 60 --concurrency 2 [--warmup 30]
 
-Prints, per run, the games stored in the measured window (after the first game), the
-games/min, and the share of games with the time bomb seated. ``--limit 0`` keeps it playing
-(no withdrawal), to measure what one such bot costs while it plays.
+Prints, per run, the games stored in the measured window, the games/min, and the share of
+games with the time bomb seated. ``--limit 0`` keeps it playing (no withdrawal), to measure
+what one such bot costs while it plays. ``--warmup S``: the window starts S seconds after the
+first game, and the first S seconds are printed on their own line: the ladder's first window
+of tables (64 games here) is chosen before any game is played, so before anyone is benched.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ def count(db: Path, name: str) -> tuple[int, int]:
         return 0, 0
 
 
-def run(bomb: bool, seconds: float, concurrency: int, limit: int) -> tuple[int, float, float]:
+def run(bomb: bool, seconds: float, concurrency: int, limit: int, warmup: float = 0.0) -> list[tuple[int, float, float]]:
+    """(games, games/min, the time bomb's share of them) of the warm-up, if any, then of the window."""
     extra = f"game_fault_limit = {limit}\n" + house_bots(random="py-random.toml", heuristic="py-heuristic.toml")
     if bomb:
         extra += f'\n[[bots]]\nauthor = "timebomb"\nmanifest = "{BOTS}/timebomb/bot.toml"\n'
@@ -48,14 +51,18 @@ def run(bomb: bool, seconds: float, concurrency: int, limit: int) -> tuple[int, 
     try:
         while count(db, "")[0] < 1:
             time.sleep(0.1)
-        start, (first, seated0) = time.monotonic(), count(db, "timebomb-v1")
-        time.sleep(seconds)
-        (last, seated1), elapsed = count(db, "timebomb-v1"), time.monotonic() - start
+        marks = [(time.monotonic(), *count(db, "timebomb-v1"))]
+        for length in ([warmup] if warmup else []) + [seconds]:
+            time.sleep(length)
+            marks.append((time.monotonic(), *count(db, "timebomb-v1")))
     finally:
         server.stop()
         remove(folder)
-    games = last - first
-    return games, games / elapsed * 60, (seated1 - seated0) / games if games else 0.0
+    rows = []
+    for (start, first, seated0), (end, last, seated1) in zip(marks, marks[1:]):
+        games = last - first
+        rows.append((games, games / (end - start) * 60, (seated1 - seated0) / games if games else 0.0))
+    return rows
 
 
 def main() -> None:
@@ -63,11 +70,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="game_fault_limit (0: never withdrawn)")
+    parser.add_argument("--warmup", type=float, default=0, help="seconds after the first game not in the window")
     args = parser.parse_args()
     for bomb in (False, True):
-        games, rate, share = run(bomb, args.seconds, args.concurrency, args.limit)
-        print(f"{'time bomb' if bomb else 'clean':9}  {games:6d} games  {rate:8.0f} games/min  "
-              f"time bomb seated in {100 * share:.0f} % of games", flush=True)
+        rows = run(bomb, args.seconds, args.concurrency, args.limit, args.warmup)
+        for part, (games, rate, share) in zip(["warm-up", "window"][-len(rows):], rows):
+            print(f"{'time bomb' if bomb else 'clean':9}  {part:7}  {games:6d} games  {rate:8.0f} games/min  "
+                  f"time bomb seated in {100 * share:.0f} % of games", flush=True)
 
 
 if __name__ == "__main__":
