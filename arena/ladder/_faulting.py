@@ -13,7 +13,9 @@ Before it gets there, a version with a fault in :data:`BENCH_AFTER` or more of i
 games is *benched*: matchmaking seats it only for its fair share or to fill a table (rule 1
 and the cap of :mod:`arena.ladder._matchmaking`), never because its forfeits make its rating
 look worth learning. Its faults then decide neither its own share of the tables nor whom the
-others play.
+others play. While one of its blocks is in flight it gets no new table at all (``resting``):
+each of its games may need a new process, and its games one after the other left the others
+waiting for those starts (BENCHMARKS.md, issue 47).
 """
 
 from __future__ import annotations

@@ -181,9 +181,10 @@ class BotPool:
 
         First waits until no game of ``deal`` with one of these entrants is being played or
         checked out, then ends (and waits out) every process of theirs that has seen
-        ``deal``. Each seat then gets the entrant's most recently used idle process, or a new
-        one; a broken or withdrawn entrant, or one with a fault between games to pay, gets a
-        failed player instead (the match forfeits that seat at step 0 and records the fault).
+        ``deal``. Each seat then gets the entrant's most recently used idle process, or the
+        spare being started for it (see the module), or a new one; a broken or withdrawn
+        entrant, or one with a fault between games to pay, gets a failed player instead (the
+        match forfeits that seat at step 0 and records the fault).
         """
         names = [name for name in dict.fromkeys(seats) if name not in self.broken and name not in self.withdrawn]
         while self._blocked(names, deal):
