@@ -46,9 +46,13 @@ def _asset(name: str) -> str:
 
 
 def renderer_script(game_id: str) -> str:
-    """The game's drawing code: ``viewer.js`` beside its engine (``engines/<game>/``)."""
-    package = engines.game_package(game_id)
-    return resources.files(package).joinpath("viewer.js").read_text(encoding="utf-8")
+    """The game's drawing code: ``viewer.js`` beside its engine (``engines/<game>/``); for a
+    game without one, each view shown as its JSON (the words fall back to JSON on their own:
+    ``describe.js``), so its report and viewer still work."""
+    viewer = resources.files(engines.game_package(game_id)).joinpath("viewer.js")
+    if viewer.is_file():
+        return viewer.read_text(encoding="utf-8")
+    return _asset("plain_viewer.js").replace("GAME_ID", json.dumps(game_id).replace("<", "\\u003c"))
 
 
 def _json_script(element_id: str, value: Any) -> str:

@@ -125,3 +125,16 @@ def test_the_environments_rebuild_the_tensor_it_keeps_none_of():
 def test_a_game_without_a_codec_is_no_environment_and_says_so():
     with pytest.raises(MissingPiece, match="game 'x' has no codec: .*OpenSpiel and PettingZoo environments need"):
         Pieces().load("codec", "x")
+
+
+def test_a_game_without_a_viewer_is_drawn_as_its_views_json(monkeypatch):
+    # A fourth game need not bring drawing code: its report and viewer show each view as JSON
+    # (the words fall back to JSON in describe.js); `arena report` failed with "No such file".
+    import engines
+    from arena.report import _page
+
+    assert 'ArenaRenderers["high-card"] = function' in _page.renderer_script(GAME)  # its own viewer.js
+    monkeypatch.setattr(engines, "game_package", lambda game_id: "protocol")  # a package with no viewer.js
+    script = _page.renderer_script(GAME)
+    assert 'ArenaRenderers["high-card"] = function (view)' in script and "plain-view" in script
+    assert _page.renderer_script('x</script><b>').count("<") == script.count("<")  # an id cannot end the script
