@@ -22,7 +22,9 @@ import typer
 import engines
 
 from ..players._faults import FaultPolicy
-from ..players._timecontrol import TIME_SETTING, TimeControl, again_flags
+from ..players._faults import FAULT_SETTING, FAULT_SETTINGS
+from ..players._settings import again_flags
+from ..players._timecontrol import TIME_SETTING, TimeControl, time_again
 from ..tournament._ranges import parse_option
 from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, KeyOption, OldKeyOption, SandboxOption,
                       UsageError, check_writable, number_option, on_interrupt, parse_bot_seeds, parse_options,
@@ -124,6 +126,10 @@ def time_option(field: str) -> Any:
             else typer.Option(setting.option, help=setting.help))
 
 
+SubstitutionsOption = Annotated[str, number_option(FAULT_SETTING["max_substitutions"].option,
+                                                   FAULT_SETTING["max_substitutions"].help)]
+
+
 MoveOption = Annotated[str, time_option("move_ms")]
 ReserveOption = Annotated[str, time_option("reserve_ms")]
 StartupOption = Annotated[str, time_option("startup_ms")]
@@ -160,10 +166,9 @@ def match_command(
     ponder: PonderOption = CLOCK.ponder,
     in_turn: InTurnOption = CLOCK.in_turn,
     fault_policy: Annotated[FaultPolicy, typer.Option(
-        metavar="POLICY", help="What a fault costs the faulting bot: forfeit, end-game or substitute.")
-    ] = FaultPolicy.FORFEIT,
-    substitutions: Annotated[str, number_option(
-        "--substitutions", "Random substitutions before forfeit (substitute policy).")] = "3",
+        FAULT_SETTING["policy"].option, metavar="POLICY", help=FAULT_SETTING["policy"].help)
+    ] = FaultPolicy(FAULT_SETTING["policy"].default),
+    substitutions: SubstitutionsOption = str(FAULT_SETTING["max_substitutions"].default),
     replay: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the replay (JSON) to this file.")] = None,
     stderr_dir: StderrOption = None,
     sandbox: SandboxOption = "auto",
@@ -208,12 +213,11 @@ def match_command(
              "--bot-seeds", ",".join(map(str, result.bot_seeds))]
     for pair in option:
         again += ["--option", pair]
-    again += again_flags(settings.time_control)
-    given = {"--fault-policy": (fault_policy.value, FaultPolicy.FORFEIT.value),
-             "--substitutions": (substitutions, "3"), "--sandbox": (sandbox, "auto")}
-    for flag, (value, default) in given.items():
-        if value != default:
-            again += [flag, value]
+    again += time_again(settings.time_control)
+    again += again_flags(FAULT_SETTINGS, {"policy": fault_policy.value, "withdraw_after": None,
+                                          "max_substitutions": settings.max_substitutions})
+    if sandbox != "auto":
+        again += ["--sandbox", sandbox]
     if allow_root_bots:
         again.append("--allow-root-bots")
     print_result(result, again)

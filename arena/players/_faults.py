@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ._settings import Setting
+
 
 class FaultKind(enum.Enum):
     """Why a bot failed a decision. The arena, not the game, assigns these."""
@@ -34,6 +36,19 @@ class FaultPolicy(enum.Enum):
     FORFEIT = "forfeit"
     END_GAME = "end-game"
     SUBSTITUTE = "substitute"
+
+
+#: the ``[faults]`` table's settings: what a fault costs, and when an entrant is withdrawn
+FAULT_SETTINGS: tuple[Setting, ...] = (
+    Setting("policy", "--fault-policy", "What a fault costs the faulting bot: forfeit, end-game or substitute.",
+            FaultPolicy.FORFEIT.value, choices=tuple(policy.value for policy in FaultPolicy)),
+    Setting("max_substitutions", "--substitutions", "Random substitutions before forfeit (substitute policy).", 3,
+            0, 10**6),
+    Setting("withdraw_after", "", "Faults between games after which an entrant is withdrawn (0 = never).", 5,
+            0, 10**6),
+)
+#: :data:`FAULT_SETTINGS` by field
+FAULT_SETTING = {setting.field: setting for setting in FAULT_SETTINGS}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._settings import Setting, again_flags
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -48,53 +50,30 @@ class TimeControl:
 DAY_MS = 86_400_000
 
 
-@dataclass(frozen=True)
-class Setting:
-    """One field of :class:`TimeControl` as every place names it, declared once here: its key
-    in a tournament file's ``[time]`` table (the field's name), its command-line option and
-    help, and for a number its range (``low``..``high``; a flag has none). The tournament file's
-    reader, the ranges of :mod:`arena.tournament._ranges`, the options of ``arena match``,
-    ``check-bot`` and ``play`` and the "same game again" line are derived from
-    :data:`TIME_SETTINGS`."""
-
-    field: str
-    option: str
-    help: str
-    low: int | None = None
-    high: int | None = None
-
-    @property
-    def number(self) -> bool:
-        return self.low is not None
-
-    @property
-    def default(self) -> int | bool:
-        return getattr(TimeControl(), self.field)
+def _default(field: str) -> int | bool:
+    return getattr(TimeControl(), field)
 
 
+#: each field of :class:`TimeControl`: its ``[time]`` key, option, help and range
 TIME_SETTINGS: tuple[Setting, ...] = (
-    Setting("move_ms", "--move-ms", "Per-move time limit in ms.", 1, DAY_MS),
+    Setting("move_ms", "--move-ms", "Per-move time limit in ms.", _default("move_ms"), 1, DAY_MS),
     Setting("reserve_ms", "--reserve-ms", "Per-game reserve (overage bank) in ms: time beyond --move-ms comes out "
-                                          "of it.", 0, DAY_MS),
-    Setting("startup_ms", "--startup-ms", "Time to start and answer hello, in ms.", 1, 600_000),
-    Setting("margin_ms", "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.", 0, DAY_MS),
+                                          "of it.", _default("reserve_ms"), 0, DAY_MS),
+    Setting("startup_ms", "--startup-ms", "Time to start and answer hello, in ms.", _default("startup_ms"), 1, 600_000),
+    Setting("margin_ms", "--margin-ms", "Lateness charged but not a timeout (after the reserve), in ms.",
+            _default("margin_ms"), 0, DAY_MS),
     Setting("ponder", "--ponder", "Let bots think while others are on move (else, as root, a bot not on move is "
-                                  "frozen)."),
+                                  "frozen).", _default("ponder")),
     Setting("in_turn", "--in-turn", "Ask the seats of a simultaneous decision one after another (no two bots run "
-                                    "at once)."),
+                                    "at once).", _default("in_turn")),
 )
 #: :data:`TIME_SETTINGS` by field
 TIME_SETTING = {setting.field: setting for setting in TIME_SETTINGS}
 
 
-def again_flags(control: TimeControl) -> list[str]:
+def time_again(control: TimeControl) -> list[str]:
     """The options that give ``control`` again on a command line: those not at their default."""
-    flags: list[str] = []
-    for setting in TIME_SETTINGS:
-        value = getattr(control, setting.field)
-        if value != setting.default:
-            flags += [setting.option, str(value)] if setting.number else [setting.option]
-    return flags
+    return again_flags(TIME_SETTINGS, {setting.field: getattr(control, setting.field) for setting in TIME_SETTINGS})
 
 
 class GameClock:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import engines
 
 from ..match._match import MatchSettings
-from ..players._faults import FaultPolicy
+from ..players._faults import FAULT_SETTING, FAULT_SETTINGS, FaultPolicy
 from ..players._manifest import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
 from ..players._timecontrol import TIME_SETTINGS, TimeControl
 from ..players._toml import KIND_NAMES, describe_value, read_toml
@@ -60,7 +60,7 @@ class TournamentConfig:
     listen: str = ""
     #: ``faults.withdraw_after``: an entrant with this many faults between games is withdrawn
     #: (its remaining seats forfeited, not started again); 0: never
-    withdraw_after: int = 5
+    withdraw_after: int = FAULT_SETTING["withdraw_after"].default  # type: ignore[assignment]
 
     def fingerprint(self) -> str:
         """Canonical JSON of what determines the games (not where the database lives)."""
@@ -74,7 +74,7 @@ EXECUTORS = ("local", "dask")
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
         "executor", "scheduler", "listen", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
 _TIME = {setting.field for setting in TIME_SETTINGS}
-_FAULTS = {"policy", "max_substitutions", "withdraw_after"}
+_FAULTS = {setting.field for setting in FAULT_SETTINGS}
 
 
 class _Reader:
@@ -165,18 +165,18 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
                                        f"{players} seats")
     time = reader.table("time", _TIME)
     faults = reader.table("faults", _FAULTS)
-    policy_text = reader.get(faults, "policy", str, FaultPolicy.FORFEIT.value, "faults.policy")
-    try:
-        policy = FaultPolicy(policy_text)
-    except ValueError:
-        raise reader.error("faults.policy", f"must be one of {[p.value for p in FaultPolicy]}") from None
+    policy_text = reader.get(faults, "policy", str, FAULT_SETTING["policy"].default, "faults.policy")
+    if policy_text not in FAULT_SETTING["policy"].choices:
+        raise reader.error("faults.policy", f"must be one of {list(FAULT_SETTING['policy'].choices)}")
+    policy = FaultPolicy(policy_text)
     settings = MatchSettings(
         TimeControl(**{
             setting.field: reader.number(time, setting.field, setting.default, f"time.{setting.field}")
             if setting.number else reader.get(time, setting.field, bool, setting.default, f"time.{setting.field}")
             for setting in TIME_SETTINGS}),
         policy,
-        reader.number(faults, "max_substitutions", 3, "faults.max_substitutions"),
+        reader.number(faults, "max_substitutions", FAULT_SETTING["max_substitutions"].default,
+                      "faults.max_substitutions"),
     )
     schedule = ScheduleSpec(
         entrants=tuple(names),
@@ -197,7 +197,8 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
                             concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path, players),
                             workers=reader.number(data, "workers", 0),
-                            withdraw_after=reader.number(faults, "withdraw_after", 5, "faults.withdraw_after"),
+                            withdraw_after=reader.number(faults, "withdraw_after", FAULT_SETTING["withdraw_after"].default,
+                                                         "faults.withdraw_after"),
                             **_executor(reader))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..players._faults import FAULT_SETTINGS
 from ..players._timecontrol import TIME_SETTINGS
 
 
@@ -36,8 +37,8 @@ RANGES: dict[str, Range] = {
     "workers": Range(0, 1024),              # 0 = one worker process per CPU core
     # the time control's numbers, declared with their options (arena.players._timecontrol)
     **{setting.field: Range(setting.low, setting.high) for setting in TIME_SETTINGS if setting.number},
-    "max_substitutions": Range(0, 10**6),
-    "withdraw_after": Range(0, 10**6),      # 0 = never withdraw an entrant
+    # the fault policy's numbers, declared with their options (arena.players._faults)
+    **{setting.field: Range(setting.low, setting.high) for setting in FAULT_SETTINGS if setting.number},
     "games_per": Range(1, 10_000),          # `arena check-bot --games-per`
 }
 
@@ -46,7 +47,7 @@ OPTIONS: dict[str, str] = {
     "--seed": "seed",
     "--rounds": "rounds",
     **{setting.option: setting.field for setting in TIME_SETTINGS if setting.number},
-    "--substitutions": "max_substitutions",
+    **{setting.option: setting.field for setting in FAULT_SETTINGS if setting.number and setting.option},
     "--games-per": "games_per",
     "--concurrency": "concurrency",
     "--workers": "workers",

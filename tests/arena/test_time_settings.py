@@ -7,8 +7,9 @@ import dataclasses
 from typer.testing import CliRunner
 
 from arena.cli._app import app
-from arena.players._timecontrol import TIME_SETTINGS, TimeControl, again_flags
-from arena.tournament._config import _TIME
+from arena.players._faults import FAULT_SETTINGS
+from arena.players._timecontrol import TIME_SETTINGS, TimeControl, time_again
+from arena.tournament._config import _FAULTS, _TIME
 from arena.tournament._ranges import OPTIONS, RANGES, Range, parse_option
 
 
@@ -37,7 +38,7 @@ def test_arena_match_offers_each_option_with_its_help():
 
 def test_the_same_game_again_gives_the_same_control_back():
     control = TimeControl(move_ms=250, reserve_ms=5000, startup_ms=20_000, margin_ms=7, ponder=True, in_turn=True)
-    flags = again_flags(control)
+    flags = time_again(control)
     assert flags == ["--move-ms", "250", "--reserve-ms", "5000", "--startup-ms", "20000", "--margin-ms", "7",
                      "--ponder", "--in-turn"]
     read = {}
@@ -45,4 +46,15 @@ def test_the_same_game_again_gives_the_same_control_back():
         at = flags.index(setting.option)
         read[setting.field] = parse_option(setting.option, flags[at + 1]) if setting.number else True
     assert TimeControl(**read) == control
-    assert again_flags(TimeControl()) == []
+    assert time_again(TimeControl()) == []
+
+
+def test_the_fault_settings_are_declared_once_too():
+    assert _FAULTS == {setting.field for setting in FAULT_SETTINGS}
+    for setting in FAULT_SETTINGS:
+        if setting.number:
+            assert RANGES[setting.field] == Range(setting.low, setting.high)
+        if setting.number and setting.option:
+            assert OPTIONS[setting.option] == setting.field
+    shown = " ".join(CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "400"}).stdout.split())
+    assert "--fault-policy" in shown and "--substitutions" in shown and "Random substitutions before" in shown
