@@ -45,7 +45,6 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engines", "protocol", "bots", "envs")
 
 
-
 @functools.cache
 def etc_files() -> tuple[Path, ...]:
     """The files (and folders) of ``/etc`` every view shows (:data:`ETC`)."""
@@ -147,8 +146,6 @@ def _with_siblings(path: Path) -> Path:
     home)."""
     folder = Path(os.path.abspath(path)).parent
     return path if too_wide(folder) else folder
-
-
 
 
 @dataclass(frozen=True)
