@@ -165,7 +165,15 @@ def image_of(folder: Path, left_out: Sequence[Path] = (), unchanging: bool = Fal
     ``unchanging``: the folder's name says what it holds (a farm), so it is surveyed once per
     process. Raises :class:`ViewRefused` where it cannot be an image (module docstring)."""
     if unchanging and folder in _UNCHANGING:
-        return _UNCHANGING[folder]
+        image = _UNCHANGING[folder]
+        try:
+            # Used again: the sweep keeps what was used in the last IN_USE_S. Without this, a
+            # process running longer (a ladder, a long tournament) had its farm's image swept
+            # once the images passed IMAGES_MAX, and every later start failed to mount it.
+            os.utime(image.file)
+            return image
+        except FileNotFoundError:
+            del _UNCHANGING[folder]  # swept meanwhile (its room was needed): made again
     if not eligible(folder):
         return None
     inside = [path for path in left_out if str(path).startswith(str(folder).rstrip("/") + "/")]

@@ -82,6 +82,25 @@ def test_an_image_leaves_out_what_the_organiser_hides_and_is_made_once_for_what_
 
 
 @needs_images
+def test_a_farms_image_used_again_by_a_long_running_process_is_kept_or_made_again(tmp_path):
+    # A farm's image is looked up once per process (its name says what it holds). It was not
+    # marked used again after that, so once the images passed their bound, another arena's
+    # sweep removed the image a ladder (or a long tournament) still started bots from: every
+    # later start failed ("Exception occurred in preexec_fn", the mount of a removed file).
+    folder = tmp_path / "farm"
+    folder.mkdir()
+    (folder / "lib.so").write_text("x" * 100)
+    os.chmod(tmp_path, 0o755)
+    first = image_of(folder, unchanging=True)
+    assert first is not None
+    os.utime(first.file, (1, 1))  # long unused, as far as the sweep can tell
+    assert image_of(folder, unchanging=True) == first and first.file.stat().st_mtime > 1  # used: kept
+    first.file.unlink()  # swept meanwhile all the same
+    again = image_of(folder, unchanging=True)
+    assert again == first and again.file.exists()  # made again, not handed out gone
+
+
+@needs_images
 def test_the_root_top_level_folders_and_closed_ones_are_bound_as_they_are_and_a_large_one_refused(
         tmp_path, monkeypatch):
     folder = tmp_path / "bot"
