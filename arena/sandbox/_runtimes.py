@@ -75,19 +75,20 @@ class Runtime:
         return _files(self)
 
 
-def runtime_of(program: Path | None, env: Mapping[str, str], own: Path | None) -> Runtime:
+def runtime_of(program: Path | None, env: Mapping[str, str], own: Path | None, depth: int = 0) -> Runtime:
     """The runtime of a bot whose program is ``program`` (as its command names it) and whose
     folder is ``own`` (``None``: it has none of its own, as a command run in ``/usr``): native
     for a program in its folder (a ``#!`` script's interpreter decides, where it is a program
-    of the system), else the program's, with its folder."""
+    of the system), else the program's, with its folder. ``#!`` lines are followed as deep as
+    the kernel follows them (4: ``depth`` counts), never round a loop of scripts."""
     if program is None:
         return Runtime("native")
     written = Path(os.path.abspath(program))
     if arenas_python(program):
         return Runtime("the arena's Python", Path(sys.executable), objects=tuple(python_objects()))
     interpreters = script_interpreters(written, env)
-    if interpreters and of_the_system(Path(os.path.realpath(interpreters[-1]))):
-        inner = runtime_of(Path(interpreters[-1]), env, own)
+    if interpreters and depth < 4 and of_the_system(Path(os.path.realpath(interpreters[-1]))):
+        inner = runtime_of(Path(interpreters[-1]), env, own, depth + 1)
         return dataclasses.replace(inner, objects=(*inner.objects, *interpreters[:-1]))
     if own is not None and (written == own or own in written.parents):
         return Runtime("native")

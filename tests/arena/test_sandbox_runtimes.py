@@ -75,3 +75,14 @@ def test_a_system_library_its_runtime_does_not_hold_refuses_the_bot(tmp_path):
                     "-Wl,-rpath,$ORIGIN/lib")
     compile_program(tmp_path / "plain", "int main(void) { return 0; }\n")
     assert system_part(folder) == system_part(tmp_path / "plain")
+
+
+def test_scripts_naming_each_other_end_in_a_runtime_not_a_recursion(tmp_path, monkeypatch):
+    # Two "system" scripts whose #! lines name each other: followed as deep as the kernel
+    # follows them (4), then the last one is a program of its own.
+    import arena.sandbox._runtimes as runtimes
+
+    (tmp_path / "a").write_text(f"#!{tmp_path / 'b'}\n")
+    (tmp_path / "b").write_text(f"#!{tmp_path / 'a'}\n")
+    monkeypatch.setattr(runtimes, "of_the_system", lambda path: True)
+    assert runtimes.runtime_of(tmp_path / "a", ENV, None).name in (str(tmp_path / "a"), str(tmp_path / "b"))
