@@ -34,7 +34,6 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import functools
-import hashlib
 import os
 import platform
 import shutil

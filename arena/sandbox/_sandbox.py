@@ -48,7 +48,6 @@ import shutil
 import signal
 import stat
 import subprocess
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +57,7 @@ from ._cgroups import CgroupLayout, cgroup_rows, find_cgroups, missing_roles, ro
 from ._loopback import PrivateLoopback
 from ._mounts import MountPlan, namespaces_work, plan_mounts
 from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
-from ._uids import UID_BASE, UidAllocator
+from ._uids import UidAllocator
 from ._userns import enter_own_namespace, own_namespaces_work
 from ._images import Image, bound, image_of, images_missing, mount_images, through_images
 from ._resident import keep_resident, lock_resident, state_folder
