@@ -35,7 +35,7 @@ from arena.players import _player  # noqa: E402
 from arena.players._manifest import BotSpec  # noqa: E402
 from arena.players._player import open_player  # noqa: E402
 from arena.players._timecontrol import TimeControl  # noqa: E402
-from arena.sandbox._sandbox import detect_sandbox  # noqa: E402
+from arena.sandbox._detect import detect_sandbox  # noqa: E402
 
 BOTS = HERE.parent / "tests" / "arena" / "bots"
 GAME, OPTIONS = engines.get_game("dead-mans-draw"), {"characters": False}

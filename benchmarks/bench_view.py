@@ -36,7 +36,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from arena.sandbox._images import mount_images  # noqa: E402
 from arena.sandbox._resident import state_folder  # noqa: E402
-from arena.sandbox._sandbox import detect_sandbox  # noqa: E402
+from arena.sandbox._detect import detect_sandbox  # noqa: E402
 from arena.sandbox._view import view_paths  # noqa: E402
 
 

@@ -95,7 +95,8 @@ CHANNELS = (*SLOTTED, *CACHE_CHANNELS, *(f"{name}-in-sequence" for name in CACHE
 from arena.players._manifest import BotSpec  # noqa: E402
 from arena.players._process import open_bot_process  # noqa: E402
 from arena.sandbox._resident import state_folder  # noqa: E402
-from arena.sandbox._sandbox import Limits, detect_sandbox  # noqa: E402
+from arena.sandbox._detect import detect_sandbox  # noqa: E402
+from arena.sandbox._limits import Limits  # noqa: E402
 
 #: one side of a channel; argv: a JSON task (role, channel, start, slot, bits, file)
 PARTY = r'''

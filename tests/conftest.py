@@ -12,11 +12,33 @@ from . import _xdist
 #: The tests' fourth game (``tests/fourth_game/``: its engine folder
 #: ``site/pirate_arena_games/high_card/`` and its ``protocol/games/high-card.md``), on this
 #: process's path before anything imports ``engines``, so every suite that reads the registry
-#: runs it too. Only the test process sees it (a child that must, gets :data:`FOURTH_GAME_PATH`
-#: in its ``PYTHONPATH``): it never reaches a user. (``engines`` reads the path once, at import:
-#: ``tests/fourth_game/test_high_card.py`` fails if something imported it before this line.)
+#: runs it too. Only the test process sees it (a test whose children must, takes
+#: :func:`every_game` or :func:`children_see_the_tests_games`): it never reaches a user.
+#: (``engines`` reads the path once, at import: ``tests/fourth_game/test_high_card.py`` fails
+#: if something imported it before this line.)
 FOURTH_GAME_PATH = str(Path(__file__).resolve().parent / "fourth_game" / "site")
 sys.path.append(FOURTH_GAME_PATH)
+
+import engines  # noqa: E402 - after the line above, so that it finds the fourth game
+
+
+@pytest.fixture
+def children_see_the_tests_games(monkeypatch):
+    """The processes this test starts (``arena``, bots) find the games kept in the tests too:
+    :data:`FOURTH_GAME_PATH` leads their ``PYTHONPATH``, as it is on this process's path."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [FOURTH_GAME_PATH, os.environ.get("PYTHONPATH")])))
+
+
+@pytest.fixture(params=engines.game_ids())
+def every_game(request) -> str:
+    """Each registered game in turn, by id: a test that takes it runs once per game, the
+    product's and the tests' own (read from the registry, as ``tests/engines/test_generic.py``
+    does, so a game added is run with no edit here). The processes a run of a game kept in the
+    tests starts find it too (:func:`children_see_the_tests_games`); those of a product game's
+    run get the environment unchanged."""
+    if Path(engines.game_package(request.param).__file__).resolve().is_relative_to(FOURTH_GAME_PATH):
+        request.getfixturevalue("children_see_the_tests_games")
+    return request.param
 
 
 def pytest_sessionstart(session):

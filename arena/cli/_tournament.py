@@ -88,6 +88,17 @@ def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers
     return config
 
 
+def _with_options(config: TournamentConfig, concurrency: str | None, workers: str | None, executor: str | None,
+                  scheduler: str | None, listen: str | None) -> TournamentConfig:
+    """``config`` with the options of ``run`` and ``resume`` that say where and how fast games
+    are played, checked; warns when ``workers`` means nothing (:func:`_ignored_workers_warning`)."""
+    processes = None if workers is None else parse_option("--workers", workers)
+    config = _with_concurrency(config, _concurrency(concurrency), processes, executor, scheduler, listen)
+    if (warning := _ignored_workers_warning(config, processes is not None)) is not None:
+        typer.echo(warning, err=True)
+    return config
+
+
 def _ignored_workers_warning(config: TournamentConfig, from_option: bool) -> str | None:
     """The warning that ``workers`` means nothing on a Dask cluster at a scheduler's address,
     or ``None``: the run puts one arena worker on each of the cluster's Dask workers, however
@@ -134,13 +145,17 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         runner = TournamentRunner(config, store, display, sandbox.with_hidden(hidden), skip_broken=skip_broken)
         _, total, done = runner.pending()
         if not quiet:
-            typer.echo(f"{config.game}: {plural(len(config.entrants), 'entrant')}, {plural(total, 'game')} "
+            games = (plural(total, 'game') if runner.adaptive is None else
+                     f"adaptive toward {config.adaptive.goal} at error {config.adaptive.error:g}, round "
+                     f"{runner.adaptive.round + 1} of at most {config.schedule.rounds}")
+            typer.echo(f"{config.game}: {plural(len(config.entrants), 'entrant')}, {games} "
                        f"({done} already played), concurrency {config.concurrency}, "
                        f"{_where(config, min(config.workers or default_workers(), config.concurrency))}, "
                        f"results in {store.path}", err=True)
 
         def interrupted() -> str:
-            return (f"{len(store.completed_keys())}/{total} games stored; "
+            of = f"/{total}" if runner.adaptive is None else ""  # an adaptive one's total is unknown
+            return (f"{len(store.completed_keys())}{of} games stored; "
                     f"resume with: arena tournament resume {store.path}")
 
         with on_interrupt(interrupted):
@@ -161,11 +176,22 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         for line in runner.sprt.lines():
             typer.echo(f"sprt: {line}", err=True)
         typer.echo("sprt: every test has decided; the gauntlet stopped", err=True)
+    if runner.adaptive is not None and runner.adaptive.stop is not None:
+        typer.echo(adaptive_line(runner.adaptive, store.path), err=True)
     from ._ratings import print_standings
 
     print_standings(store, "table", None, None)
     if root_bots_warning(sandbox):
         typer.echo(root_bots_warning(sandbox))
+
+
+def adaptive_line(plan, database: Path) -> str:
+    """The line saying why an adaptive tournament stopped (:attr:`AdaptivePlan.stop`), with
+    how to go on when a bound of rounds or tables stopped it undecided."""
+    line = f"adaptive: {plan.stop}"
+    if plan.stop.startswith("undecided") and "error is spent" not in plan.stop:
+        line += f"; play more rounds with: arena tournament extend {database} --rounds N"
+    return line
 
 
 def _always_faulting_lines(store: ResultsStore, warned: set[str]) -> list[str]:
@@ -211,11 +237,7 @@ def run_command(
     from ..tournament._config import load_config
     from ..tournament._database import open_store
 
-    games_at_once = _concurrency(concurrency)
-    processes = None if workers is None else parse_option("--workers", workers)
-    config = _with_concurrency(load_config(file), games_at_once, processes, executor, scheduler, listen)
-    if (warning := _ignored_workers_warning(config, processes is not None)) is not None:
-        typer.echo(warning, err=True)
+    config = _with_options(load_config(file), concurrency, workers, executor, scheduler, listen)
     store = open_store(config)
     try:
         _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
@@ -246,13 +268,9 @@ def resume_command(
     from ..tournament._database import config_of_store
     from ..tournament._store import ResultsStore
 
-    games_at_once = _concurrency(concurrency)
-    processes = None if workers is None else parse_option("--workers", workers)
     store = ResultsStore.open(database)
     try:
-        config = _with_concurrency(config_of_store(store), games_at_once, processes, executor, scheduler, listen)
-        if (warning := _ignored_workers_warning(config, processes is not None)) is not None:
-            typer.echo(warning, err=True)
+        config = _with_options(config_of_store(store), concurrency, workers, executor, scheduler, listen)
         _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
     finally:
         store.close()

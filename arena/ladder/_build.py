@@ -32,7 +32,8 @@ import trio
 from ..players._manifest import BotSpec
 from ..players._process import BotProcess, StderrLog, bot_environment, program_exists, scope_of
 from ..sandbox._botcgroup import memory_detail
-from ..sandbox._sandbox import Confinement, Limits, Sandbox, SandboxError
+from ..sandbox._limits import Limits
+from ..sandbox._sandbox import Confinement, Sandbox, SandboxError
 from ..sandbox._spawn import spawn
 from ..sandbox._uids import UidLease
 from ._tree import TreeSize, measure

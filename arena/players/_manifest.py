@@ -46,7 +46,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..sandbox._sandbox import Limits
+from ..sandbox._limits import Limits
 from ..sandbox._widening import view_widening
 from ._toml import describe_value, read_toml
 

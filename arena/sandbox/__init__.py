@@ -38,8 +38,11 @@ Left open, and named by ``arena doctor`` and docs/sandbox.md: the dentry cache a
 images do not serve (not root), the machine-wide inode numbers of pipes and sockets, CPU and
 cache contention between bots running at once.
 
-- :mod:`._sandbox`: :class:`Sandbox` (the settings and what is available here), :class:`Limits`,
-  :func:`detect_sandbox`, the ``preexec`` that confines a process before ``exec``;
+- :mod:`._sandbox`: :class:`Sandbox` (the settings and what is available here), the command
+  and the ``preexec`` that confine a process before ``exec``;
+- :mod:`._limits`: :class:`Limits`, a bot's resource limits (``setrlimit``);
+- :mod:`._detect`: :func:`detect_sandbox`, each protection probed once at start;
+- :mod:`._protections`: what ``arena doctor`` says of each protection, active or what it needs;
 - :mod:`._open`: :func:`open_sandbox` for ``--sandbox MODE``, the missing-protection warning;
 - :mod:`._plan`: a bot's view planned once from what it declares, the one place that decides
   what it sees (:func:`~._plan.plan_view`); everything below reads the plan;

@@ -226,45 +226,6 @@ def _write(path: Path, data: bytes) -> bool:
     return True
 
 
-# -- what arena doctor says --------------------------------------------------------------------
-
-def role_status(layout: CgroupLayout | None, role: str) -> tuple[bool, str]:
-    """Whether ``role``'s cgroup serves here, and where (or why not)."""
-    if layout is None:
-        return False, ("needs the arena to run as root" if os.geteuid() != 0 else
-                       "needs a writable cgroup filesystem (/sys/fs/cgroup)")
-    hierarchy = layout.hierarchy(role)
-    if hierarchy is None:
-        return False, dict(layout.missing).get(role, "not available here")
-    return True, f"{layout.folder(hierarchy)} (cgroup v{hierarchy.version})"
-
-
-def cgroup_rows(layout: CgroupLayout | None, max_cpus: float, max_memory_mb: int) -> list[tuple[str, bool, str]]:
-    """``arena doctor``'s rows for the cpu, freezer, cputime and memory roles."""
-    return [
-        (f"CPU: the same weight for every bot, each at most {max_cpus:g} core (cgroup cpu)",
-         *role_status(layout, "cpu")),
-        ("a bot not on move is frozen: it takes no CPU from the bots on move (cgroup freezer; "
-         "not under ponder)", *role_status(layout, "freezer")),
-        ("cpu_s counts the CPU time of all of a bot's processes together (cgroup cpuacct)",
-         *role_status(layout, "cputime")),
-        (f"memory limit per bot, at most {max_memory_mb} MiB, swap and tmpfs files included; "
-         f"past it a memory fault of its own (cgroup memory)", *role_status(layout, "memory")),
-    ]
-
-
-#: each role in a few words, for the warning a tournament starts with
-_ROLE_NAMES = (("pids", "process cap (cgroup pids)"), ("cpu", "equal CPU weight and quota (cgroup cpu)"),
-               ("freezer", "freezing bots not on move (cgroup freezer)"),
-               ("cputime", "cpu_s over all of a bot's processes (cgroup cpuacct)"),
-               ("memory", "memory limit with tmpfs (cgroup memory)"))
-
-
-def missing_roles(layout: CgroupLayout | None) -> list[str]:
-    """The roles not served here, each in a few words."""
-    return [name for role, name in _ROLE_NAMES if not role_status(layout, role)[0]]
-
-
 # -- finding the hierarchies -------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from ._sandbox import Sandbox, SandboxError, detect_sandbox
+from ._detect import detect_sandbox
+from ._sandbox import Sandbox, SandboxError
 
 
 @contextlib.contextmanager

@@ -42,102 +42,25 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
-import platform
 import resource
-import shutil
-import signal
-import stat
-import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._botcgroup import BotCgroup
-from ._cgroups import CgroupLayout, cgroup_rows, find_cgroups, missing_roles, role_status
+from ._cgroups import CgroupLayout
+from ._images import Image, bound, image_of, mount_images, through_images
+from ._limits import Limits
 from ._loopback import PrivateLoopback
-from ._mounts import MountPlan, namespaces_work, plan_mounts
-from ._seccomp import bot_filter, current_arch, filter_fd, filter_installer, probe
-from ._uids import UidAllocator
-from ._userns import enter_own_namespace, own_namespaces_work
-from ._images import Image, bound, image_of, images_missing, mount_images, through_images
-from ._resident import keep_resident, lock_resident, state_folder
-from ._synthetic import data_arguments, private_files
-from ._sysinfo import answered_here
+from ._mounts import MountPlan, plan_mounts
 from ._plan import declare_view
+from ._protections import ProtectionRows
+from ._resident import keep_resident, lock_resident, state_folder
+from ._seccomp import filter_fd, filter_installer
+from ._synthetic import data_arguments, private_files
+from ._uids import UidAllocator
+from ._userns import enter_own_namespace
 from ._view import bot_path, etc_files, view, within
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-bot resource limits (a manifest's ``[limits]`` table); ``None`` = no limit."""
-
-    memory_mb: int | None = 2048
-    cpu_s: int | None = None
-    processes: int | None = 128
-    open_files: int | None = 256
-    file_size_mb: int | None = 64
-    #: cores (a fraction is fine) the bot's processes may use together; cgroup cpu only
-    cpus: float | None = 1.0
-
-    def apply(self, address_space: bool = True, cpu_time: bool = True, processes: bool = False) -> None:
-        """Set the limits on the calling process (runs in the child before exec).
-
-        ``address_space``, ``cpu_time``: whether ``memory_mb`` and ``cpu_s`` are set as
-        ``RLIMIT_AS`` and ``RLIMIT_CPU``. The sandbox leaves them out where a memory cgroup
-        or a CPU-time cgroup counts them for all the bot's processes together: per process,
-        they multiply with every fork, and ``RLIMIT_AS`` counts reserved address space, which
-        runtimes that reserve far more than they use (Go, Java, V8) cannot live within.
-        ``processes``: whether ``processes`` is set as ``RLIMIT_NPROC``: only where the kernel
-        counts the bot's tasks alone against it (a uid or a user namespace of its own; see
-        ``_userns``), never where it would count every task of the arena's user.
-        """
-        def limit(kind: int, value: int | None) -> None:
-            if value is not None:
-                resource.setrlimit(kind, (value, value))
-
-        if address_space:
-            limit(resource.RLIMIT_AS, self.memory_mb * 2**20 if self.memory_mb else None)
-        if cpu_time:
-            limit(resource.RLIMIT_CPU, self.cpu_s)
-        limit(resource.RLIMIT_NOFILE, self.open_files)
-        limit(resource.RLIMIT_FSIZE, self.file_size_mb * 2**20 if self.file_size_mb else None)
-        limit(resource.RLIMIT_CORE, 0)
-        if processes:
-            limit(resource.RLIMIT_NPROC, self.processes)
-
-
-#: the uid the bubblewrap probe runs as when the arena is root (bots run bwrap unprivileged)
-_PROBE_UID = 65534
-
-
-def _probe_bwrap(path: str, sizes: bool = False, own_namespace: bool = False, limit_s: float = 60.0) -> bool:
-    """Whether bubblewrap works here, as bots will run it: unprivileged (as ``nobody`` when the
-    arena is root; a kernel without unprivileged user namespaces fails only then), inside a
-    user namespace of its own where ``own_namespace`` (``_userns``); ``sizes``: with a
-    size-capped tmpfs (``--size``, bubblewrap 0.5 and later); ``limit_s``: how long it may take.
-    """
-    user = {"user": _PROBE_UID, "group": _PROBE_UID, "extra_groups": []} if os.geteuid() == 0 else {}
-    size = ["--size", str(2**20)] if sizes else []
-    inside = {"preexec_fn": enter_own_namespace} if own_namespace else {}
-    try:
-        probe = subprocess.Popen(
-            [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *size, "--tmpfs", "/tmp",
-             "--unshare-all", "--die-with-parent", "--", "/bin/true"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/",
-            start_new_session=True, **user, **inside,
-        )
-    except OSError:
-        return False
-    # It takes milliseconds; a minute on a machine loaded enough to starve it (10 s were not
-    # enough at load 20, and the arena then ran without bubblewrap). Past that, its whole group:
-    # the sandbox's init, left by a bubblewrap killed alone, waited for it forever.
-    try:
-        return probe.wait(timeout=limit_s) == 0
-    except subprocess.TimeoutExpired:
-        os.killpg(probe.pid, signal.SIGKILL)
-        probe.wait()
-        return False
-
 
 class SandboxError(Exception):
     """A bot cannot be confined as this arena requires; the message says what to do."""
@@ -168,8 +91,9 @@ class PreparedView:
 
 
 @dataclass
-class Sandbox:
-    """How bot processes are confined on this machine. Create with :func:`detect_sandbox`.
+class Sandbox(ProtectionRows):
+    """How bot processes are confined on this machine. Create with
+    :func:`~._detect.detect_sandbox`; ``arena doctor``'s rows of it: :class:`~._protections.ProtectionRows`.
 
     ``allow_root``: bots that cannot run under their own uid keep root (``--allow-root-bots``)
     instead of being refused; their names are collected in ``root_bots`` for the warning.
@@ -450,111 +374,6 @@ class Sandbox:
         if self.cgroups is not None:
             self.cgroups.close()
 
-    def describe(self) -> list[tuple[str, bool, str]]:
-        """(protection, active, how) rows for ``arena doctor``."""
-        root = self.drop_privileges
-        box = self.bwrap is not None
-        elsewise = "run as root (--allow-root-bots)" if self.allow_root else "are refused"
-        uid_how = ("arena runs as root; a bot whose program other users cannot reach runs in a private mount "
-                   f"view{'' if self.namespaces else ' (NOT available here)'}; bots that still cannot {elsewise}; "
-                   "`arena doctor BOT...` says which" if root else "needs the arena to run as root")
-        rlimits = "setrlimit, per manifest [limits]"
-        if role_status(self.cgroups, "memory")[0] or role_status(self.cgroups, "cputime")[0]:
-            rlimits += "; memory_mb and cpu_s counted by the bot's cgroups instead where those serve (above)"
-        counted = root or self.own_namespaces
-        cap_how = ("RLIMIT_NPROC under the bot's own uid" if root else
-                   "RLIMIT_NPROC in a user namespace of the bot's own: it counts the bot's processes alone"
-                   if self.own_namespaces else _NO_OWN_NAMESPACE)
-        if box:
-            scope_how = "the sandbox's init killed: its PID namespace ends with it"
-        elif root:
-            scope_how = "every process of the bot's uid killed"
-        elif self.own_namespaces:
-            scope_how = "every process of the bot's user namespace killed (none can leave it)"
-        else:
-            scope_how = f"needs bubblewrap ({self._bwrap_how()}) or user namespaces ({_NO_OWN_NAMESPACE})"
-        if box:
-            death_how = "parent-death signal (SIGKILL), passed on by bubblewrap to the sandbox's init"
-        else:
-            death_how = ("only the bot's own process (parent-death signal); what it started outlives an arena "
-                         f"killed with kill -9{' until the next arena empties its cgroups' if self.cgroups else ''}: "
-                         f"needs bubblewrap ({self._bwrap_how()})")
-        return [
-            ("process count capped per bot, whatever else its user runs", counted, cap_how),
-            ("process count capped; every descendant killed (cgroup pids)", *role_status(self.cgroups, "pids")),
-            *self.cgroup_rows(),
-            ("own process session, killed by process group", True, "always"),
-            ("every process it started killed when its slot ends, even after setsid", box or root or self.own_namespaces,
-             scope_how),
-            ("every process it started dies with the arena, however the arena ends (kill -9 too)", box, death_how),
-            ("resource limits (memory, CPU, files, file size, no core)", True, rlimits),
-            ("environment reduced to PATH, HOME, LANG and the manifest's [env]", True, "always"),
-            ("stderr captured and capped", True, "last 16 KiB kept with each fault"),
-            ("own unprivileged uid per bot process, unique machine-wide; database and logs unreadable; "
-             "process limit per bot", root, uid_how),
-            ("children killed by uid even after setsid", root, "kill -9 -1 as the bot's uid" if root else "needs root"),
-            ("no network", box, self._bwrap_how()),
-            ("read-only filesystem, private /tmp", box, self._bwrap_how()),
-            ("own PID namespace (children die with the bot)", box, self._bwrap_how()),
-            ("tournament file, database and logs hidden; seed not visible in /proc", box, self._bwrap_how()),
-            ("each folder of its view a filesystem mounted for it alone: no page, name or futex shared with "
-             "another bot", self.images_missing is None,
-             "EROFS images (mkfs.erofs), mounted in the bot's own mount namespace"
-             if self.images_missing is None else self.images_missing),
-            ("system calls refused: locks, inotify, connect, sockets but unix streams, ptrace, namespaces, "
-             "mounts, IPC (seccomp)", self.seccomp is not None, self._seccomp_how()),
-            ("the machine's counters read as an idle machine's: /proc/loadavg, /proc/stat, file-nr, pressure "
-             "(bubblewrap) and sysinfo (answered by the arena)", box and self.sysinfo_missing is None,
-             "written for each bot (bubblewrap), sysinfo through a filter's listener (SECCOMP_RET_USER_NOTIF)"
-             if box and self.sysinfo_missing is None else
-             "; ".join(why for why in ((None if box else self._bwrap_how()), self.sysinfo_missing) if why)),
-        ]
-
-    def bwrap_advice(self) -> str:
-        """What the warning of a run without bubblewrap tells the organiser to do."""
-        if self.bwrap_declined is not None:
-            return "leave out --sandbox none (bubblewrap is installed)"
-        return "install bubblewrap"
-
-    def _bwrap_how(self) -> str:
-        """How a bubblewrap row is met here, or what it needs."""
-        if self.bwrap is not None:
-            return f"bubblewrap ({self.bwrap})"
-        if self.bwrap_declined is not None:
-            return f"not used: --sandbox none (bubblewrap is installed, {self.bwrap_declined}: leave that option out)"
-        return "needs bubblewrap (apt-get install bubblewrap)"
-
-    def _seccomp_how(self) -> str:
-        if self.seccomp is None:
-            return self.seccomp_missing
-        arch = current_arch()
-        where = "installed by bubblewrap --seccomp" if self.bwrap else "installed before exec"
-        return (f"{arch.name if arch else '?'} filter of {len(self.seccomp) // 8} instructions, {where}; "
-                f"a probe's flock and AF_INET socket refused")
-
-    def cgroup_rows(self) -> list[tuple[str, bool, str]]:
-        """The rows of :meth:`describe` for the cgroups other than pids (CPU and memory)."""
-        return cgroup_rows(self.cgroups, self.max_cpus, self.max_memory_mb)
-
-    def missing_cgroups(self) -> list[str]:
-        """The cgroup protections not active here, each in a few words (``arena doctor`` and
-        :meth:`describe` say why). Without root, the process cap of the pids cgroup is not
-        missing where a user namespace of the bot's own serves it (``RLIMIT_NPROC`` counts the
-        bot's processes alone there, and they are all found and killed without a cgroup)."""
-        missing = missing_roles(self.cgroups)
-        if self.drop_privileges:
-            return missing
-        if self.own_namespaces:
-            return [role for role in missing if role != _PIDS_ROLE]
-        return [role.replace(_PIDS_ROLE, "process cap (cgroup pids, or user namespaces)") for role in missing]
-
-
-#: the pids role in :func:`missing_roles`' words
-_PIDS_ROLE = "process cap (cgroup pids)"
-#: what a process cap needs where the arena is not root and the kernel refuses it a namespace
-_NO_OWN_NAMESPACE = ("needs unprivileged user namespaces (sysctl user.max_user_namespaces > 0, and "
-                     "kernel.apparmor_restrict_unprivileged_userns=0 where AppArmor restricts them) or root")
-
 
 def _also(view_argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> tuple[Path, ...]:
     """What another command shown with a bot's (``arena doctor``'s probe) needs: its plan's."""
@@ -566,54 +385,3 @@ def _strictly_within(path: Path, folder: Path) -> bool:
     return path != folder and within(path, folder)
 
 
-def detect_sandbox(mode: str = "auto", allow_root: bool = False) -> Sandbox:
-    """The strongest sandbox this machine supports.
-
-    ``mode``: ``"auto"`` (use bubblewrap if it works), ``"bwrap"`` (require it; raises
-    ``RuntimeError`` if it does not work), ``"strict"`` (require every protection of
-    :meth:`Sandbox.describe`, the prize recipe; raises ``RuntimeError`` naming those missing
-    here), ``"none"`` (limits and uid only).
-    ``allow_root``: run as root the bots that cannot have their own uid, instead of refusing.
-    """
-    if mode not in ("auto", "bwrap", "strict", "none"):
-        raise ValueError(f"sandbox mode must be auto, bwrap, strict or none, got {mode!r}")
-    if mode == "strict":
-        sandbox = detect_sandbox("bwrap", allow_root)
-        missing = [name for name, active, _ in sandbox.describe() if not active]
-        if missing:
-            sandbox.close()
-            raise RuntimeError(f"--sandbox strict: {len(missing)} protection(s) missing here ({'; '.join(missing)}); "
-                               f"`arena doctor` says how to get each")
-        return sandbox
-    bwrap, sizes, declined = None, False, None
-    own = own_namespaces_work()
-    if mode == "none":
-        declined = shutil.which("bwrap")
-    else:
-        path = shutil.which("bwrap")
-        if path and own and not _probe_bwrap(path, own_namespace=True):
-            own = False  # bubblewrap works only outside one: its process cap is reported missing
-        if path and _probe_bwrap(path, own_namespace=own):
-            bwrap = path
-            sizes = _probe_bwrap(path, sizes=True, own_namespace=own)
-        elif mode == "bwrap":
-            raise RuntimeError("bubblewrap is required but does not work here (apt-get install bubblewrap)")
-    cgroups = find_cgroups()
-    if cgroups is not None:
-        cgroups.sweep_stale()
-    root = os.geteuid() == 0
-    program = bot_filter()
-    missing = probe(program) if program is not None else (
-        f"no system-call table for {platform.machine()} here (x86_64 and aarch64 have one)")
-    if bwrap is not None and os.stat(bwrap).st_mode & stat.S_ISUID:
-        sysinfo = "bubblewrap is set-uid here, and the filter needs no_new_privs, under which it would not be"
-    else:
-        sysinfo = answered_here()
-    sandbox = Sandbox(bwrap=bwrap, drop_privileges=root, bwrap_sizes=sizes, cgroups=cgroups,
-                      namespaces=root and namespaces_work(), allow_root=allow_root, private_network=root,
-                      own_namespaces=own, bwrap_declined=declined, sysinfo_missing=sysinfo,
-                      seccomp=program if missing is None else None, seccomp_missing=missing or "",
-                      images_missing=images_missing() if bwrap is not None else "needs bubblewrap")
-    if sandbox.loopback is None:
-        sandbox.private_network = False
-    return sandbox

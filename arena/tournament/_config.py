@@ -22,7 +22,7 @@ from ..players._faults import FAULT_SETTING, FAULT_SETTINGS, FaultPolicy
 from ..players._manifest import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
 from ..players._timecontrol import TIME_SETTINGS, TimeControl
 from ..players._toml import KIND_NAMES, describe_value, read_toml
-from ._ranges import RangeError, check_number
+from ._ranges import RangeError, check_number, check_real
 from ._schedule import Format, ScheduleSpec
 
 if TYPE_CHECKING:
@@ -31,6 +31,23 @@ if TYPE_CHECKING:
 
 class ConfigError(ValueError):
     """A tournament file is unreadable or invalid."""
+
+
+#: The most rounds of an adaptive tournament: its error is split over this many looks (one
+#: after each round; :func:`arena.ratings.judge`'s ``max_looks``), whatever ``rounds`` says, so
+#: that raising ``rounds`` later (``extend``) changes no earlier look.
+ADAPTIVE_LOOKS = 50
+
+
+@dataclass(frozen=True)
+class AdaptiveSpec:
+    """The question of a ``format = "adaptive"`` tournament: ``goal`` as written (``"top 3"``,
+    ``"order"``, ``"elo 20"``), the ``error`` its stop may have, and the ``margin`` (Elo) within
+    which two entrants of ``top`` or ``order`` may come out either way (docs/ratings.md)."""
+
+    goal: str
+    error: float = 0.05
+    margin: float = 20.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,8 @@ class TournamentConfig:
     #: ``faults.withdraw_after``: an entrant with this many faults between games is withdrawn
     #: (its remaining seats forfeited, not started again); 0: never
     withdraw_after: int = FAULT_SETTING["withdraw_after"].default  # type: ignore[assignment]
+    #: ``format = "adaptive"``: the question it plays toward (:mod:`arena.tournament._adaptive`)
+    adaptive: AdaptiveSpec | None = None
 
     def fingerprint(self) -> str:
         """Canonical JSON of what determines the games (not where the database lives)."""
@@ -72,7 +91,8 @@ class TournamentConfig:
 _WHERE = ("database", "concurrency", "workers", "executor", "scheduler", "listen")
 EXECUTORS = ("local", "dask")
 _TOP = {"game", "players", "format", "rounds", "seed", "duplicate", "max_tables", "concurrency", "workers",
-        "executor", "scheduler", "listen", "database", "options", "time", "faults", "entrants", "candidates", "sprt"}
+        "executor", "scheduler", "listen", "database", "options", "time", "faults", "entrants", "candidates", "sprt",
+        "goal", "error", "margin"}
 _TIME = {setting.field for setting in TIME_SETTINGS}
 _FAULTS = {setting.field for setting in FAULT_SETTINGS}
 
@@ -160,6 +180,8 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         field_size = len(names) - len(candidates)
         if field_size < players - 1:
             raise reader.error("entrants", f"gauntlet needs at least {players - 1} non-candidates, has {field_size}")
+    elif fmt is Format.ADAPTIVE and candidates:
+        raise reader.error("candidates", 'is for format = "gauntlet"')
     elif len(entrants) < players:
         raise reader.error("entrants", f"has {len(entrants)} entrant{'s' * (len(entrants) != 1)} but a table has "
                                        f"{players} seats")
@@ -182,7 +204,7 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
         entrants=tuple(names),
         players=players,
         format=fmt,
-        rounds=reader.number(data, "rounds", 1),
+        rounds=reader.number(data, "rounds", ADAPTIVE_LOOKS if fmt is Format.ADAPTIVE else 1),
         seed=reader.number(data, "seed", 1),
         duplicate=reader.get(data, "duplicate", bool, True),
         max_tables=reader.number(data, "max_tables", 0),
@@ -197,6 +219,7 @@ def config_from_dict(data: dict[str, Any], path: Path) -> TournamentConfig:
     return TournamentConfig(path, game_id, options, schedule, tuple(entrants), settings,
                             concurrency, database, raw=data, sprt=_sprt(data, fmt, candidates, names, path, players),
                             workers=reader.number(data, "workers", 0),
+                            adaptive=_adaptive(reader, fmt, len(entrants), schedule.rounds),
                             withdraw_after=reader.number(faults, "withdraw_after", FAULT_SETTING["withdraw_after"].default,
                                                          "faults.withdraw_after"),
                             **_executor(reader))
@@ -253,6 +276,37 @@ def _variant(game: engines.Game, game_id: str, options: dict[str, Any]) -> str:
     defaults = game.resolve_options({})
     changed = {key: value for key, value in options.items() if key not in defaults or defaults[key] != value}
     return json.dumps([game_id, changed], sort_keys=True, default=str)
+
+
+def _adaptive(reader: _Reader, fmt: Format, entrants: int, rounds: int) -> AdaptiveSpec | None:
+    """The question of an adaptive tournament (``goal``, ``error``, ``margin``), checked; keys
+    of it in another format are refused."""
+    data = reader.data
+    if fmt is not Format.ADAPTIVE:
+        given = [key for key in ("goal", "error", "margin") if key in data]
+        if given:
+            raise reader.error(given[0], 'is for format = "adaptive"')
+        return None
+    text = reader.get(data, "goal", str, _REQUIRED)
+    from ..ratings._adaptive import parse_goal  # numpy: not on the CLI's start-up path
+
+    try:
+        goal = parse_goal(text)
+    except ValueError:
+        raise reader.error("goal", f"must be 'top K', 'order' or 'elo X' (e.g. \"top 3\"), got {text!r}") from None
+    if goal.kind == "top" and goal.k >= entrants:
+        raise reader.error("goal", f"asks for the top {goal.k} of {entrants} entrants: the field needs more than "
+                                   f"{goal.k} (at least {goal.k + 1})")
+    if rounds > ADAPTIVE_LOOKS:
+        raise reader.error("rounds", f"is the most rounds of an adaptive tournament, at most {ADAPTIVE_LOOKS} "
+                                     f"(its error is split over {ADAPTIVE_LOOKS} looks), got {rounds}")
+    numbers = {}
+    for key, default in (("error", 0.05), ("margin", 20.0)):
+        try:
+            numbers[key] = check_real(key, data[key]) if key in data else default
+        except RangeError as error:
+            raise reader.error(key, str(error)) from None
+    return AdaptiveSpec(text.strip(), **numbers)
 
 
 def _sprt(data: dict[str, Any], fmt: Format, candidates: tuple[str, ...], names: list[str],

@@ -151,14 +151,18 @@ class GameSource:
     of one process: one worker, ``None``).
 
     ``pending`` is the schedule's lazy sequence of missing games (a block's games together);
-    ``remaining`` how many it holds, if known. Each worker takes games from its own window;
+    ``remaining`` how many it holds, if known. ``next_round``: once every game is played, the
+    games of the next round (an adaptive tournament's, chosen from the results), or none to
+    end; it runs between two games, when nothing is in flight. Each worker takes games from its own window;
     a window given back by a dead worker goes whole to the next worker that needs one. Also
     the entrants withdrawn during the run (:meth:`withdraw`), for the workers to hear of.
     """
 
     def __init__(self, pending: Iterator[ScheduledGame], plan: WindowPlan | None = None,
-                 remaining: int | None = None) -> None:
+                 remaining: int | None = None,
+                 next_round: Callable[[], list[ScheduledGame]] | None = None) -> None:
         self._remaining = remaining
+        self._next_round = next_round
         self.plan = plan or WindowPlan()
         self._blocks = _blocks(pending)
         self._windows: dict[Hashable, deque[ScheduledGame]] = {}
@@ -188,7 +192,13 @@ class GameSource:
                 self.windows += 1
                 continue
             if self.in_flight == 0 and not any(self._windows.values()):
-                return None
+                games = self._next_round() if self._next_round is not None else []
+                if not games:
+                    return None
+                self._blocks, self._remaining = _blocks(iter(games)), len(games)
+                self.plan = dataclasses.replace(self.plan, total=None)  # windows sized for this round
+                self._notify()  # the other workers wait for games too
+                continue
             # Games are still in flight or in other windows: a worker may die and give some back.
             await self._changed.wait()
         self.in_flight += 1

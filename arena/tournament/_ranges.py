@@ -54,6 +54,14 @@ OPTIONS: dict[str, str] = {
 }
 
 
+#: The numbers that need not be integers (an adaptive tournament's), by key: ``(low, high)``,
+#: both included. ``error`` stops above 0 (no finite tournament is never wrong) and at 0.5.
+REAL_RANGES: dict[str, tuple[float, float]] = {
+    "error": (0.0001, 0.5),
+    "margin": (0.0, 1000.0),                # Elo
+}
+
+
 class RangeError(ValueError):
     """A number is missing its type or its range; the message says which range is allowed."""
 
@@ -69,6 +77,17 @@ def check_number(key: str, value: object) -> int:
         shown = value if isinstance(value, int) and not isinstance(value, bool) else repr(value)
         raise RangeError(f"must be an integer in {bounds}, got {shown}")
     return value
+
+
+def check_real(key: str, value: object) -> float:
+    """``value`` as a float if it is a number (an integer or a float, not a bool) in the range
+    of ``key`` in :data:`REAL_RANGES`. Raises :class:`RangeError`: ``must be a number in
+    0.0001..0.5, got 0.7``."""
+    low, high = REAL_RANGES[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        shown = value if isinstance(value, int | float) and not isinstance(value, bool) else repr(value)
+        raise RangeError(f"must be a number in {low:g}..{high:g}, got {shown}")
+    return float(value)
 
 
 def parse_option(option: str, text: str) -> int:

@@ -11,6 +11,11 @@ to the entrant's next game). An entrant whose faults between games reach the tou
 ``faults.withdraw_after`` is withdrawn: its remaining seats are forfeited without starting it
 again. Because every game is deterministic (seeds) and stored by its schedule key, an
 interrupted tournament resumes by playing only the games that are not in the store.
+
+An adaptive tournament (``format = "adaptive"``) is played a round at a time: when every game
+of a round is stored, :class:`~arena.tournament._adaptive.AdaptivePlan` looks at the results
+and hands the source the next round's games, until the question is decided or a bound is
+reached (:attr:`TournamentRunner.adaptive` says which).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from ._workers import default_workers
 
 if TYPE_CHECKING:
     from ..ratings._sprt_watch import WatchTally
+    from ._adaptive import AdaptivePlan
 
 
 def log_dir_of(database: Path) -> Path:
@@ -116,15 +122,40 @@ class TournamentRunner:
     _between: Counter = field(default_factory=Counter)
     _source: GameSource | None = None
     _pool: BotPool | None = None
+    #: an adaptive tournament's rounds, made by :meth:`pending` (``None`` in other formats)
+    adaptive: AdaptivePlan | None = None
 
     def pending(self) -> tuple[Iterator[ScheduledGame], int, int]:
         """The games still to play (made as they are consumed), the schedule's total, and how
         many are already stored. Raises :class:`StoreError` if the store has no seed key."""
+        if self.config.adaptive is not None:
+            return self._adaptive_pending()
         # Keyed the way the store's games are (a database of schedule version 1 stays so).
         spec = dataclasses.replace(self.config.schedule, version=self.store.schedule_version())
         schedule = build_schedule(spec, self.store.seed_key())
         done = self.store.completed_keys()
         return schedule.pending(done), schedule.total, len(done)
+
+    def _adaptive_pending(self) -> tuple[Iterator[ScheduledGame], int, int]:
+        """The current round's missing games; as total, the games stored and those."""
+        from ._adaptive import plan_of
+
+        stored = list(self.store.games())
+        self.adaptive = plan_of(self.config, stored, self.store.seed_key())
+        done = {game.key for game in stored}
+        games = [game for game in self.adaptive.games() if game.key not in done]
+        return iter(games), len(stored) + len(games), len(stored)
+
+    def _next_round(self) -> list[ScheduledGame]:
+        """The next round's games once every game of this one is stored (:class:`GameSource`
+        asks between two games); none once the question is decided or a bound is reached."""
+        plan = self.adaptive
+        if plan is None or self._error is not None or not plan.advance():
+            return []
+        done = self.store.completed_keys()
+        games = [game for game in plan.games() if game.key not in done]
+        self._total = self._done + len(games)
+        return games
 
     async def run(self) -> int:
         """Play every pending game; return how many were played now.
@@ -151,12 +182,14 @@ class TournamentRunner:
         self._done = done
         self._played = 0
         self._started = trio.current_time()
-        slots = min(self.config.concurrency, total - done)
+        # An adaptive tournament's later rounds are larger than what is left of this one.
+        going_on = self.adaptive is not None and self.adaptive.stop is None
+        slots = min(self.config.concurrency, total - done) if not going_on else self.config.concurrency
         processes = min(self.config.workers or default_workers(), slots)
         config = self.config
         plan = WindowPlan(config.schedule.players, len(config.entrants), share=max(slots, 1),
                           sprt=config.sprt is not None)
-        self._source = GameSource(pending, plan, remaining=total - done)
+        self._source = GameSource(pending, plan, remaining=total - done, next_round=self._next_round)
         self._source.withdrawn.update(self.withdrawn)
         if processes > 1 or (self.config.executor == "dask" and slots > 0):
             await self._play_on_workers(self._source, processes, slots)
@@ -231,6 +264,8 @@ class TournamentRunner:
             self._fail(error)
             return
         if stored:
+            if self.adaptive is not None:
+                self.adaptive.add(scheduled.round, scheduled.key, scheduled.seats, result.ranks)
             self._tally.add(scheduled.seats, result.ranks)
             self._done += 1
             self._played += 1

@@ -65,6 +65,8 @@ def bot_seeds_of(key: bytes, game_key: str, seats: tuple[str, ...]) -> tuple[int
 class Format(enum.Enum):
     ROUND_ROBIN = "round-robin"
     GAUNTLET = "gauntlet"
+    #: rounds chosen from the results so far toward a question (:mod:`arena.tournament._adaptive`)
+    ADAPTIVE = "adaptive"
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,8 @@ class Schedule:
     def __init__(self, spec: ScheduleSpec, key: bytes) -> None:
         if len(key) < 16:
             raise ValueError("a tournament key has at least 128 bits")
+        if spec.format is Format.ADAPTIVE:
+            raise ValueError("an adaptive tournament's rounds depend on its results: arena.tournament._adaptive")
         self.spec = spec
         self._key = key
 
@@ -259,16 +263,21 @@ class Schedule:
 
     def _game(self, round_index: int, table: int, rotation: int, order: list[str], seed: int,
               block: str) -> ScheduledGame:
-        seats = tuple(order[rotation:] + order[:rotation])
-        game_key = f"{block}s{rotation}"
-        return ScheduledGame(
-            key=game_key, round=round_index, table=table, rotation=rotation, seats=seats, seed=seed,
-            block=block, bot_seeds=bot_seeds_of(self._key, game_key, seats),
-        )
+        return rotated_game(self._key, round_index, table, rotation, order, seed, block)
 
     def pending(self, done: Container[str]) -> Iterator[ScheduledGame]:
         """The games whose key is not in ``done`` (the stored ones), in play order."""
         return (game for game in self if game.key not in done)
+
+
+def rotated_game(key: bytes, round_index: int, table: int, rotation: int, order: list[str], seed: int,
+                 block: str) -> ScheduledGame:
+    """Rotation ``rotation`` of a block seated in ``order``: game key ``{block}s{rotation}``,
+    each seat's bot seed under the tournament's ``key``."""
+    seats = tuple(order[rotation:] + order[:rotation])
+    game_key = f"{block}s{rotation}"
+    return ScheduledGame(key=game_key, round=round_index, table=table, rotation=rotation, seats=seats,
+                         seed=seed, block=block, bot_seeds=bot_seeds_of(key, game_key, seats))
 
 
 def _limited(count: int, limit: int) -> int:

@@ -26,7 +26,7 @@ from arena.players._manifest import BotSpec
 from arena.players._player import open_player
 from arena.players._pool import BotPool
 from arena.players._timecontrol import TimeControl
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 from arena.tournament._config import load_config
 from arena.tournament._database import open_store
 from arena.tournament._runner import TournamentRunner, log_dir_of

@@ -13,7 +13,8 @@ from arena.players._player import cgroup_fault
 from arena.sandbox._botcgroup import BotCgroup
 from arena.sandbox._cgroups import (CgroupLayout, Hierarchy, kill_leftovers, parse_mounts, parse_own_cgroups, plan_layout,
                                     remove_stale_cgroups)
-from arena.sandbox._sandbox import Limits, Sandbox
+from arena.sandbox._limits import Limits
+from arena.sandbox._sandbox import Sandbox
 
 V1_MOUNTS = """\
 31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755

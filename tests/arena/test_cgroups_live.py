@@ -23,7 +23,8 @@ from arena.players._player import open_player
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._botcgroup import BotCgroup
 from arena.sandbox._cgroups import CgroupLayout, Hierarchy, find_cgroups, parse_mounts
-from arena.sandbox._sandbox import Limits, detect_sandbox
+from arena.sandbox._detect import detect_sandbox
+from arena.sandbox._limits import Limits
 
 from ._toy import TOY
 from .test_hostile import processes_with, rss_mb

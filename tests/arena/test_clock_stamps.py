@@ -21,7 +21,7 @@ from arena.players._faults import BotFault, FaultKind
 from arena.players._manifest import BotSpec
 from arena.players._player import Player, open_player
 from arena.players._timecontrol import GameClock
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 
 BOTS = Path(__file__).parent / "bots"
 

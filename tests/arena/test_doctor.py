@@ -9,7 +9,7 @@ import pytest
 
 from arena.players._probe import judge, run_probe
 from arena.sandbox import _view
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 
 #: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
 pytestmark = pytest.mark.root

@@ -24,7 +24,8 @@ from arena.players._faults import FaultKind
 from arena.players._manifest import BotSpec
 from arena.players._player import open_player
 from arena.players._timecontrol import TimeControl
-from arena.sandbox._sandbox import Limits, detect_sandbox
+from arena.sandbox._detect import detect_sandbox
+from arena.sandbox._limits import Limits
 from arena.tournament._schedule import ScheduledGame
 from arena.tournament._store import ResultsStore, StoreError
 

@@ -42,7 +42,7 @@ from arena.players._player import open_player
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._images import images_missing
 from arena.sandbox._resident import state_folder
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 
 from ._toy import TOY
 

@@ -11,7 +11,7 @@ from arena.match._match import MatchSettings, play_match
 from arena.players._manifest import BotSpec
 from arena.players._player import open_player
 from arena.players._timecontrol import TimeControl
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 
 from ._toy import TOY
 

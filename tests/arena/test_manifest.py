@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from arena.players._manifest import BotSpec, ManifestError, load_manifest, log_name, manifest_from_dict, resolve_bot
-from arena.sandbox._sandbox import Limits
+from arena.sandbox._limits import Limits
 from arena.tournament._config import ConfigError, load_config
 
 KNOWN = "['build', 'command', 'cwd', 'env', 'games', 'limits', 'name']"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.match._checkbot import REFERENCE
 from arena.match._match import EndReason, MatchSettings, play_match
 from arena.players._faults import FaultKind, FaultPolicy
 from arena.players._manifest import BotSpec
@@ -54,6 +55,20 @@ async def test_two_good_bots_play_to_the_end():
     assert len(result.moves) == len(result.replay.steps) + sum(
         len(step) - 1 for step in result.replay.steps)
     assert all(by_bot for _, _, by_bot in result.moves)
+
+
+async def test_random_bots_play_a_short_game_of_every_game(every_game):
+    # the reference bot plays whatever the registry holds; the game's short options (OpenSpiel's)
+    game = get_game(every_game)
+    options = dict(game.pieces.short_options)
+    async with AsyncExitStack() as stack:
+        players = [await stack.enter_async_context(open_player(REFERENCE, startup_s=20))
+                   for _ in range(game.min_players)]
+        assert all(every_game in player.hello.games for player in players)
+        result = await play_match(game, players, seed=4, options=options)
+    assert result.reason is EndReason.NORMAL and not result.faults
+    assert result.replay.final_state().outcome().ranks == result.ranks
+    assert result.replay.options == game.resolve_options(options)
 
 
 async def test_same_seed_same_game():

@@ -320,7 +320,7 @@ async def test_a_new_process_of_a_bot_under_another_uid_does_not_compute_its_vie
     # Issue 47: a bot that crashes in every game starts a process per game, each under
     # another uid; its view (~1 s of CPU) was computed again for each uid, holding the slot.
     from arena.sandbox import _view
-    from arena.sandbox._sandbox import detect_sandbox
+    from arena.sandbox._detect import detect_sandbox
 
     box = detect_sandbox("auto")
     if box.bwrap is None:

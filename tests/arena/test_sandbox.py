@@ -16,7 +16,8 @@ import trio
 from arena.players._manifest import BotSpec
 from arena.players._player import open_player
 from arena.sandbox._mounts import MountPlan, plan_mounts
-from arena.sandbox._sandbox import SandboxError, detect_sandbox
+from arena.sandbox._detect import detect_sandbox
+from arena.sandbox._sandbox import SandboxError
 
 from ._warnings import without_sandbox_warnings
 

@@ -8,7 +8,7 @@ import pytest
 import trio
 
 from arena.sandbox._cgroups import find_cgroups
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 from arena.tournament._config import load_config
 from arena.tournament._database import open_store
 from arena.tournament._runner import TournamentRunner

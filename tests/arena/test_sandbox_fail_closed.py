@@ -27,7 +27,7 @@ from arena.players._process import open_bot_process
 from arena.sandbox import _folders, _resident
 from arena.sandbox._folders import ViewRefused, survey
 from arena.sandbox._images import images_missing
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 
 #: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
 pytestmark = pytest.mark.root

@@ -20,7 +20,8 @@ from arena.players._process import open_bot_process
 from arena.sandbox import _folders, _images
 from arena.sandbox._folders import ViewRefused
 from arena.sandbox._images import Image, image_of, images_missing, through_images
-from arena.sandbox._sandbox import Limits, detect_sandbox
+from arena.sandbox._detect import detect_sandbox
+from arena.sandbox._limits import Limits
 
 #: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
 pytestmark = pytest.mark.root

@@ -26,7 +26,8 @@ import trio
 
 from arena.players._manifest import BotSpec
 from arena.players._process import open_bot_process
-from arena.sandbox._sandbox import Limits, detect_sandbox
+from arena.sandbox._detect import detect_sandbox
+from arena.sandbox._limits import Limits
 
 from .test_hostile import processes_with
 
@@ -119,7 +120,7 @@ HOLDER = textwrap.dedent("""
     import sys, trio
     from arena.players._manifest import BotSpec
     from arena.players._player import open_player
-    from arena.sandbox._sandbox import detect_sandbox
+    from arena.sandbox._detect import detect_sandbox
 
     async def main():
         box = detect_sandbox(sys.argv[1])
@@ -186,7 +187,7 @@ def test_a_bubblewrap_probe_past_its_limit_leaves_nothing_behind():
     """detect_sandbox's probe of bubblewrap, killed past its limit, kills its whole group: the
     sandbox's init, left by a bubblewrap killed alone, waited on its eventfd forever (found
     asleep an hour later, on a loaded machine with the old 10 s limit)."""
-    from arena.sandbox._sandbox import _probe_bwrap
+    from arena.sandbox._detect import _probe_bwrap
 
     folder = Path(tempfile.mkdtemp(prefix="pirate-arena-probe-test-"))  # as root the probe runs as nobody
     try:

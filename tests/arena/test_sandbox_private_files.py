@@ -16,7 +16,8 @@ import trio
 
 from arena.players._manifest import BotSpec
 from arena.players._process import open_bot_process
-from arena.sandbox._sandbox import Limits, detect_sandbox
+from arena.sandbox._detect import detect_sandbox
+from arena.sandbox._limits import Limits
 
 #: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
 pytestmark = pytest.mark.root

@@ -21,7 +21,7 @@ import trio
 
 from arena.players._manifest import BotSpec
 from arena.players._process import open_bot_process
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 from arena.sandbox._view import bot_path, of_the_system, shown_paths, view
 
 #: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too

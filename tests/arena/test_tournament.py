@@ -11,6 +11,7 @@ import pytest
 
 from arena.tournament._config import ConfigError, load_config
 from arena.tournament._store import ResultsStore, StoreError
+from engines import get_game
 
 RANDOM = '"python -m bots.random"'
 
@@ -118,6 +119,22 @@ def test_run_again_plays_nothing_and_export_formats(tmp_path):
     assert len(csv_lines) == 1 + 12
     table = arena("crosstable", str(db)).stdout
     assert "r0" in table and "/2" in table
+
+
+def test_a_tiny_tournament_of_every_game_its_tables_and_its_report(tmp_path, every_game):
+    # 2 random bots, 2 games (one deal, both seatings) of each registered game, short options
+    game = get_game(every_game)
+    options = json.dumps(dict(game.pieces.short_options)).replace('":', '" =')  # a TOML inline table
+    entrants = "".join(f'[[entrants]]\nname = "r{i}"\ncommand = {RANDOM}\n' for i in range(2))
+    (tmp_path / "t.toml").write_text(f'game = "{every_game}"\nplayers = {game.min_players}\nrounds = 1\n'
+                                     f'seed = 7\ndatabase = "t.db"\noptions = {options}\n{entrants}')
+    arena("tournament", "run", "t.toml", "-q", "--workers", "1", cwd=tmp_path)
+    rows = standings(tmp_path / "t.db")
+    assert sorted(row["name"] for row in rows) == ["r0", "r1"] and sum(row["games"] for row in rows) == 4
+    assert "r0" in arena("crosstable", "t.db", cwd=tmp_path).stdout
+    report = arena("report", "t.db", "-o", "r.html", cwd=tmp_path)
+    assert "wrote r.html: 2 games, 2 replays embedded" in report.stdout
+    assert f'ArenaRenderers["{every_game}"]' in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
 def test_tournament_goes_on_around_a_crashing_entrant(tmp_path):

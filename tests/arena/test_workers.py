@@ -86,7 +86,7 @@ def test_worker_killed_mid_tournament_loses_nothing(tmp_path, sandbox):
 def test_a_workers_sandbox_confines_bots_as_the_coordinators_does():
     # A field a worker did not receive would be a protection its bots silently lack (the
     # seccomp filter was one such field).
-    from arena.sandbox._sandbox import detect_sandbox
+    from arena.sandbox._detect import detect_sandbox
     from arena.tournament._workers import _PER_PROCESS, _worker_sandbox, sandbox_fields
 
     coordinator = detect_sandbox("auto")

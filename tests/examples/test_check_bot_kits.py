@@ -6,7 +6,7 @@ import pytest
 from arena.match._checkbot import check_bot
 from arena.players._manifest import load_manifest
 from arena.players._timecontrol import TimeControl
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 
 from ._kits import EXAMPLES, KITS, prepare
 

@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 from arena.tournament._config import load_config
 from arena.tournament._runner import TournamentRunner
 from arena.tournament._store import ResultsStore

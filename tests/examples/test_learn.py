@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="pip install -e '.[pettingzoo]'")
 
-from arena.sandbox._sandbox import detect_sandbox  # noqa: E402
+from arena.sandbox._detect import detect_sandbox  # noqa: E402
 from arena.tournament._config import load_config  # noqa: E402
 from arena.tournament._runner import TournamentRunner  # noqa: E402
 from arena.tournament._store import ResultsStore  # noqa: E402

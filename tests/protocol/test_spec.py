@@ -117,7 +117,7 @@ def test_spec_lists_exactly_the_environment_a_bot_gets():
 
 def test_spec_documents_every_manifest_key_and_limit_range():
     from arena.players._manifest import _KEYS, _LIMIT_KEYS, LIMIT_MAX
-    from arena.sandbox._sandbox import Limits
+    from arena.sandbox._limits import Limits
 
     block = SPEC_TEXT.split("### 2.2 The manifest")[1].split("```toml\n")[1].split("```")[0]
     keys = {m[1] for m in re.finditer(r"^([a-z_]+) += ", block, re.M)}

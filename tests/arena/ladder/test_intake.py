@@ -18,7 +18,7 @@ import trio
 from arena.ladder._intake import BUILD_LIMITS, BUILD_MAX_BYTES, admit
 from arena.ladder._tree import remove_tree
 from arena.players._timecontrol import TimeControl
-from arena.sandbox._sandbox import detect_sandbox
+from arena.sandbox._detect import detect_sandbox
 
 #: what only an arena run as root has (own uids, cgroups, images): .ci/run runs these as root too
 pytestmark = pytest.mark.root

@@ -19,7 +19,8 @@ from arena.ladder._config import load_ladder
 from arena.ladder._intake import Admission, admit
 from arena.ladder._runner import LadderRunner, hide_submissions
 from arena.ladder._store import LadderStore
-from arena.sandbox._sandbox import Sandbox, detect_sandbox
+from arena.sandbox._detect import detect_sandbox
+from arena.sandbox._sandbox import Sandbox
 
 from .._warnings import cgroups_warning_here
 from ._server import Server, ladder_folder, remove
