@@ -479,7 +479,7 @@ def doctor_command(
 def _doctor_row(spec: BotSpec, box: Sandbox, refused: str | None = None) -> list[str]:
     """What one bot will actually get: its uid (and why), bubblewrap, cgroup; ``refused``: why
     its view cannot be built, where it cannot (it then gets nothing: it does not start)."""
-    from ..players._process import bot_environment, program_exists
+    from ..players._program import bot_environment, program_exists
 
     confinement = box.confinement(spec.argv(), spec.cwd, bot_environment(spec))
     if refused is not None:

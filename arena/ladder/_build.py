@@ -30,7 +30,9 @@ from pathlib import Path
 import trio
 
 from ..players._manifest import BotSpec
-from ..players._process import BotProcess, StderrLog, bot_environment, program_exists, scope_of
+from ..players._process import BotProcess, scope_of
+from ..players._program import bot_environment, program_exists
+from ..players._stderr_log import StderrLog
 from ..sandbox._botcgroup import memory_detail
 from ..sandbox._limits import Limits
 from ..sandbox._sandbox import Confinement, Sandbox, SandboxError

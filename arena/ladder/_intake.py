@@ -65,7 +65,7 @@ async def admit(data: bytes, workdir: Path, game: str, players: int, *,
     ``build`` command, in the sandbox: no network, time-limited, processes and memory capped),
     then run check-bot for ``game`` at ``players`` seats.
 
-    ``sandbox``: a mode for :func:`~arena.sandbox._sandbox.detect_sandbox` (``"auto"``, ``"bwrap"``,
+    ``sandbox``: a mode for :func:`~arena.sandbox._detect.detect_sandbox` (``"auto"``, ``"bwrap"``,
     ``"none"``), or a :class:`Sandbox` whose ``hidden_paths`` (:meth:`Sandbox.with_hidden`) the
     build and the bot under check-bot must not see (under bubblewrap; a path that does not
     exist is skipped, there is nothing to read). A ladder passes its own, hiding its file,

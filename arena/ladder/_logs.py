@@ -1,7 +1,7 @@
 """The stderr logs of the ladder's bot processes (``DATABASE.logs/``), bounded per version.
 
 Every bot process the ladder starts writes what it prints on stderr to a log of its own, up
-to 1 MiB (:class:`arena.players._process.StderrLog`), named ``ENTRANT.PID.log``. A process
+to 1 MiB (:class:`arena.players._stderr_log.StderrLog`), named ``ENTRANT.PID.log``. A process
 starts every few games, so a bot that prints 1 MiB at start made the folder grow by about
 24 GiB a day (issue 47). :func:`prune_logs_forever` keeps, of each version, its newest logs
 up to ``logs_per_version_mb`` (the ladder file's key; at least the newest log is kept whole

@@ -2,8 +2,10 @@
 
 - :mod:`._manifest`: bot manifests (``bot.toml``) and commands, :class:`BotSpec`; :mod:`._toml`
   reads every TOML file of the arena with errors that name it;
-- :mod:`._process`: starting a bot process in the sandbox (its stdin pipe and the kernel-
-  stamped stdout socket, its stderr log), killing its whole group;
+- :mod:`._process`: starting a bot process in the sandbox, killing its whole group;
+- :mod:`._program`: a bot's environment, and whether its program can be found and run;
+- :mod:`._reply_socket`: its stdout as a loopback socket the kernel stamps on arrival;
+- :mod:`._stderr_log`: its stderr, the tail kept for faults and the head in a log file;
 - :mod:`._connection`: the framed msgpack connection over those pipes;
 - :mod:`._player`: the handshake and the decision round trip, charged to the clock;
 - :mod:`._timecontrol`: the clock (per-move limit, reserve, margin, ponder, in turn);

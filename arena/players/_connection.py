@@ -29,7 +29,8 @@ import trio
 import protocol
 
 from ._faults import BotFault, FaultKind
-from ._process import SO_TIMESTAMPNS, BotProcess
+from ._process import BotProcess
+from ._reply_socket import SO_TIMESTAMPNS
 
 #: room for one ``struct timespec`` control message
 _STAMP_SPACE = socket.CMSG_SPACE(16)

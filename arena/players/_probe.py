@@ -60,7 +60,8 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
     ``manifest``: probe the view that bot gets: the probe runs in its folder, with its
     environment, and is shown what its command would be (its program, the files its command
     line names, its ``PYTHONPATH``), beside the arena's Python that runs the probe."""
-    from ._process import VIEW_REFUSED, bot_environment, open_bot_process
+    from ._process import VIEW_REFUSED, open_bot_process
+    from ._program import bot_environment
 
     targets = Targets()
     try:

@@ -10,9 +10,8 @@ is started by ``arena.sandbox._spawn``: it dies with the arena's process, howeve
 This layer knows bytes and processes only; framing and messages live in ``_connection``.
 
 A bot's stdout is, where the system allows, a connected TCP loopback socket rather than a
-pipe: the kernel stamps each segment with its arrival time (``SO_TIMESTAMPNS``), so the arena
-can tell when a reply's last byte arrived however late its event loop gets to read it (pipes
-and ``AF_UNIX`` stream sockets carry no such stamp). stdin stays a pipe.
+pipe (``_reply_socket``: the kernel stamps when each reply arrived); stdin stays a pipe. Its
+stderr is kept by ``_stderr_log``; its program is checked before it starts by ``_program``.
 """
 
 from __future__ import annotations
@@ -22,18 +21,15 @@ import os
 import shutil
 import signal
 import socket
-import stat
 import subprocess
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import trio
 
 from ..sandbox._botcgroup import BotCgroup
 from ..sandbox._folders import ViewRefused
-from ..sandbox._loopback import PrivateLoopback
 from ..sandbox._sandbox import Confinement, Sandbox, SandboxError
 from ..sandbox._seccomp import current_arch
 from ..sandbox._spawn import Child, spawn
@@ -43,111 +39,14 @@ from ..sandbox._uids import UidError, UidLease
 from ..sandbox._userns import kill_namespace, namespace_of
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec, log_name
+from ._program import bot_environment, missing_program, program_exists, why_not_executable
+from ._reply_socket import open_reply_socket
+from ._stderr_log import StderrLog
 
-#: Environment variables passed through to every bot; everything else comes from the manifest.
-PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "NODE_PATH")
 
 #: how the fault of a bot whose view cannot be built begins (``arena doctor`` says it as a
 #: tournament's start does)
 VIEW_REFUSED = "its view cannot be built"
-
-#: ``SO_TIMESTAMPNS`` (Linux; Python's socket module does not name it)
-SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
-
-
-def open_reply_socket(loopback: PrivateLoopback | None = None) -> tuple[socket.socket, socket.socket]:
-    """A connected TCP loopback pair ``(arena end, bot end)`` for a bot's stdout, made in
-    ``loopback``'s network namespace when given (see ``arena.sandbox._loopback``: there it reaches nothing
-    but the arena, however the bot re-connects it), else in the arena's own.
-
-    The arena end is non-blocking and stamps what it receives (``SO_TIMESTAMPNS``); the bot
-    end sends without Nagle's delay (``TCP_NODELAY``: a bot that writes a header and then a
-    payload must not wait for an acknowledgement). The listener lives only until our own
-    connection is accepted, and an accepted peer that is not our own socket (another process
-    that connected in that window) is dropped. Raises :class:`OSError` where TCP on the
-    loopback cannot be used; the caller then falls back to a pipe.
-    """
-    if loopback is not None:
-        with loopback.inside():
-            return open_reply_socket()
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(8)
-        bot_end = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            bot_end.connect(listener.getsockname())
-            ours = bot_end.getsockname()
-            listener.settimeout(1.0)  # our connection is already queued: accept returns at once
-            for _ in range(8):
-                arena_end, peer = listener.accept()
-                if peer == ours:
-                    break
-                arena_end.close()
-            else:
-                raise OSError("the reply socket's listener took only other connections")
-            bot_end.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            arena_end.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-            arena_end.setblocking(False)
-        except BaseException:
-            bot_end.close()
-            raise
-    return arena_end, bot_end
-
-
-class StderrLog:
-    """Keeps the last ``limit`` bytes a bot wrote to stderr, counts the total, and copies the
-    first ``file_limit`` bytes to a log file when one is given (then notes the truncation).
-
-    The log is always a new file: where ``path`` exists (a process of the same name got the
-    same pid earlier in a long run, or on another machine of a cluster sharing the folder, or
-    something planted a link there) it is ``NAME.PID-2.log``, ``-3``... instead, so no log is
-    overwritten and no link is followed. :attr:`path` is the file written.
-    """
-
-    def __init__(self, limit: int = 16 * 1024, path: Path | None = None, file_limit: int = 1 << 20) -> None:
-        self.limit = limit
-        self.total = 0
-        self._tail = bytearray()
-        self.path = path
-        self.file_limit = file_limit
-        self._file = None
-        if path is not None:
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            self.path, self._file = _new_file(path)
-
-    def write(self, data: bytes) -> None:
-        if self._file is not None:
-            room = self.file_limit - self.total
-            if room > 0:
-                self._file.write(data[:room])
-                if len(data) >= room:
-                    self._file.write(b"\n[pirate-arena: log truncated here; later output is not kept]\n")
-                self._file.flush()
-        self.total += len(data)
-        self._tail += data
-        if len(self._tail) > 2 * self.limit:
-            del self._tail[: len(self._tail) - self.limit]
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-    def tail(self, lines: int = 20) -> str:
-        text = bytes(self._tail[-self.limit:]).decode("utf-8", "replace")
-        return "\n".join(text.splitlines()[-lines:])
-
-
-def _new_file(path: Path) -> tuple[Path, Any]:
-    """``path`` created new (mode 0600), or the first free ``STEM-N.log`` beside it."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-    stem, number = path.name.removesuffix(".log"), 1
-    while True:
-        try:
-            return path, open(os.open(path, flags, 0o600), "wb")
-        except FileExistsError:
-            number += 1
-            path = path.with_name(f"{stem}-{number}.log")
 
 
 class BotProcess:
@@ -316,54 +215,6 @@ async def _kill_uid(uid: int) -> None:
         pass
 
 
-def bot_environment(spec: BotSpec) -> dict[str, str]:
-    """The environment a bot starts with (before the sandbox adds its own)."""
-    env = {key: os.environ[key] for key in PASSED_ENV if key in os.environ}
-    env.update(spec.env)
-    return env
-
-
-def program_exists(spec: BotSpec) -> bool:
-    """Whether the program ``spec`` runs can be found as exec will look for it: a name without
-    ``/`` on the bot's ``PATH`` only (never in its folder, as a shell would not), a path from
-    its folder."""
-    program = spec.argv()[0]
-    if "/" not in program:
-        return shutil.which(program, path=bot_environment(spec).get("PATH")) is not None
-    return os.path.exists(os.path.join(spec.cwd or ".", program))
-
-
-def _missing_program(spec: BotSpec) -> str:
-    """Why :func:`program_exists` said no, with the fix for a program beside the manifest."""
-    program = spec.argv()[0]
-    if "/" not in program and os.path.exists(os.path.join(spec.cwd or ".", program)):
-        return (f"could not start {program!r}: no such program on the bot's PATH (a name without '/' is looked "
-                f"up there only; for the program in the bot's folder write './{program}')")
-    return f"could not start {program!r}: no such program"
-
-
-def _not_executable(program: str, cwd: Path | None) -> str | None:
-    """Why the file ``program`` names (a path, as the command's first word) cannot be run, or
-    ``None``: a regular file without an execute bit (a script saved 0644). A program found on
-    ``PATH`` is executable by definition, and exec reports anything else."""
-    if "/" not in program:
-        return None
-    path = Path(cwd or Path.cwd()) / program
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return None
-    if not stat.S_ISREG(mode) or mode & 0o111:
-        return None
-    shown = Path(os.path.normpath(path))
-    interpreter = _INTERPRETERS.get(shown.suffix)
-    how = (f"start it with its interpreter ('command = \"{interpreter} {shown.name}\"')" if interpreter
-           else "name its interpreter first in 'command'")
-    return f"{shown} is not executable (mode {stat.S_IMODE(mode):04o}): make it so (chmod +x {shown}) or {how}"
-
-
-#: the interpreter a script's extension suggests, for the hint above
-_INTERPRETERS = {".py": "python", ".js": "node", ".rb": "ruby", ".sh": "sh", ".pl": "perl", ".lua": "lua"}
 
 
 @asynccontextmanager
@@ -381,8 +232,8 @@ async def open_bot_process(spec: BotSpec, sandbox: Sandbox | None = None, stderr
     argv = spec.argv()
     env = bot_environment(spec)
     if not program_exists(spec):
-        raise BotFault(FaultKind.CRASH, _missing_program(spec))
-    not_executable = _not_executable(argv[0], spec.cwd)
+        raise BotFault(FaultKind.CRASH, missing_program(spec))
+    not_executable = why_not_executable(argv[0], spec.cwd)
     if not_executable:
         # Said before the sandbox's checks: as root, a file nobody may run would otherwise read
         # as a bot that cannot have its own uid, and without root as exec's "Permission denied".

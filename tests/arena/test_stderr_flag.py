@@ -44,7 +44,7 @@ def test_a_log_is_never_overwritten_nor_written_through_a_link(tmp_path):
     # Pids come round again in a long run, and machines of a cluster may share the folder: a
     # second process of the same name and pid gets NAME.PID-2.log, and a link planted under a
     # log's name is not followed (the file it points at stays as it was).
-    from arena.players._process import StderrLog
+    from arena.players._stderr_log import StderrLog
 
     first = StderrLog(path=tmp_path / "bot.7.log")
     first.write(b"first process\n")

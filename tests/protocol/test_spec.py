@@ -109,7 +109,7 @@ def test_a_real_request_is_the_first_the_predicate_accepts():
 def test_spec_lists_exactly_the_environment_a_bot_gets():
     """A bot written from SPEC.md alone knows which variables it gets (a Ruby bot once lost
     GEM_PATH): the documented list is the code's."""
-    from arena.players._process import PASSED_ENV
+    from arena.players._program import PASSED_ENV
 
     [line] = [line for line in SPEC_TEXT.splitlines() if line.startswith("Passed from the arena's environment:")]
     assert tuple(re.findall(r"`([A-Z_]+)`", line)) == PASSED_ENV
@@ -133,7 +133,7 @@ def test_spec_documents_every_manifest_key_and_limit_range():
 def test_spec_says_where_the_program_is_found_and_the_code_agrees(tmp_path):
     """Issue 33: a name without '/' is looked up on PATH only, never in the manifest's folder."""
     from arena.players._manifest import BotSpec
-    from arena.players._process import program_exists
+    from arena.players._program import program_exists
 
     section = " ".join(SPEC_TEXT.split("### 2.2 The manifest")[1].split("### ")[0].split())
     assert "is looked up on the bot's `PATH`" in section and "**never in the manifest's folder**" in section
