@@ -47,7 +47,7 @@ _USER_ERROR_CLASSES = [
     ("arena.match._replay_file", "ReplayFileError"), ("arena.tournament._config", "ConfigError"),
     ("arena.tournament._store", "StoreError"), ("arena.ratings", "ResultsFileError"),
     ("arena.tournament._ranges", "RangeError"), ("arena.report._frames", "ViewError"),
-    ("arena.sandbox._sandbox", "SandboxError"), ("arena.players._pool", "StartupError"),
+    ("arena.sandbox._sandbox", "SandboxError"), ("arena.players._startup", "StartupError"),
     ("arena.match._rerun", "RerunError"), ("arena.play._serve", "PlayError"),
 ]
 

@@ -24,7 +24,7 @@ async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,
     the seats' ``start.bot_seed`` values (default: random; the result says which were used).
 
     Raises :class:`engines.UnknownGame` / :class:`engines.BadOption` before starting any bot,
-    and :class:`~arena.players._pool.StartupError` naming a bot that cannot start (no game is played: a result
+    and :class:`~arena.players._startup.StartupError` naming a bot that cannot start (no game is played: a result
     against a bot that never ran would mean nothing).
     """
     game = get_game(game_id)

@@ -37,7 +37,7 @@ async def serve_play(setup: PlaySetup, sandbox: Sandbox | None, host: str = "127
     """Start the bots, then serve the pages and play games until cancelled.
 
     ``announce`` gets each person's seat and URL once the port is bound; ``ready`` the
-    session (tests). Raises :class:`arena.players._pool.StartupError` for a bot that cannot
+    session (tests). Raises :class:`arena.players._startup.StartupError` for a bot that cannot
     start and :class:`PlayError` for an address it cannot listen on, before any game;
     :class:`arena.tournament._store.StoreError` for a ``--db`` file that holds other games.
     """

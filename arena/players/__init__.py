@@ -11,6 +11,7 @@
 - :mod:`._timecontrol`: the clock (per-move limit, reserve, margin, ponder, in turn);
 - :mod:`._faults`: fault kinds, fault records and the fault policy;
 - :mod:`._pool`: bot processes kept and reused across games, under the rotation rule;
+- :mod:`._startup`: an entrant that cannot start: :class:`StartupError` and its one line;
 - ``arena doctor``'s probe bot, started as a tournament starts bots: :mod:`._probe` starts it
   and freezes it in its window; :mod:`._probe_inside` is the program it runs in the sandbox
   (the standard library alone, passed as text); :mod:`._probe_targets` what the arena sets up

@@ -34,12 +34,9 @@ cluster, the ladder) keeps them:
   second one (so a bot that faults in every game costs one start a game, as before, just not
   inside the next game's slot). No spare follows a fault between games (its own failed player
   stands in for the next seat), a withdrawal or the end of the run.
-- **Withdrawn and broken entrants.** :meth:`BotPool.withdraw` (an entrant past the
-  tournament's limit of such faults) and a failed pre-flight with ``skip_broken`` make every
-  later seat of the entrant a failed player, without starting it again.
-- **Start-up check.** :meth:`BotPool.preflight` starts one process of every entrant at once,
-  before any game, and raises :class:`StartupError` naming an entrant that cannot start
-  (or, asked to, marks it broken).
+- **Withdrawn and broken entrants.** :meth:`BotPool.withdraw` and a failed
+  :meth:`BotPool.preflight` (``skip_broken``) make every later seat of the entrant a failed
+  player, without starting it again.
 """
 
 from __future__ import annotations
@@ -57,14 +54,11 @@ from ..sandbox._sandbox import Sandbox
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
 from ._player import Player, open_player
+from ._startup import StartupError, startup_message
 
 #: How long a process charged between games may take to shut down before its game goes on
 #: (its last stderr lines go with the fault).
 _CHARGED_CLOSE_S = 2.0
-
-
-class StartupError(Exception):
-    """An entrant's bot cannot start (no such program or folder, exits at once, no hello)."""
 
 
 @dataclass(eq=False)
@@ -209,7 +203,7 @@ class BotPool:
                             reading.start_soon(entry.player.wait_input_read, self.startup_s)
             finally:
                 for entry in seen:
-                    self._end(entry, inspect=True)  # what it did before we end it is still its fault
+                    self._end(entry)  # what it did before we end it is still its fault
             self._ended += len(seen)
             # Also those ended earlier (for a fault in a game or between games, the keep limit, a
             # withdrawal) that saw the deal and may not be gone yet.
@@ -266,7 +260,7 @@ class BotPool:
                 idle = self._idle[name]
                 idle.append(entry)
                 while len(idle) > self.keep:
-                    self._end(idle.pop(0), inspect=True)
+                    self._end(idle.pop(0))
         self._notify()
         return late
 
@@ -383,9 +377,9 @@ class BotPool:
         if entry.deals:
             self._ending.append(entry)
 
-    def _end(self, entry: _Process, inspect: bool) -> None:
-        """End an idle process; with ``inspect``, charge first what it did wrong since its game."""
-        if not inspect or self._keep_if_well(entry):
+    def _end(self, entry: _Process) -> None:
+        """End an idle process, charging first what it did wrong since its game."""
+        if self._keep_if_well(entry):
             self._release(entry)
 
     def _stand_in(self, name: str, fault: BotFault) -> Player:
@@ -456,15 +450,3 @@ async def open_bot_pool(specs: Mapping[str, BotSpec], startup_s: float, sandbox:
             pool.release_all()
     if failure is not None:
         raise failure
-
-
-def startup_message(who: str, player: Player) -> str:
-    """One line: who cannot start, why, and the last line of its stderr (call it once the
-    process is shut down: then its exit code and its stderr are complete)."""
-    detail = player.failure.detail if player.failure is not None else "did not start"
-    code = player.process.returncode() if player.process is not None else None
-    if player.failure is not None and player.failure.kind is FaultKind.CRASH and player.hello is None \
-            and code is not None and code >= 0:
-        detail = f"it exited before answering hello (exit code {code})"  # not killed by us
-    tail = player.stderr_tail().strip().splitlines()
-    return f"{who} cannot start: {detail}" + (f"; its stderr ends: {tail[-1]}" if tail else "")

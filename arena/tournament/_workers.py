@@ -282,7 +282,7 @@ class Workers:
         self.broken.update(broken)
         self.root_bots.update(root_bots)
         if error is not None:
-            from ..players._pool import StartupError
+            from ..players._startup import StartupError
 
             self._stop(StartupError(error + where))
             return
@@ -414,7 +414,8 @@ def _picklable(error: BaseException) -> BaseException:
 
 async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
     """Pre-flight, then play the games ``reader`` brings until it ends."""
-    from ..players._pool import StartupError, open_bot_pool
+    from ..players._pool import open_bot_pool
+    from ..players._startup import StartupError
     from ._play import play_scheduled
 
     config = setup.config
