@@ -33,7 +33,7 @@ import engines  # noqa: E402
 import protocol  # noqa: E402
 from arena.match._match import MatchSettings, play_match  # noqa: E402
 from arena.players._manifest import BotSpec  # noqa: E402
-from arena.players._player import open_player  # noqa: E402
+from arena.players._open_player import open_player  # noqa: E402
 from arena.players._timecontrol import TimeControl  # noqa: E402
 from bench_common import frames_file, quantiles, raw_round_trips, sample_decisions  # noqa: E402
 from protocol.tools.sample import without_static  # noqa: E402

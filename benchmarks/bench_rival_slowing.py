@@ -33,7 +33,7 @@ import engines  # noqa: E402
 from arena.match._match import MatchSettings, play_match  # noqa: E402
 from arena.players import _player  # noqa: E402
 from arena.players._manifest import BotSpec  # noqa: E402
-from arena.players._player import open_player  # noqa: E402
+from arena.players._open_player import open_player  # noqa: E402
 from arena.players._timecontrol import TimeControl  # noqa: E402
 from arena.sandbox._detect import detect_sandbox  # noqa: E402
 

@@ -52,7 +52,7 @@ sys.path.insert(0, str(HERE))
 import engines  # noqa: E402
 import protocol  # noqa: E402
 from arena.players._manifest import BotSpec  # noqa: E402
-from arena.players._player import open_player  # noqa: E402
+from arena.players._open_player import open_player  # noqa: E402
 from arena.players._timecontrol import GameClock  # noqa: E402
 from arena.tournament._config import config_from_dict  # noqa: E402
 from arena.tournament._runner import TournamentRunner  # noqa: E402

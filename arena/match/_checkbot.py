@@ -26,7 +26,8 @@ from engines import Replay, game_ids, get_game
 
 from ..players._faults import FaultKind
 from ..players._manifest import BotSpec
-from ..players._player import Player, open_player
+from ..players._open_player import open_player
+from ..players._player import Player
 from ..players._timecontrol import TimeControl
 from ..sandbox._sandbox import Sandbox
 from ._match import EndReason, MatchSettings, play_match

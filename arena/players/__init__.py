@@ -8,6 +8,7 @@
 - :mod:`._stderr_log`: its stderr, the tail kept for faults and the head in a log file;
 - :mod:`._connection`: the framed msgpack connection over those pipes;
 - :mod:`._player`: the handshake and the decision round trip, charged to the clock;
+- :mod:`._open_player`: :func:`open_player`, a bot started, greeted, and said goodbye to;
 - :mod:`._timecontrol`: the clock (per-move limit, reserve, margin, ponder, in turn);
 - :mod:`._faults`: fault kinds, fault records and the fault policy;
 - :mod:`._pool`: bot processes kept and reused across games, under the rotation rule;

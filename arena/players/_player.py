@@ -1,27 +1,24 @@
 """A player: one bot process, its connection, its identity, and the decision round trip.
 
-:func:`open_player` starts a bot and shakes hands; a :class:`Player` then plays any number
-of games in a row (``start`` ... requests ... ``end``). Every failure is raised as a
+A :class:`Player` (:func:`~._open_player.open_player` starts its bot and shakes hands) plays any
+number of games in a row (``start`` ... requests ... ``end``). Every failure is raised as a
 classified :class:`BotFault`; deciding what it costs is the match's job.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import trio
 
 import protocol
 
-from ..sandbox._sandbox import Sandbox
 from ._connection import Connection
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
-from ._process import BotProcess, open_bot_process
+from ._process import BotProcess
 from ._timecontrol import GameClock
 
 if TYPE_CHECKING:
@@ -387,47 +384,3 @@ class Player:
         if not 0 < reply.id < request_id:
             raise BotFault(FaultKind.PROTOCOL, f"reply to id {reply.id}, which was never sent (waiting for {request_id})")
         return None
-
-
-@asynccontextmanager
-async def open_player(spec: BotSpec, startup_s: float = 10.0,
-                      max_frame: int = protocol.DEFAULT_MAX_FRAME,
-                      sandbox: Sandbox | None = None, log_dir: Path | None = None) -> AsyncIterator[Player]:
-    """Start a bot and shake hands; on exit say ``bye`` and kill its process group.
-
-    Never raises for the bot's faults: a bot that cannot start or fails the handshake
-    yields a :class:`Player` whose ``failure`` says why.
-    """
-    async with AsyncExitStack() as stack:
-        try:
-            if spec.cwd is not None and not Path(spec.cwd).is_dir():
-                # Said here, or the failed chdir would be reported as the program missing.
-                problem = "is a file, not a folder" if Path(spec.cwd).exists() else "does not exist"
-                raise BotFault(FaultKind.CRASH, f"could not start: its folder (cwd) {spec.cwd} {problem}")
-            process = await stack.enter_async_context(open_bot_process(spec, sandbox, log_dir=log_dir))
-        except BotFault as fault:
-            player = Player(spec, None, max_frame)
-            player.failure = fault
-        else:
-            player = Player(spec, process, max_frame)
-            if process.cgroup is not None:
-                process.cgroup.wake()  # it starts thawed: starting up is on move
-            try:
-                await player.handshake(startup_s)
-            except BotFault as fault:
-                player.fail(player.explain(fault))
-            finally:
-                if process.cgroup is not None:
-                    process.cgroup.rest()
-        try:
-            yield player
-        finally:
-            if player.usable:
-                player.process.release()  # thawed for good: it must read `bye` and exit
-                with trio.move_on_after(0.5) as scope:
-                    scope.shield = True
-                    try:
-                        await player.connection.send(protocol.bye())
-                    except BotFault:
-                        pass
-                    await player.process.process.wait()

@@ -53,7 +53,8 @@ import protocol
 from ..sandbox._sandbox import Sandbox
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
-from ._player import Player, open_player
+from ._open_player import open_player
+from ._player import Player
 from ._startup import StartupError, startup_message
 
 #: How long a process charged between games may take to shut down before its game goes on

@@ -12,7 +12,7 @@ import pytest
 from arena.match._match import EndReason, MatchSettings, play_match
 from arena.players._faults import FaultKind, FaultPolicy
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from engines import IllegalAction, game_ids, get_game, is_listed, same_value
 

@@ -19,7 +19,7 @@ import trio
 from arena.match._match import EndReason, MatchSettings, play_match
 from arena.players._faults import FaultKind
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._botcgroup import BotCgroup
 from arena.sandbox._cgroups import CgroupLayout, Hierarchy, find_cgroups, parse_mounts

@@ -19,7 +19,8 @@ from arena.players import _process
 from arena.players._connection import Connection
 from arena.players._faults import BotFault, FaultKind
 from arena.players._manifest import BotSpec
-from arena.players._player import Player, open_player
+from arena.players._open_player import open_player
+from arena.players._player import Player
 from arena.players._timecontrol import GameClock
 from arena.sandbox._detect import detect_sandbox
 

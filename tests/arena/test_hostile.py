@@ -22,7 +22,7 @@ import pytest
 from arena.match._match import EndReason, MatchSettings, play_match
 from arena.players._faults import FaultKind
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._detect import detect_sandbox
 from arena.sandbox._limits import Limits

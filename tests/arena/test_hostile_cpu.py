@@ -33,7 +33,7 @@ import trio
 import engines
 from arena.match._match import MatchSettings, play_match
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._detect import detect_sandbox
 

@@ -38,7 +38,7 @@ import pytest
 
 from arena.match._match import MatchSettings, play_match
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._images import images_missing
 from arena.sandbox._resident import state_folder

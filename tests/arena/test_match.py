@@ -11,7 +11,7 @@ from arena.match._checkbot import REFERENCE
 from arena.match._match import EndReason, MatchSettings, play_match
 from arena.players._faults import FaultKind, FaultPolicy
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from engines import Game, Option, get_game
 

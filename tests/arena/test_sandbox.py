@@ -14,7 +14,7 @@ import pytest
 import trio
 
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.sandbox._mounts import MountPlan, plan_mounts
 from arena.sandbox._detect import detect_sandbox
 from arena.sandbox._sandbox import SandboxError

@@ -119,7 +119,7 @@ def test_doctor_names_the_process_cap_and_how_bots_end_for_a_normal_user(sandbox
 HOLDER = textwrap.dedent("""
     import sys, trio
     from arena.players._manifest import BotSpec
-    from arena.players._player import open_player
+    from arena.players._open_player import open_player
     from arena.sandbox._detect import detect_sandbox
 
     async def main():

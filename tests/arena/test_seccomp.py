@@ -23,7 +23,7 @@ import trio
 
 from arena.match._match import MatchSettings, play_match
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from arena.sandbox._detect import detect_sandbox
 from arena.sandbox._seccomp import (AARCH64, ARCHES, REFUSED, RET_ALLOW, RET_ERRNO, RET_KILL_PROCESS, X86_64,

@@ -16,7 +16,7 @@ import pytest
 
 from arena.match._match import MatchSettings, play_match
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from engines import get_game
 

@@ -10,7 +10,7 @@ import pytest
 import protocol
 from arena.match._match import MatchSettings, play_match
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from bots.sdk import Bot, PolicyBot, Request, read_message, run, write_message
 from engines import get_game

@@ -21,7 +21,7 @@ import pytest
 
 from arena.match._match import MatchResult, MatchSettings, play_match
 from arena.players._manifest import BotSpec, load_manifest
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from engines import get_game
 

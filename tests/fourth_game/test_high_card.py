@@ -21,7 +21,7 @@ import pytest
 
 from arena.match._checkbot import REFERENCE, Verdict, check_bot
 from arena.match._match import EndReason, play_match
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from bots._games import policies, random_policy
 from bots.sdk import Request
 from engines import MissingPiece, Pieces, game_ids, get_game

@@ -21,7 +21,7 @@ import protocol
 from arena.match._match import EndReason, MatchSettings, play_match
 from arena.players._faults import FaultKind
 from arena.players._manifest import BotSpec
-from arena.players._player import open_player
+from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl
 from engines import Game, game_ids, get_game
 from protocol.tools import dumps
