@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 
 import engines
-from arena.match._match import EndReason, MatchResult
+from arena.match._result import EndReason, MatchResult
 from arena.players._faults import Fault, FaultKind
 from arena.tournament._schedule import ScheduledGame
 from arena.tournament._store import ResultsStore

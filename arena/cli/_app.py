@@ -31,7 +31,7 @@ from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, KeyOption, 
                       reports_errors, root_bots_warning, write_text_file)
 
 if TYPE_CHECKING:
-    from ..match._match import MatchResult
+    from ..match._result import MatchResult
     from ..players._manifest import BotSpec
     from ..sandbox._sandbox import Sandbox
 

@@ -46,7 +46,7 @@ from typing import Any, Protocol
 import numpy as np
 import trio
 
-from ..match._match import EndReason, MatchResult
+from ..match._result import EndReason, MatchResult
 from ..players._manifest import ManifestError, load_manifest
 from ..sandbox._sandbox import Sandbox
 from ..tournament._config import TournamentConfig

@@ -30,7 +30,8 @@ from ..players._open_player import open_player
 from ..players._player import Player
 from ..players._timecontrol import TimeControl
 from ..sandbox._sandbox import Sandbox
-from ._match import EndReason, MatchSettings, play_match
+from ._match import MatchSettings, play_match
+from ._result import EndReason
 
 SPEC_VERSION = protocol.PROTOCOL_VERSION_STRING
 REFERENCE = BotSpec("py-random", (sys.executable, "-m", "bots.random"))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from engines import Replay
 
 if TYPE_CHECKING:
-    from ._match import MatchResult
+    from ._result import MatchResult
 
 
 class ReplayFileError(ValueError):

@@ -19,7 +19,8 @@ from engines import Replay
 
 from ..players._manifest import BotSpec
 from ..sandbox._sandbox import Sandbox
-from ._match import MatchResult, MatchSettings
+from ._match import MatchSettings
+from ._result import MatchResult
 from ._single import run_single_match
 
 

@@ -11,7 +11,8 @@ from engines import get_game
 from ..players._manifest import BotSpec
 from ..players._pool import open_bot_pool
 from ..sandbox._sandbox import Sandbox
-from ._match import MatchResult, MatchSettings, play_match
+from ._match import MatchSettings, play_match
+from ._result import MatchResult
 
 
 async def run_single_match(game_id: str, bots: Sequence[BotSpec], seed: int,

@@ -22,7 +22,8 @@ import trio
 
 import engines
 
-from ..match._match import MatchResult, MatchSettings, play_match
+from ..match._match import MatchSettings, play_match
+from ..match._result import MatchResult
 from ..match._replay_file import save_replay_file
 from ..players._faults import Fault, FaultKind
 from ..players._manifest import BotSpec

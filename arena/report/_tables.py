@@ -15,7 +15,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ..match._match import EndReason
+from ..match._result import EndReason
 from ..ratings import METHODS, GameRecord, Standings, compute_standings, write_pgn
 from ..tournament._store import StoredGame
 

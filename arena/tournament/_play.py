@@ -11,7 +11,8 @@ import dataclasses
 
 from engines import Game
 
-from ..match._match import MatchResult, play_match
+from ..match._match import play_match
+from ..match._result import MatchResult
 from ..players._faults import FaultKind
 from ..players._pool import BotPool
 from ._config import TournamentConfig

@@ -31,7 +31,7 @@ import trio
 
 from engines import get_game
 
-from ..match._match import MatchResult
+from ..match._result import MatchResult
 from ..players._faults import between_games
 from ..players._pool import BotPool, open_bot_pool
 from ..sandbox._sandbox import Sandbox

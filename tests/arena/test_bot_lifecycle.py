@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.match._match import EndReason, MatchSettings, play_match
+from arena.match._match import MatchSettings, play_match
+from arena.match._result import EndReason
 from arena.players._faults import FaultKind, FaultPolicy
 from arena.players._manifest import BotSpec
 from arena.players._open_player import open_player

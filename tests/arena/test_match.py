@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from arena.match._checkbot import REFERENCE
-from arena.match._match import EndReason, MatchSettings, play_match
+from arena.match._match import MatchSettings, play_match
+from arena.match._result import EndReason
 from arena.players._faults import FaultKind, FaultPolicy
 from arena.players._manifest import BotSpec
 from arena.players._open_player import open_player

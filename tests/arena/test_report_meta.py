@@ -4,7 +4,7 @@ with the reserve left, read back from databases of this version and of earlier o
 
 import msgpack
 
-from arena.match._match import EndReason, MatchResult
+from arena.match._result import EndReason, MatchResult
 from arena.players._faults import Fault, FaultKind
 from arena.report._meta import clock_meta, fault_meta, stderr_glance, time_limits, viewer_meta
 from arena.report._page import stored_meta

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.match._match import MatchResult, MatchSettings, play_match
+from arena.match._match import MatchSettings, play_match
+from arena.match._result import MatchResult
 from arena.players._manifest import BotSpec, load_manifest
 from arena.players._open_player import open_player
 from arena.players._timecontrol import TimeControl

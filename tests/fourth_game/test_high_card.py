@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from arena.match._checkbot import REFERENCE, Verdict, check_bot
-from arena.match._match import EndReason, play_match
+from arena.match._match import play_match
+from arena.match._result import EndReason
 from arena.players._open_player import open_player
 from bots._games import policies, random_policy
 from bots.sdk import Request

@@ -18,7 +18,8 @@ import msgpack
 import pytest
 
 import protocol
-from arena.match._match import EndReason, MatchSettings, play_match
+from arena.match._match import MatchSettings, play_match
+from arena.match._result import EndReason
 from arena.players._faults import FaultKind
 from arena.players._manifest import BotSpec
 from arena.players._open_player import open_player

@@ -19,7 +19,7 @@ from arena.ladder._pages import bot_page
 from arena.ladder._rerun import ladder_rerun
 from arena.ladder._runner import LadderRunner
 from arena.ladder._store import LadderStore, SubmissionRefused
-from arena.match._match import EndReason, MatchResult
+from arena.match._result import EndReason, MatchResult
 from arena.players._manifest import log_name
 from arena.tournament._config import ConfigError
 from engines import Replay

@@ -8,7 +8,7 @@ import json
 import trio
 
 from arena.ladder._app import build_app
-from arena.match._match import EndReason, MatchResult
+from arena.match._result import EndReason, MatchResult
 from engines import Replay
 
 from .test_server_runner import runner  # noqa: F401 - the fixture: a ladder of 40 stored games

@@ -11,7 +11,7 @@ from arena.ladder._config import load_ladder
 from arena.ladder._matchmaking import LadderGame
 from arena.ladder._runner import LadderRunner
 from arena.ladder._store import LadderStore
-from arena.match._match import EndReason, MatchResult
+from arena.match._result import EndReason, MatchResult
 from engines import Replay
 
 from ._server import ROOT

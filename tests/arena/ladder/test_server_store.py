@@ -7,7 +7,7 @@ import pytest
 
 from arena.ladder._config import load_ladder
 from arena.ladder._store import LadderStore, Status
-from arena.match._match import EndReason, MatchResult
+from arena.match._result import EndReason, MatchResult
 from arena.players._faults import Fault, FaultKind
 from arena.tournament._config import ConfigError
 from arena.tournament._store import StoreError
