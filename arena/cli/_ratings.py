@@ -131,7 +131,9 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
         typer.echo("")
         typer.echo(corrected_table(rows, label))
     if fmt == "table":
-        for line in entrant_lines(store.entrant_events(), games):
+        from ..report._adaptive import adaptive_lines
+
+        for line in [*entrant_lines(store.entrant_events(), games), *adaptive_lines(store, games)]:
             typer.echo(line)
 
 

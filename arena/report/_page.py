@@ -23,6 +23,7 @@ import engines
 from engines import Replay
 
 from ..tournament._store import ResultsStore, StoredGame
+from ._adaptive import adaptive_lines
 from ._chunks import pack_chunk
 from ._data import faults_data, games_data, progress_data, standings_data
 from ._frames import ViewError, game_frames
@@ -219,10 +220,13 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
         embedded += len(members)
         chunks.append(element)
     title = f"{config.get('name') or store.path.stem}: {engines.get_game(game_id).name}"
-    summary = (f"{_count(len(games), 'game')} of {engines.get_game(game_id).name}, {_count(len(names), 'entrant')}, "
-               f"{standings['players']} players a game; replays of {_count(embedded, 'game')} embedded"
-               + (f"; {len(diverged)} replays do not follow this version's rules." if diverged else "."))
-    body = (f'<header><h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>'
+    summary = html.escape(
+        f"{_count(len(games), 'game')} of {engines.get_game(game_id).name}, {_count(len(names), 'entrant')}, "
+        f"{standings['players']} players a game; replays of {_count(embedded, 'game')} embedded"
+        + (f"; {len(diverged)} replays do not follow this version's rules." if diverged else "."))
+    # an adaptive tournament: which questions are decided
+    summary += "".join(f'</p><p class="adaptive">{html.escape(line)}' for line in adaptive_lines(store, games))
+    body = (f'<header><h1>{html.escape(title)}</h1><p>{summary}</p><nav>'
             '<a href="#standings">Standings</a> <a href="#head-to-head">Head to head</a> '
             '<a href="#progress">Progress</a> <a href="#faults">Faults</a> <a href="#games">Games</a></nav></header>'
             f'{standings_section(standings)}{luck_section}{head_to_head_section(standings)}{progress_section(progress, names, progress_boot)}'

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..players._manifest import BotSpec, ManifestError, manifest_from_dict
 from ..players._toml import read_toml
-from ._config import ConfigError, TournamentConfig, config_from_dict, entrant_from_item
+from ._config import ADAPTIVE_LOOKS, ConfigError, TournamentConfig, config_from_dict, entrant_from_item
 from ._ranges import RangeError, check_number
 from ._schedule import Format, build_schedule, extension_problem, new_key
 
@@ -57,11 +57,18 @@ def extend_config(config: TournamentConfig, version: int, rounds: int = 0, entra
     invalid, a bot's name is taken by another bot, a file's game or players differ from the
     tournament's, or the grown schedule would not keep every stored game (a database of
     schedule version 1 takes no new entrants; nor do sampled tables, ``max_tables``).
+
+    An adaptive tournament takes rounds only, up to
+    :data:`~arena.tournament._config.ADAPTIVE_LOOKS` in all (its stored rounds were chosen among
+    its entrants, and no earlier look changes); its next rounds are chosen as it plays, so
+    ``new_games`` and ``total`` are 0.
     """
     where = str(config.database)
     if candidates and config.schedule.format is not Format.GAUNTLET:
         raise ConfigError(f"{where}: --candidate is for a gauntlet; this tournament is a "
                           f"{config.schedule.format.value}, give new entrants with --entrant")
+    if config.adaptive is not None:
+        _check_adaptive(config, rounds, bool(entrants or candidates))
     present = {spec.name: spec for spec in config.entrants}
     added: list[tuple[dict[str, Any], BotSpec, bool]] = []
     for paths, as_candidate in ((entrants, False), (candidates, True)):
@@ -93,6 +100,8 @@ def extend_config(config: TournamentConfig, version: int, rounds: int = 0, entra
         raw["candidates"] = [*raw.get("candidates", []), *(spec.name for _, spec, c in added if c)]
     grown = dataclasses.replace(config_from_dict(raw, config.path), database=config.database,
                                 concurrency=config.concurrency, workers=config.workers)
+    if grown.adaptive is not None:
+        return Extension(grown, (), rounds, 0, 0)
     old_spec = dataclasses.replace(config.schedule, version=version)
     new_spec = dataclasses.replace(grown.schedule, version=version)
     problem = extension_problem(old_spec, new_spec)
@@ -102,6 +111,17 @@ def extend_config(config: TournamentConfig, version: int, rounds: int = 0, entra
     total = build_schedule(new_spec, key).total
     return Extension(grown, tuple(spec for _, spec, _ in added), rounds,
                      total - build_schedule(old_spec, key).total, total)
+
+
+def _check_adaptive(config: TournamentConfig, rounds: int, entrants: bool) -> None:
+    where, total = config.database, config.schedule.rounds + rounds
+    if entrants:
+        raise ConfigError(f"{where}: an adaptive tournament takes no new entrants: its rounds were chosen among "
+                          f"the entrants it has; play the larger field as a new tournament (this one takes --rounds)")
+    if total > ADAPTIVE_LOOKS:
+        raise ConfigError(f"{where}: --rounds {rounds} would make {total} rounds; an adaptive tournament has at most "
+                          f"{ADAPTIVE_LOOKS} (its error is split over {ADAPTIVE_LOOKS} looks), this one "
+                          f"{config.schedule.rounds} already")
 
 
 def _entrants_of(path: Path, config: TournamentConfig) -> list[tuple[dict[str, Any], BotSpec]]:
