@@ -6,7 +6,7 @@ reference bot (A) and the same bot making a random move in ``--share`` of its de
 by construction; with ``--fixed`` those moves are a function of what B sees, so B is as
 deterministic as the heuristic and every difference between two plays of a deal is chance),
 played in process; each game's luck computed from its replay under the
-shipped baseline (arena/ratings/chance_baseline.json, fitted on other seeds). The games are
+shipped baseline (engines/<game>/chance_baseline.json, fitted on other seeds). The games are
 played once and kept in ``benchmarks/data/variance_<game>.json``; everything after is
 resampling (``--tournaments`` tournaments drawn from the blocks with replacement):
 
@@ -41,7 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.ratings._adjust import corrected_estimate  # noqa: E402
-from arena.ratings._baseline import load_baseline  # noqa: E402
+from arena.ratings._baseline import game_baseline  # noqa: E402
 from arena.ratings._chance import game_luck  # noqa: E402
 from benchmarks.bench_variance_play import duplicate_block, mixed_policy  # noqa: E402
 
@@ -63,7 +63,7 @@ def dataset(game_id: str, blocks: int, share: float, samples: int, refresh: bool
     """
     against = "_fixed" if fixed else "_random" if share == 1.0 else ""  # B: deterministic, or random only
     path = DATA / f"variance_{game_id}{against}{f'_{players}p' if players != 2 else ''}.json"
-    baseline = load_baseline()
+    baseline = game_baseline(game_id)
     model = baseline.model(game_id, players)
     if path.exists() and not refresh:
         data = json.loads(path.read_text())

@@ -1,5 +1,8 @@
-"""Make arena/ratings/chance_baseline.json: the baseline value of the chance correction, fitted
-once on the reference bots' self-play, never on the games it will correct.
+"""Make each game's chance baseline (the file its descriptor's ``chance_baseline`` piece names,
+``engines/<game>/chance_baseline.json``): the baseline value of the chance correction, fitted
+once on the reference bots' self-play, never on the games it will correct. Every game whose
+descriptor names one, at every table size it allows; a game without reference policies
+(``policies`` piece) cannot be fitted here.
 
 For each game and number of players: play ``--games`` games in process between the
 reference policies (heuristic against heuristic, and heuristic with a share of random moves
@@ -15,8 +18,9 @@ least-squares line of the pairwise results on their luck, ``cov(result, luck) / 
 which makes the spread of ``result - gain * luck`` smallest on those games (from 0 to 2).
 
     PYTHONPATH=. python benchmarks/chance_baseline.py --games 200
-    PYTHONPATH=. python benchmarks/chance_baseline.py --gains-only   # keep the weights of --out
-    PYTHONPATH=. python benchmarks/chance_baseline.py --missing --games 80   # add table sizes --out lacks
+    PYTHONPATH=. python benchmarks/chance_baseline.py --only karibik   # one game's file; the others kept
+    PYTHONPATH=. python benchmarks/chance_baseline.py --gains-only   # keep the files' weights
+    PYTHONPATH=. python benchmarks/chance_baseline.py --missing --games 80   # add table sizes a file lacks
 """
 
 from __future__ import annotations
@@ -31,15 +35,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.ratings._baseline import DEFAULT_PATH, ValueModel, make_baseline_file  # noqa: E402
+from arena.ratings._baseline import ValueModel, baseline_path, make_baseline_file  # noqa: E402
 from arena.ratings._chance import DEFAULT_SAMPLES, game_luck  # noqa: E402
 from benchmarks.bench_variance_play import mixed_policy, play  # noqa: E402
-from engines import Replay  # noqa: E402
+from engines import Replay, game_ids, get_game  # noqa: E402
 
 SEED_BASE = 10**6
 GAIN_SEED_BASE = SEED_BASE + 500_000
-#: every table size each game is played at (Dead Man's Draw 5-8: the Pirate Party)
-TABLES = {"dead-mans-draw": range(2, 9), "opito-bay": range(2, 5), "karibik": range(2, 5)}
+#: every game that carries a chance baseline, at every table size it is played at (Dead Man's
+#: Draw 5-8: the Pirate Party)
+TABLES = {game_id: range(get_game(game_id).min_players, get_game(game_id).max_players + 1)
+          for game_id in game_ids() if get_game(game_id).pieces.has("chance_baseline")}
 
 
 def samples_of(game_id: str, players: int, games: int):
@@ -110,18 +116,18 @@ def gain_of(game_id: str, players: int, model: ValueModel, games: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--out", type=Path, default=DEFAULT_PATH)
-    parser.add_argument("--only", nargs="*", help="fit these games again, keep the others' entries of --out")
+    parser.add_argument("--only", nargs="*", choices=sorted(TABLES), help="fit these games' files only")
     parser.add_argument("--gain-games", type=int, default=200, help="self-play games to fit each gain on")
-    parser.add_argument("--gains-only", action="store_true", help="keep the weights of --out, fit the gains")
-    parser.add_argument("--missing", action="store_true", help="keep --out's entries, fit the table sizes it lacks")
+    parser.add_argument("--gains-only", action="store_true", help="keep the files' weights, fit the gains")
+    parser.add_argument("--missing", action="store_true", help="keep the files' entries, fit the table sizes they lack")
     args = parser.parse_args()
-    games: dict[str, dict[str, dict[str, float]]] = {}
-    if args.only or args.gains_only or args.missing:
-        games = json.loads(args.out.read_text())["games"]
     for game_id, tables in TABLES.items():
         if args.only and game_id not in args.only:
             continue
+        out = baseline_path(game_id)  # where the game's descriptor says: its engine folder
+        games: dict[str, dict[str, dict[str, float]]] = {}
+        if args.gains_only or args.missing:
+            games = json.loads(out.read_text())["games"]
         for players in tables:
             if args.missing and str(players) in games.get(game_id, {}):
                 continue
@@ -136,8 +142,8 @@ def main() -> None:
             entry["gain"] = round(gain_of(game_id, players, model, args.gain_games), 4)
             games.setdefault(game_id, {})[str(players)] = entry
             print(game_id, players, entry, flush=True)
-    args.out.write_text(json.dumps(make_baseline_file(games), indent=1, sort_keys=True) + "\n")
-    print("wrote", args.out)
+        out.write_text(json.dumps(make_baseline_file(games), indent=1, sort_keys=True) + "\n")
+        print("wrote", out, flush=True)
 
 
 if __name__ == "__main__":

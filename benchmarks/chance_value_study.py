@@ -11,7 +11,7 @@ to a 95 % verdict of the block unit with the correction against plain duplicate,
 ``bench_variance.py`` computes them (formula at the raw mean), and the correlation of a block's
 summed luck with its result.
 
-- ``shipped``: ``arena/ratings/chance_baseline.json`` (a logistic of the running standing);
+- ``shipped``: ``engines/dead_mans_draw/chance_baseline.json`` (a logistic of the running standing);
 - ``logistic``: a logistic of ten features per seat (the score, the row's gain and its gain
   times the chance the next draw busts, the turn, the second cards of the stacks, the suits
   banked, the row's length, and three of them times the game's progress);
@@ -27,7 +27,7 @@ summed luck with its result.
 
 Each family's luck is also shown scaled by the coefficient that fits it best on the same games
 (an upper bound), and with ``--beta-games N`` by the one fitted on N self-play games instead
-(fixed before these games: what ``arena/ratings/chance_baseline.json``'s gains do).
+(fixed before these games: what ``engines/dead_mans_draw/chance_baseline.json``'s gains do).
 
 Figures and what they say: BENCHMARKS.md, "Richer values for Dead Man's Draw".
 
@@ -52,7 +52,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.ratings._baseline import load_baseline  # noqa: E402
+from arena.ratings._baseline import game_baseline  # noqa: E402
 from benchmarks.bench_variance_play import duplicate_block, mixed_policy, request_for  # noqa: E402
 from bots.dead_mans_draw._playout import act  # noqa: E402
 from engines import Replay, get_game  # noqa: E402
@@ -123,7 +123,7 @@ def logistic_fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3) -> np.ndarra
 
 class Shipped:
     def __init__(self, fit) -> None:
-        self.model = load_baseline().model(GAME, 2)
+        self.model = game_baseline(GAME).model(GAME, 2)
 
     def __call__(self, state, step: int) -> float:
         if state.is_terminal():

@@ -117,19 +117,25 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
         _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
     else:
         from ..ratings._corrected import corrected_points, corrected_table
+        from ..report._luck import NoBaseline
 
-        records, label = _luck_records(store, games)
-        rows = corrected_points(records)
+        try:
+            records, label = _luck_records(store, games)
+            rows, missing = corrected_points(records), None
+        except NoBaseline as error:  # a game without a baseline: its raw figures stand
+            label, rows, missing = None, [], str(error)
         if fmt == "json":
             from ..report._tables import standings_json
 
             data = json.loads(standings_json(standings, fault_counts(games)))
-            data["corrected"] = {"baseline": label, "rows": [row.as_dict() for row in rows]}
+            data["corrected"] = {"baseline": label, "rows": [row.as_dict() for row in rows]} | (
+                {"not_available": missing} if missing else {})
             typer.echo(json.dumps(data, indent=2))
             return
         _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
         typer.echo("")
-        typer.echo(corrected_table(rows, label))
+        typer.echo(f"chance-corrected points: {missing}; the raw figures above stand" if missing
+                   else corrected_table(rows, label))
     if fmt == "table":
         from ..report._adaptive import adaptive_lines
 
@@ -142,10 +148,12 @@ def _luck_records(store: ResultsStore, games, *, keep: bool = True, tally: LuckT
     """The games with their luck (computed from the replays, kept in the database as it goes
     unless not ``keep``; see :func:`arena.report._luck.records_with_luck`); ``hint`` ends the
     error line of a luck that cannot be computed."""
-    from ..report._luck import BaselineError, records_with_luck
+    from ..report._luck import BaselineError, NoBaseline, records_with_luck
 
     try:
         return records_with_luck(store, games, keep=keep, tally=tally)
+    except NoBaseline:
+        raise  # not an error: the caller shows the raw figures and says why
     except BaselineError as error:
         raise UsageError(f"{error}{hint}") from None
     except ValueError as error:  # a stored replay that does not replay
@@ -328,17 +336,25 @@ def compare_command(
       arena compare t.db bot-v2 bot-v1 --raw
     """
     from ..ratings import compare
+    from ..report._luck import NoBaseline
 
     fmt = _text_format(fmt, "compare")
     records = _stored_records(database, (a, b))
-    label = None
+    label = missing = None
     if not raw and a != b:
-        records, label = _shared_luck(database, a, b)
+        try:
+            records, label = _shared_luck(database, a, b)
+        except NoBaseline as error:  # a game without a baseline: the raw figures, saying why
+            raw, missing = True, str(error)
     try:
         result = compare(records, a, b, unit="game" if per_game else "block", correct=not raw, baseline=label)
     except ValueError as error:  # the same entrant twice, or no shared game
         raise UsageError(f"{database}: {error}") from None
-    typer.echo(json.dumps(result.as_dict(), indent=2) if fmt == "json" else "\n".join(result.lines()))
+    if fmt == "json":
+        typer.echo(json.dumps(result.as_dict() | ({"not_available": missing} if missing else {}), indent=2))
+    else:
+        typer.echo("\n".join(result.lines() + ([f"chance correction: {missing}; the figures are raw"] if missing
+                                                else [])))
 
 
 def _shared_luck(database: Path, a: str, b: str) -> tuple[list[GameRecord], str]:

@@ -1,10 +1,13 @@
 """The baseline value estimate of the chance correction, fixed before the games: a small data
 file with a format name, a version and the SHA-256 of its content, checked at load.
 
-The file (``chance_baseline.json`` beside this module, made by
-``benchmarks/chance_baseline.py`` from the reference bots' self-play) holds, per game id and
-number of players, the two weights of :class:`ValueModel` and its gain (the share of the luck
-the correction takes out). The correction is unbiased whatever the weights and the gain are,
+Each game carries its own: a piece of the game (``chance_baseline`` in its descriptor's
+pieces, a file in its engine folder, ``engines/<game>/chance_baseline.json``, made by
+``benchmarks/chance_baseline.py`` from the reference bots' self-play), read here through the
+descriptor by :func:`game_baseline`. A game without one has no correction:
+:class:`NoBaseline` says so, and the commands show the raw figures. The file holds, per game id
+(its own) and number of players, the two weights of :class:`ValueModel` and its gain (the share
+of the luck the correction takes out). The correction is unbiased whatever the weights and the gain are,
 as long as they do not depend on the games being corrected; the hash makes
 "which baseline was used" one short string a report can print, and a file edited by hand (or
 truncated) is refused instead of silently correcting with other numbers.
@@ -20,15 +23,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engines import get_game
+
 FORMAT = "pirate-arena-chance-baseline"
 VERSION = 2
 #: versions this arena reads: 1 has no gain (1 is meant)
 READS = (1, 2)
-DEFAULT_PATH = Path(__file__).with_name("chance_baseline.json")
 
 
 class BaselineError(ValueError):
     """The baseline file is missing, malformed, of another version, or fails its hash."""
+
+
+class NoBaseline(BaselineError):
+    """The game has no chance baseline (its descriptor names none): no correction for it, the
+    raw figures stand. The message is the line a command shows in the correction's place."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(f"not available for {game}: no chance baseline")
+        self.game = game
 
 
 @dataclass(frozen=True)
@@ -101,15 +114,43 @@ def make_baseline_file(games: Mapping[str, Mapping[str, Mapping[str, float]]]) -
     return {"format": FORMAT, "version": VERSION, "sha256": content_hash(games), "games": games}
 
 
-def load_baseline(path: str | Path | None = None) -> Baseline:
-    """Read and check a baseline file (default: the one shipped with the arena).
+def baseline_path(game: str) -> Path:
+    """Where the chance baseline of ``game`` lies: the file its descriptor's
+    ``chance_baseline`` piece names, in its engine folder (it need not exist yet).
+
+    Raises:
+        NoBaseline: the game's descriptor names none.
+        engines.UnknownGame: no such game.
+    """
+    pieces = get_game(game).pieces
+    if not pieces.has("chance_baseline"):
+        raise NoBaseline(game)
+    return pieces.file("chance_baseline", game)
+
+
+def game_baseline(game: str) -> Baseline:
+    """The chance baseline ``game`` carries (:func:`baseline_path`), read and checked.
+
+    Raises:
+        NoBaseline: the game has none.
+        BaselineError: its file is bad (see :func:`load_baseline`) or holds another game.
+    """
+    baseline = load_baseline(baseline_path(game))
+    others = sorted({other for other, _ in baseline.models if other != game})
+    if others:
+        raise BaselineError(f"{baseline.source}: the chance baseline of {game} holds values of {', '.join(others)}")
+    return baseline
+
+
+def load_baseline(path: str | Path) -> Baseline:
+    """Read and check a baseline file (a game's own: :func:`game_baseline`).
 
     Raises:
         BaselineError: unreadable, not JSON, another format or version, a hash that does not
             match the content, or a model without its numbers (scale and length positive, a
             gain from 0 to 2; a version 1 file has no gain and means 1).
     """
-    source = str(path or DEFAULT_PATH)
+    source = str(path)
     try:
         data = json.loads(Path(source).read_text())
     except (OSError, ValueError) as error:

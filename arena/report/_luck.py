@@ -5,12 +5,13 @@ transaction, so that a run interrupted (Ctrl-C) or killed keeps what it had comp
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..ratings import GameRecord
-from ..ratings._baseline import Baseline, BaselineError, load_baseline
+from ..ratings._baseline import Baseline, BaselineError, NoBaseline, game_baseline
 from ..ratings._chance import DEFAULT_SAMPLES, game_luck
 from ..tournament._store import ResultsStore, StoredGame, cache_luck, cached_luck
 from ._tables import records_of, with_result
@@ -43,7 +44,9 @@ class LuckTally:
 def records_with_luck(store: ResultsStore, games: Iterable[StoredGame], baseline: Baseline | None = None,
                       samples: int = DEFAULT_SAMPLES, *, keep: bool = True,
                       tally: LuckTally | None = None) -> tuple[list[GameRecord], str]:
-    """The games with a result as records with their luck, and the baseline's label.
+    """The games with a result as records with their luck, and the baseline's label. The
+    baseline is the one the games' game carries (:func:`~arena.ratings._baseline.game_baseline`)
+    unless ``baseline`` is given.
 
     The luck not yet in the database is computed and stored every :data:`BATCH_SECONDS`
     and at the end, also when an exception (Ctrl-C included) ends the run early. Where
@@ -52,12 +55,17 @@ def records_with_luck(store: ResultsStore, games: Iterable[StoredGame], baseline
     if given, is kept up to date as the games are done.
 
     Raises:
+        NoBaseline: the game carries no chance baseline: no correction, the raw figures stand.
         BaselineError: the baseline file is bad or has no value for this game and table size.
         ValueError: a stored replay does not replay (the database was changed).
     """
-    baseline = baseline or load_baseline()
     tally = tally if tally is not None else LuckTally()
     scored = list(with_result(games))
+    if baseline is None:
+        game_id = _game_of(store, scored)
+        if game_id is None:  # no game with a result: no luck to compute
+            return [], "none"
+        baseline = game_baseline(game_id)
     done = cached_luck(store, baseline.label, samples)
     tally.games = len(scored)
     tally.kept = sum(1 for game in scored if game.key in done)
@@ -96,4 +104,17 @@ def records_with_luck(store: ResultsStore, games: Iterable[StoredGame], baseline
     return out, baseline.label
 
 
-__all__ = ["BaselineError", "LuckTally", "records_with_luck"]
+def _game_of(store: ResultsStore, games: list[StoredGame]) -> str | None:
+    """The game a database's games are of (one game a database): its configuration's, or its
+    first game's replay's."""
+    try:
+        config = json.loads(store.meta("config") or "{}")
+    except ValueError:  # a damaged configuration: the replays still say
+        config = {}
+    if isinstance(config, dict) and isinstance(config.get("game"), str):
+        return config["game"]
+    replay = store.replay(games[0].key) if games else None
+    return None if replay is None else replay["game"]
+
+
+__all__ = ["BaselineError", "LuckTally", "NoBaseline", "records_with_luck"]

@@ -239,9 +239,13 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
 def _corrected_section(store: ResultsStore, games: list[StoredGame]) -> str:
     """The chance-corrected points as an HTML section (docs/ratings.md)."""
     from ..ratings._corrected import corrected_points
-    from ._luck import records_with_luck
+    from ._luck import NoBaseline, records_with_luck
 
-    records, label = records_with_luck(store, games)
+    try:
+        records, label = records_with_luck(store, games)
+    except NoBaseline as error:  # a game without a baseline: the raw standings above stand
+        return (f'<section id="corrected"><h2>Chance-corrected points</h2><p class="note">{html.escape(str(error))}'
+                '; the raw figures above stand.</p></section>')
     rows = "".join(
         f"<tr><td>{html.escape(row.name)}</td><td>{100 * row.raw:.1f} &plusmn; {100 * row.raw_error:.1f}</td>"
         f"<td>{100 * row.corrected:.1f} &plusmn; {100 * row.corrected_error:.1f}</td><td>{row.luck:+.4f}</td>"

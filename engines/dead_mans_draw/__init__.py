@@ -43,5 +43,6 @@ GAME = Game(
         max_length="envs._dead_mans_draw:max_game_length",
         policies="bots.dead_mans_draw",
         resampler="engines.dead_mans_draw:determinize",
+        chance_baseline="chance_baseline.json",
     ),
 )

@@ -53,6 +53,7 @@ GAME = Game(
         max_length="envs._karibik:max_game_length",
         policies="bots.karibik",
         resampler="engines.karibik:determinize",
+        chance_baseline="chance_baseline.json",
         short_options={"max_rounds": 5},
     ),
 )

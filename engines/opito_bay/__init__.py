@@ -44,6 +44,7 @@ GAME = Game(
         max_length="envs._opito_bay:max_game_length",
         policies="bots.opito_bay",
         resampler="engines.opito_bay:determinize",
+        chance_baseline="chance_baseline.json",
         short_options={"deals": 1},
     ),
 )

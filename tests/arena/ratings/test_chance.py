@@ -4,12 +4,15 @@ import dataclasses
 import json
 import random
 import statistics
+from pathlib import Path
 
 import pytest
 
-from arena.ratings._baseline import BaselineError, ValueModel, content_hash, load_baseline, make_baseline_file
+from arena.ratings import _baseline
+from arena.ratings._baseline import (BaselineError, ValueModel, baseline_path, content_hash, game_baseline,
+                                        load_baseline, make_baseline_file)
 from arena.ratings._chance import game_luck
-from engines import Replay, get_game
+from engines import Replay, game_ids, game_package, get_game
 
 DMD = ValueModel(weight=0.0, progress=1.5, scale=16.0, length=55.0)
 
@@ -73,16 +76,31 @@ def test_a_replay_that_does_not_replay_is_one_clear_error():
             game_luck(data, model, samples=1)
 
 
-def test_the_shipped_baseline_loads_and_covers_every_game():
-    baseline = load_baseline()
-    for game in ("dead-mans-draw", "opito-bay", "karibik"):  # every table size (compare corrects by default)
-        for players in range(get_game(game).min_players, get_game(game).max_players + 1):
+def test_each_game_carries_its_baseline_with_the_numbers_it_had():
+    tables = {}
+    for game in (game for game in game_ids() if get_game(game).pieces.has("chance_baseline")):
+        baseline = game_baseline(game)
+        for players in range(get_game(game).min_players, get_game(game).max_players + 1):  # every table size
             assert baseline.model(game, players).length > 0
-    assert baseline.label.startswith("v2 sha256:") and len(baseline.label) == len("v2 sha256:") + 12
-    # every model's gain fitted (not the default) and inside the loader's range
-    assert all(0 <= model.gain <= 2 and model.gain != 1.0 for model in baseline.models.values())
+        assert baseline.label.startswith("v2 sha256:") and len(baseline.label) == len("v2 sha256:") + 12
+        # every model's gain fitted (not the default) and inside the loader's range
+        assert all(0 <= model.gain <= 2 and model.gain != 1.0 for model in baseline.models.values())
+        assert baseline_path(game) == Path(game_package(game).__file__).parent / "chance_baseline.json"
+        tables[game] = json.loads(baseline_path(game).read_text())["games"][game]
+    assert sorted(tables) == ["dead-mans-draw", "karibik", "opito-bay"]
+    # the numbers of the one file they were split from (arena/ratings/chance_baseline.json at be1082e)
+    assert content_hash(tables) == "1bee60c8d0a2dd4208fa33ccabcadf8d9d416c93936cc3165f5ec1968192db44"
     with pytest.raises(BaselineError, match="no baseline value for karibik with 7 players"):
-        baseline.model("karibik", 7)
+        game_baseline("karibik").model("karibik", 7)
+
+
+def test_a_game_file_holding_another_games_values_is_refused(tmp_path, monkeypatch):
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(make_baseline_file({"karibik": {"2": {"weight": 0, "progress": 1, "scale": 16,
+                                                                     "length": 55, "gain": 0.5}}})))
+    monkeypatch.setattr(_baseline, "baseline_path", lambda game: path)
+    with pytest.raises(BaselineError, match="b.json: the chance baseline of opito-bay holds values of karibik"):
+        game_baseline("opito-bay")
 
 
 def test_a_changed_or_foreign_baseline_file_is_refused(tmp_path):
