@@ -22,6 +22,12 @@ sys.path.append(FOURTH_GAME_PATH)
 import engines  # noqa: E402 - after the line above, so that it finds the fourth game
 
 
+def kept_in_the_tests(game_id: str) -> bool:
+    """Whether the game ``game_id`` is one the tests keep (not the product's): a process started
+    without :func:`children_see_the_tests_games` does not know it."""
+    return Path(engines.game_package(game_id).__file__).resolve().is_relative_to(FOURTH_GAME_PATH)
+
+
 @pytest.fixture
 def children_see_the_tests_games(monkeypatch):
     """The processes this test starts (``arena``, bots) find the games kept in the tests too:
@@ -36,7 +42,7 @@ def every_game(request) -> str:
     does, so a game added is run with no edit here). The processes a run of a game kept in the
     tests starts find it too (:func:`children_see_the_tests_games`); those of a product game's
     run get the environment unchanged."""
-    if Path(engines.game_package(request.param).__file__).resolve().is_relative_to(FOURTH_GAME_PATH):
+    if kept_in_the_tests(request.param):
         request.getfixturevalue("children_see_the_tests_games")
     return request.param
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from engines import game_ids, get_game
+
 ROOT = Path(__file__).resolve().parents[2]
 
-#: game id -> (players, options, games) kept short so a test database builds in a second
-SHORT = {
+#: game id -> (players, options, games) kept short so a test database builds in a second: every
+#: registered game, at its fewest players with its short options (OpenSpiel's), but where shorter
+#: games or another table size are wanted
+SHORT = {game_id: (get_game(game_id).min_players, dict(get_game(game_id).pieces.short_options), 6)
+         for game_id in game_ids()} | {
     "dead-mans-draw": (2, {}, 6),
     "opito-bay": (2, {"deals": 1}, 4),
     "karibik": (3, {"max_rounds": 2}, 6),

@@ -35,8 +35,10 @@ from .test_cli import arena, assert_user_error
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = BotSpec(name="py-random", command=(sys.executable, "-m", "bots.random"), cwd=ROOT)
 SETTINGS = MatchSettings(TimeControl(move_ms=2000, reserve_ms=5000, startup_ms=10_000))
-#: short games: Opito Bay of one deal, Karibik of two rounds
-OPTIONS = {"dead-mans-draw": {}, "opito-bay": {"deals": 1}, "karibik": {"max_rounds": 2}}
+#: short games of every registered game: its short options (OpenSpiel's; Opito Bay of one deal),
+#: Karibik of two rounds
+OPTIONS = {game: dict(engines.get_game(game).pieces.short_options) for game in engines.game_ids()} | {
+    "karibik": {"max_rounds": 2}}
 #: the keys of each message type: nothing else may reach a page
 STATE_KEYS = {"type", "number", "observation", "events", "thinking", "decision", "faults", "notice"}
 
@@ -133,8 +135,8 @@ def check_messages(messages: list[dict], replay: Replay, seat: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("game", list(OPTIONS))
-async def test_every_message_to_the_page_is_the_seats_observation(game, players, tmp_path):
+async def test_every_message_to_the_page_is_the_seats_observation(every_game, players, tmp_path):
+    game = every_game
     seat = players - 1 if players != 3 else 1
     setup = setup_for(game, players, seat, seed=11 + players, folder=tmp_path)
     session, messages = await play_session(setup, seed=players)

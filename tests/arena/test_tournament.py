@@ -121,19 +121,23 @@ def test_run_again_plays_nothing_and_export_formats(tmp_path):
     assert "r0" in table and "/2" in table
 
 
-def test_a_tiny_tournament_of_every_game_its_tables_and_its_report(tmp_path, every_game):
-    # 2 random bots, 2 games (one deal, both seatings) of each registered game, short options
+def test_a_tiny_tournament_of_every_game_its_tables_and_its_report(tmp_path, monkeypatch, every_game):
+    # 2 random bots, 2 games (one deal, both seatings) of each registered game, its short options;
+    # the run in its own process (its worker and bots find the game), the tables and the report here
+    from .test_cli import arena as arena_here
+
     game = get_game(every_game)
     options = json.dumps(dict(game.pieces.short_options)).replace('":', '" =')  # a TOML inline table
     entrants = "".join(f'[[entrants]]\nname = "r{i}"\ncommand = {RANDOM}\n' for i in range(2))
     (tmp_path / "t.toml").write_text(f'game = "{every_game}"\nplayers = {game.min_players}\nrounds = 1\n'
                                      f'seed = 7\ndatabase = "t.db"\noptions = {options}\n{entrants}')
-    arena("tournament", "run", "t.toml", "-q", "--workers", "1", cwd=tmp_path)
-    rows = standings(tmp_path / "t.db")
-    assert sorted(row["name"] for row in rows) == ["r0", "r1"] and sum(row["games"] for row in rows) == 4
-    assert "r0" in arena("crosstable", "t.db", cwd=tmp_path).stdout
-    report = arena("report", "t.db", "-o", "r.html", cwd=tmp_path)
-    assert "wrote r.html: 2 games, 2 replays embedded" in report.stdout
+    arena("tournament", "run", "t.toml", "-q", "--workers", "1", "--sandbox", "none", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    table = arena_here("standings", "t.db").stdout
+    assert table.splitlines()[0].split()[:2] == ["#", "name"] and "r0" in table and "r1" in table
+    assert sum(row["games"] for row in json.loads(arena_here("standings", "t.db", "--format", "json").stdout)[
+        "rows"]) == 4
+    assert "wrote r.html: 2 games, 2 replays embedded" in arena_here("report", "t.db", "-o", "r.html").stdout
     assert f'ArenaRenderers["{every_game}"]' in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 

@@ -1,42 +1,39 @@
-"""The tests' fourth game, High Card, through what a game meets besides the generic suites
-(``tests/engines/test_generic.py``, ``test_fuzz_actions.py``, ``test_omniscient_view.py``,
-``tests/protocol/test_static.py`` and ``test_spec.py``, ``tests/arena/test_action_fuzz.py``
-pick it up from the registry): the random bot plays it in a match and passes ``check-bot``, a
-tournament runs it and its report draws it, and each piece its descriptor lacks is done
-without or skipped with a message saying so, never a KeyError. (The environment suites in
-``tests/envs/`` run it through its codec, ``tests/fourth_game/_envs.py``.)
+"""The tests' fourth game, High Card: its registration, and what a game meets besides the
+generic suites. Those pick it up from the registry with no test naming it (the engines',
+protocol, action fuzz, OpenSpiel and PettingZoo suites; and, through the ``every_game``
+fixture of ``tests/conftest.py``, a match of random bots in ``tests/arena/test_match.py``,
+``check-bot`` of the random bot in ``test_checkbot.py``, a tiny tournament with its tables and
+report in ``test_tournament.py``, the report's own tests in ``test_report.py``, the play
+page's leak test in ``test_play.py`` and a whole game clicked through in
+``test_play_browser.py``). Here: each piece its descriptor lacks is done without or skipped
+with a message saying so, never a KeyError.
 
 It is registered for the test process only (``tests/conftest.py``); a child process that must
 know it gets its folder in ``PYTHONPATH``."""
 
+import json
 import os
 import random
 import subprocess
 import sys
-import textwrap
-from contextlib import AsyncExitStack
 from pathlib import Path
 
 import pytest
 
-from arena.match._checkbot import REFERENCE, Verdict, check_bot
-from arena.match._match import play_match
-from arena.match._result import EndReason
-from arena.players._open_player import open_player
+from arena.ratings._baseline import NoBaseline, baseline_path, game_baseline
+from arena.report import report_html
+from arena.tournament._store import ResultsStore
 from bots._games import policies, random_policy
 from bots.sdk import Request
 from engines import MissingPiece, Pieces, game_ids, get_game
 
-from ..conftest import FOURTH_GAME_PATH
+from ..arena._report_fixtures import make_database
+from ..arena.test_cli import arena
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "high-card"
-
-
-@pytest.fixture
-def knows_the_game(monkeypatch):
-    """Bot processes started in this test see the fourth game too."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [FOURTH_GAME_PATH, os.environ.get("PYTHONPATH")])))
+#: the line in the chance correction's place
+NO_BASELINE = "not available for high-card: no chance baseline"
 
 
 def test_registered_for_the_tests_only():
@@ -45,46 +42,6 @@ def test_registered_for_the_tests_only():
     listed = subprocess.run([sys.executable, "-c", "import engines; print(engines.game_ids())"], cwd=ROOT,
                             env=env, capture_output=True, text=True, check=True).stdout
     assert listed.strip() == "['dead-mans-draw', 'karibik', 'opito-bay']"
-
-
-async def test_the_random_bot_plays_a_match(knows_the_game):
-    async with AsyncExitStack() as stack:
-        players = [await stack.enter_async_context(open_player(REFERENCE, startup_s=20)) for _ in range(3)]
-        assert all(GAME in player.hello.games for player in players)
-        result = await play_match(get_game(GAME), players, seed=4, options={"hand": 4})
-    assert result.reason is EndReason.NORMAL and not result.faults
-    assert sorted(result.ranks)[0] == 1 and sum(result.scores) == 4
-
-
-async def test_the_random_bot_passes_check_bot(knows_the_game):
-    report = await check_bot(REFERENCE, games=[GAME], games_per=2)
-    assert report.passed, "\n".join(report.lines())
-    assert any(f.verdict is Verdict.PASS and f.what.startswith(f"{GAME}: ") for f in report.findings)
-
-
-def test_a_tournament_and_its_report(knows_the_game, tmp_path):
-    """``arena tournament run`` (its worker and the bots get the game from ``PYTHONPATH``) and
-    ``arena report``, drawing the game with the ``viewer.js`` beside its engine."""
-    entrant = f'command = ["{sys.executable}", "-m", "bots.random"]'
-    (tmp_path / "t.toml").write_text(textwrap.dedent(f"""\
-        game = "{GAME}"
-        players = 2
-        rounds = 2
-        seed = 7
-        database = "t.db"
-        [[entrants]]
-        name = "r1"
-        {entrant}
-        [[entrants]]
-        name = "r2"
-        {entrant}
-        """))
-    for args in (["tournament", "run", "t.toml", "--workers", "1", "--sandbox", "none"],
-                 ["report", "t.db", "-o", "r.html"]):
-        result = subprocess.run(["arena", *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, result.stderr
-    assert "wrote r.html: 4 games, 4 replays embedded" in result.stdout
-    assert 'ArenaRenderers["high-card"]' in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
 def test_the_chance_resampler_agrees_with_what_the_seat_saw():
@@ -101,11 +58,11 @@ def test_the_chance_resampler_agrees_with_what_the_seat_saw():
         state.apply_action(action)
 
 
-@pytest.mark.parametrize("piece", ["kept", "policies"])
+@pytest.mark.parametrize("piece", ["kept", "policies", "chance_baseline"])
 def test_each_missing_piece_says_what_it_is_for(piece):
     assert not get_game(GAME).pieces.has(piece)
     with pytest.raises(MissingPiece, match=rf"game 'high-card' has no {piece}: .+; add one to the pieces"):
-        get_game(GAME).piece(piece)
+        get_game(GAME).piece(piece) if piece != "chance_baseline" else get_game(GAME).pieces.file(piece, GAME)
 
 
 def test_the_bots_leave_out_the_policies_it_lacks():
@@ -139,3 +96,31 @@ def test_a_game_without_a_viewer_is_drawn_as_its_views_json(monkeypatch):
     script = _page.renderer_script(GAME)
     assert 'ArenaRenderers["high-card"] = function (view)' in script and "plain-view" in script
     assert _page.renderer_script('x</script><b>').count("<") == script.count("<")  # an id cannot end the script
+
+
+def test_without_a_chance_baseline_the_raw_figures_stand_and_say_why(tmp_path, monkeypatch):
+    # arena compare corrects by default, standings and report on asking: each shows the raw
+    # figures with one line in the correction's place (a KeyError-like "no baseline value" before)
+    with pytest.raises(NoBaseline, match=f"^{NO_BASELINE}$"):
+        baseline_path(GAME)
+    with pytest.raises(NoBaseline, match=f"^{NO_BASELINE}$"):
+        game_baseline(GAME)
+    database = make_database(tmp_path / "t.db", GAME)
+    compared = arena("compare", database, "bot-a", "bot-b")
+    assert compared.exit_code == 0, compared.output
+    lines = compared.stdout.splitlines()
+    assert "(raw; duplicate blocks" in lines[1]
+    assert lines[-1] == f"chance correction: {NO_BASELINE}; the figures are raw"
+    data = json.loads(arena("compare", database, "bot-a", "bot-b", "--format", "json").stdout)
+    assert data["corrected"] is False and data["not_available"] == NO_BASELINE
+    standings = arena("standings", database, "--corrected")
+    assert standings.exit_code == 0, standings.output
+    assert f"chance-corrected points: {NO_BASELINE}; the raw figures above stand" in standings.stdout.splitlines()
+    data = json.loads(arena("standings", database, "--corrected", "--format", "json").stdout)
+    assert data["corrected"] == {"baseline": None, "rows": [], "not_available": NO_BASELINE}
+    store = ResultsStore.open(database)
+    try:
+        page, _ = report_html(store, n_boot=20, corrected=True)
+    finally:
+        store.close()
+    assert f'<section id="corrected"><h2>Chance-corrected points</h2><p class="note">{NO_BASELINE}' in page
