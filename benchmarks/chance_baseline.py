@@ -124,6 +124,9 @@ def main() -> None:
     for game_id, tables in TABLES.items():
         if args.only and game_id not in args.only:
             continue
+        if not get_game(game_id).pieces.has("policies"):  # the self-play needs its heuristic
+            print(f"skipped {game_id}: no reference policies to fit its baseline on (its policies piece)")
+            continue
         out = baseline_path(game_id)  # where the game's descriptor says: its engine folder
         games: dict[str, dict[str, dict[str, float]]] = {}
         if args.gains_only or args.missing:
