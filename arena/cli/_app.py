@@ -28,12 +28,10 @@ from ..players._timecontrol import TIME_SETTING, TimeControl, time_again
 from ..tournament._ranges import parse_option
 from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, KeyOption, OldKeyOption, SandboxOption,
                       UsageError, check_writable, number_option, on_interrupt, parse_bot_seeds, parse_options,
-                      reports_errors, root_bots_warning, write_text_file)
+                      reports_errors, root_bots_warning)
 
 if TYPE_CHECKING:
     from ..match._result import MatchResult
-    from ..players._manifest import BotSpec
-    from ..sandbox._sandbox import Sandbox
 
 _app = typer.Typer(
     cls=ArenaGroup,
@@ -305,44 +303,9 @@ def board_command(
       arena board karibik --seed 7 --players 3
       arena board karibik --replay t.db --key r0-ac4780a417e259e2s1 --step 40
     """
-    stored_game = stored_game or old_key
-    spec = engines.get_game(game)
-    if not spec.renderers:
-        raise UsageError(f"{game} has no board to draw; games with one: "
-                         f"{[g for g in engines.game_ids() if engines.get_game(g).renderers]}")
-    if replay is None and (step is not None or stored_game is not None):
-        raise UsageError(f"{'--step' if step is not None else '--key'} needs --replay")
-    if replay is not None and (seed is not None or players is not None or option):
-        raise UsageError("--replay shows a recorded game: drop --seed, --players and --option")
-    if step is not None and step < 0:
-        raise UsageError(f"--step must be 0 or more, got {step}")
-    if players is not None and not spec.min_players <= players <= spec.max_players:
-        raise UsageError(f"--players must be {spec.min_players}-{spec.max_players} for {game}, got {players}")
-    if svg is not None:
-        check_writable(svg)
-    state = None
-    if replay is not None:
-        from ..report._replays import load_replay
+    from ._board import draw_board
 
-        loaded, _ = load_replay(replay, stored_game)
-        if loaded.game != game:
-            raise UsageError(f"{replay} is a replay of {loaded.game}, not {game}")
-        if step is not None and step > len(loaded.steps):
-            raise UsageError(f"--step must be at most {len(loaded.steps)} (the game's length), got {step}")
-        steps = loaded.steps if step is None else loaded.steps[:step]
-        state = spec.new_state(loaded.num_players, loaded.seed, loaded.options)
-        for actions in steps:
-            state.apply(actions)
-        options = state.options
-    elif seed is not None:
-        state = spec.new_state(players or spec.min_players, parse_option("--seed", seed), parse_options(option))
-        options = state.options
-    else:
-        options = spec.resolve_options(parse_options(option))
-    typer.echo(spec.renderers["text"](state, options))
-    if svg is not None and "svg" in spec.renderers:
-        write_text_file(svg, spec.renderers["svg"](state, options))
-        typer.echo(f"wrote {svg}")
+    draw_board(game, replay, stored_game or old_key, step, seed, players, option, svg)
 
 
 @_app.command("check-bot")
@@ -367,11 +330,8 @@ def check_bot_command(
       arena check-bot my-bot/bot.toml
       arena check-bot "python my_bot.py" --game karibik --move-ms 500
     """
-    import trio
-
-    from ..match._checkbot import check_bot
     from ..players._manifest import resolve_bot
-    from ..sandbox._open import open_sandbox
+    from ._check_bot import run_check_bot
 
     for game_id in game:
         engines.get_game(game_id)
@@ -380,27 +340,7 @@ def check_bot_command(
     time_control = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
                                   parse_option("--startup-ms", startup_ms), FaultPolicy.FORFEIT.value, 0).time_control
     make_log_dir(stderr_dir)
-    with open_sandbox(sandbox, allow_root_bots) as box, on_interrupt(lambda: "the check was not finished"):
-        report = trio.run(check_bot, spec, game, games, time_control, box, stderr_dir)
-    lines = report.lines()
-    for line in [*lines[:1], _clock_line(time_control), *lines[1:]]:
-        typer.echo(line)
-    if stderr_dir is not None:
-        typer.echo(f"stderr saved in {stderr_dir}/ (NAME.PID.log per process of the bot)")
-    if root_bots_warning(box):
-        typer.echo(root_bots_warning(box))
-    if not report.passed:
-        raise typer.Exit(1)
-
-
-def _clock_line(time_control: TimeControl) -> str:
-    """Which time control check-bot checked at, and whether a default tournament's is the same."""
-    given = (time_control.move_ms, time_control.reserve_ms, time_control.startup_ms)
-    which = ("a tournament file's defaults" if given == (CLOCK.move_ms, CLOCK.reserve_ms, CLOCK.startup_ms)
-             else "as given; a tournament file's defaults are "
-                  f"{CLOCK.move_ms}, {CLOCK.reserve_ms} and {CLOCK.startup_ms} ms")
-    return (f"time control: move {given[0]} ms, reserve {given[1]} ms, startup {given[2]} ms ({which}; "
-            f"--move-ms, --reserve-ms, --startup-ms to check at others)")
+    run_check_bot(spec, game, games, time_control, stderr_dir, sandbox, allow_root_bots)
 
 
 @_app.command("doctor")
@@ -418,81 +358,10 @@ def doctor_command(
       arena doctor
       arena doctor my-bot/bot.toml --sandbox bwrap
     """
-    import functools
-
-    import trio
-    from tabulate import tabulate
-
     from ..players._manifest import resolve_bot
-    from ..players._probe import channels_left, judge, run_probe
-    from ..sandbox._open import open_sandbox
-    from ._width import fill_line, fit_widths, terminal_columns
+    from ._doctor import run_doctor
 
-    specs = [resolve_bot(bot) for bot in bots or []]
-    from ..players._faults import BotFault
-    from ..players._process import VIEW_REFUSED
-
-    def table(rows: list[list[str]], headers: list[str]) -> str:  # wrapped to the terminal's width
-        return tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, terminal_columns()))
-
-    with open_sandbox(sandbox, allow_root_bots) as box:
-        probes = [(None, f"A probe bot, started as a tournament starts bots (--sandbox {sandbox}), tried each attack:")]
-        probes += [(spec, f"A probe bot, started in {spec.name}'s folder with its environment and shown what it "
-                          f"would be (--sandbox {sandbox}), tried each attack:") for spec in specs]
-        failed = []
-        refused: dict[str, str] = {}
-        for spec, heading in probes:
-            try:
-                found = trio.run(functools.partial(run_probe, box, manifest=spec))
-            except BotFault as error:
-                if spec is None or not error.detail.startswith(VIEW_REFUSED):
-                    raise UsageError(f"the sandbox probe could not run here: {error}") from None
-                # As a tournament's start refuses it, before its first game: the same line.
-                refused[spec.name] = error.detail
-                typer.echo(fill_line(heading, terminal_columns()))
-                typer.echo(fill_line(f"REFUSED: {spec.name} cannot start: {error.detail}", terminal_columns()))
-                typer.echo("")
-                continue
-            except RuntimeError as error:
-                raise UsageError(f"the sandbox probe could not run here: {error}") from None
-            checks = judge(found)
-            failed += [check.protection for check in checks if not check.held and check.protection not in failed]
-            typer.echo(fill_line(heading, terminal_columns()))
-            typer.echo(table([["yes" if check.held else "NO", check.protection, check.evidence] for check in checks],
-                             ["held", "protection", "what the probe found"]))
-            typer.echo("")
-    typer.echo(fill_line("Channels between bots it leaves open (docs/sandbox.md, 'What the sandbox cannot do'), what each "
-                         "needs, and their measured rates:", terminal_columns()))
-    typer.echo(table([list(row) for row in channels_left(found)], ["channel", "needs", "measured"]))
-    typer.echo("")
-    typer.echo(table([["yes" if active else "NO", name, how] for name, active, how in box.describe()],
-                     ["active", "layer", "how"]))
-    missing = failed + [name for name, active, _ in box.describe() if not active]
-    if missing:
-        typer.echo(f"\n{len(missing)} protection(s) missing; see docs/sandbox.md, 'Running untrusted bots'.")
-    if specs:
-        typer.echo("")
-        typer.echo(table([_doctor_row(spec, box, refused.get(spec.name)) for spec in specs],
-                         ["bot", "uid", "bubblewrap", "cgroup"]))
-
-
-def _doctor_row(spec: BotSpec, box: Sandbox, refused: str | None = None) -> list[str]:
-    """What one bot will actually get: its uid (and why), bubblewrap, cgroup; ``refused``: why
-    its view cannot be built, where it cannot (it then gets nothing: it does not start)."""
-    from ..players._program import bot_environment, program_exists
-
-    confinement = box.confinement(spec.argv(), spec.cwd, bot_environment(spec))
-    if refused is not None:
-        uid = f"REFUSED: cannot start: {refused}"
-    elif not program_exists(spec):
-        uid = f"cannot start: no such program {spec.command[0]!r}"
-    elif confinement.own_uid:
-        uid = f"own uid ({confinement.why})"
-    elif not box.drop_privileges:
-        uid = f"arena's uid: {confinement.why}"
-    else:
-        uid = f"{'REFUSED' if confinement.refused else 'ROOT (--allow-root-bots)'}: {confinement.why}"
-    return [spec.name, uid, "yes" if box.bwrap else "no", "yes" if box.cgroups else "no"]
+    run_doctor([resolve_bot(bot) for bot in bots or []], sandbox, allow_root_bots)
 
 
 #: the modules that add commands to the line, by the command names each adds (its
