@@ -25,6 +25,7 @@ from engines import Event, IllegalAction, Outcome, State
 
 from ._cards import DECK, JOKER, JOKER_RANKS, SUITS, TREASURE_RANKS
 from ._knowledge import Knowledge
+from ._luck import luck_features
 from ._observation import observe, resample, resample_chance
 from ._table import Table
 
@@ -33,19 +34,6 @@ SPYGLASS = 5
 KRAKEN_MIN_LIBRARY = 5
 #: [R] a game stops after at most this many deals whatever the totals
 MAX_DEALS = 40
-
-
-#: a rough worth of a card in hand, for :meth:`OpitoState.luck_features` (treasures: face value)
-_CARD_WORTH = {"X": 1500, "3": 900, "K": 800, "Q": 1200, "9": 500, "7": 400, "5": 300, "J": 200,
-               "2": 200, "4": 400, "6": 600, "8": 800, "T": 1000}
-
-
-_AVERAGE_WORTH = 650  # about the mean of _CARD_WORTH over a deck, own-suit treasures included
-
-
-def _hand_worth(card: str, suit: str) -> int:
-    worth = _CARD_WORTH.get(card[0], 0)
-    return 2 * worth if card[0] in "2468T" and card[1:] == suit else worth
 
 
 class OpitoState(State):
@@ -402,10 +390,7 @@ class OpitoState(State):
         ``viewer``, only its own hand card by card and the others at an average worth per card
         (their size is public). Without the hands a card drawn would change nothing until it
         is played, and the luck of the draw would go uncounted."""
-        now = self.table.points(self.aces)
-        return [total + points + (sum(_hand_worth(card, self.aces[seat]) for card in self.hands[seat])
-                                  if viewer is None or seat == viewer else _AVERAGE_WORTH * len(self.hands[seat]))
-                for seat, (total, points) in enumerate(zip(self.totals, now))]
+        return luck_features(self.totals, self.table.points(self.aces), self.aces, self.hands, viewer)
 
     def resample_chance(self, rng: random.Random) -> OpitoState:
         """A copy in which only what no seat knows is drawn again: the library's order, but the
