@@ -18,7 +18,8 @@ checked by :func:`arena.tournament._config.config_from_dict`, so the errors read
     author_disk_mb = 1000        # per author: its kept versions' folders and stored archives; more: 429
     game_fault_limit = 10        # a version with a fault in this many of its last games is withdrawn (0: never)...
     game_fault_window = 50       # ...of its last this many games
-    logs_per_version_mb = 8      # the stderr logs kept of one version's processes (older ones are deleted)
+    logs_per_version_mb = 8      # the stderr logs kept of one version's processes (older ones are deleted)...
+    logs_per_author_mb = 16      # ...and of all an author's versions together (the oldest deleted first)
     [[bots]]                     # bots entered when the ladder starts (e.g. the house bots)
     author = "house"
     manifest = "bots/py-random.toml"
@@ -41,7 +42,7 @@ from ..tournament._config import ConfigError, TournamentConfig, config_from_dict
 #: Keys that only a ladder file has.
 _OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "build_max_mb",
         "build_max_files", "submissions_per_hour", "max_pending_submissions", "author_disk_mb", "bots",
-        "game_fault_limit", "game_fault_window", "logs_per_version_mb"}
+        "game_fault_limit", "game_fault_window", "logs_per_version_mb", "logs_per_author_mb"}
 #: Tournament keys a ladder shares (the rest, e.g. ``rounds`` or ``format``, mean nothing here).
 _SHARED = {"game", "players", "options", "time", "faults", "concurrency", "workers", "executor", "scheduler"}
 #: An author's name becomes the prefix of its entrants' names (``AUTHOR-vN``).
@@ -86,6 +87,8 @@ class LadderConfig:
     game_fault_window: int = 50
     #: the stderr logs (``DATABASE.logs/``) kept per version, newest first
     logs_per_version_bytes: int = 8 * 2**20
+    #: the same for all an author's versions together, newest first across them
+    logs_per_author_bytes: int = 16 * 2**20
     bots: tuple[HouseBot, ...] = ()
 
     @property
@@ -170,5 +173,6 @@ def load_ladder(path: str | Path) -> LadderConfig:
         game_fault_limit=fault_limit,
         game_fault_window=_integer(path, data, "game_fault_window", 50, max(fault_limit, 1), 100_000),
         logs_per_version_bytes=_integer(path, data, "logs_per_version_mb", 8, 1, 100_000) * 2**20,
+        logs_per_author_bytes=_integer(path, data, "logs_per_author_mb", 16, 1, 1_000_000) * 2**20,
         bots=tuple(bots),
     )

@@ -1,4 +1,4 @@
-"""What the ladder keeps of a fault's text, bounded per version.
+"""What the ladder keeps of a fault's text, bounded per version and per author.
 
 A fault comes with a detail (up to :data:`arena.ladder._store.DETAIL_MAX`) and the last lines
 of the bot's stderr (up to :data:`arena.ladder._store.REPORT_MAX`): 20 KiB a fault, and a bot
@@ -8,11 +8,14 @@ that crashes in every game would make the database keep that for every game, for
 - the game's own row (``games.faults``, read by rerun, the withdrawal counts and the viewer)
   keeps each fault's kind, seat, step and a detail cut at :data:`NOTE_MAX` bytes, no stderr;
 - the ``faults`` table keeps the whole text of a version's newest :data:`TEXTS_KEPT` faults
-  only (what its page lists); an older fault keeps its kind, step and a detail cut at
+  only (what its page lists), and of those, of an author's versions together, the newest
+  :data:`TEXTS_PER_AUTHOR`; an older fault keeps its kind, step and a detail cut at
   :data:`NOTE_MAX`; a removed version keeps no text at all.
 
 So a version's fault text is at most ``TEXTS_KEPT x 20 KiB`` (400 KiB) however long it plays,
-and each further fault a row of a few hundred bytes, like the game it belongs to.
+an author's at most ``TEXTS_PER_AUTHOR x 20 KiB`` (800 KiB) however many of its versions play
+(``active_versions``), and each further fault a row of a few hundred bytes, like the game it
+belongs to.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from ..players._faults import Fault
 
 #: a version's newest faults whose whole text (detail and stderr) is kept
 TEXTS_KEPT = 20
+#: an author's newest faults, over all its versions, whose whole text is kept (two versions'
+#: worth: with one active version, also the one it superseded until that is removed)
+TEXTS_PER_AUTHOR = 2 * TEXTS_KEPT
 #: what is kept of a detail elsewhere (UTF-8 bytes)
 NOTE_MAX = 256
 #: what a page or the JSON API shows of one fault's stderr and detail (its last / first bytes)
@@ -62,12 +68,27 @@ def shown(fault: dict[str, Any]) -> dict[str, Any]:
 
 def forget_old_texts(db: sqlite3.Connection, entrants: Iterable[str]) -> None:
     """In the open transaction: cut the text of each of ``entrants``' faults but its newest
-    :data:`TEXTS_KEPT`."""
+    :data:`TEXTS_KEPT`, then of its author's versions' faults but their newest
+    :data:`TEXTS_PER_AUTHOR` (an entrant with no submission row has no author to count)."""
+    authors = set()
     for entrant in entrants:
         db.execute("UPDATE faults SET detail = substr(detail, 1, ?), stderr_tail = '' WHERE entrant = ? AND "
                    "(stderr_tail != '' OR length(detail) > ?) AND game < (SELECT MIN(game) FROM (SELECT game FROM "
                    "faults WHERE entrant = ? ORDER BY game DESC LIMIT ?))",
                    (NOTE_MAX // 4, entrant, NOTE_MAX, entrant, TEXTS_KEPT))
+        authors.update(author for (author,) in db.execute("SELECT author FROM submissions WHERE entrant = ?",
+                                                          (entrant,)))
+    for author in authors:
+        # Each version's text is within its newest TEXTS_KEPT faults now: look at those only.
+        newest = sorted((row for (version,) in db.execute("SELECT entrant FROM submissions WHERE author = ? AND "
+                                                          "removed IS NULL", (author,))
+                         for row in db.execute("SELECT game, rowid FROM faults WHERE entrant = ? ORDER BY game DESC "
+                                               "LIMIT ?", (version, TEXTS_KEPT))), reverse=True)
+        older = [rowid for _, rowid in newest[TEXTS_PER_AUTHOR:]]
+        if older:
+            db.execute(f"UPDATE faults SET detail = substr(detail, 1, ?), stderr_tail = '' WHERE rowid IN "
+                       f"({', '.join('?' * len(older))}) AND (stderr_tail != '' OR length(detail) > ?)",
+                       (NOTE_MAX // 4, *older, NOTE_MAX))
 
 
 def forget_all_texts(db: sqlite3.Connection, entrant: str) -> None:
