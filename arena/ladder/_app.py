@@ -242,7 +242,8 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     Raises :class:`arena.tournament._store.StoreError` for a database that is not this ladder's.
     """
     from ..sandbox._open import cgroups_warning, open_sandbox
-    from ._runner import LadderRunner, worker_executor
+    from ._executor import worker_executor
+    from ._runner import LadderRunner
 
     database = config.database.resolve()
     logs = database.with_name(database.name + ".logs")

@@ -23,14 +23,14 @@ beside the web server):
   forfeited without starting it again. A version faulting in its games is benched meanwhile:
   matchmaking seats it only for its fair share, and at no new table while one of its blocks
   is in flight (its games may each start a process: the workers' pools start one as a spare
-  the moment its last one faults, :mod:`arena.players._pool`).
+  the moment its last one faults, :mod:`arena.players._pool`); the moment it is benched, its
+  blocks chosen before and not begun are dropped from the window, to be chosen again.
 - **Fits** refit the ratings in a thread when enough new games are stored, and store the fit:
   pages read the last fit and never compute one.
 
-The executor is a seam (:class:`Executor`): anything that plays the games of a
-:class:`~arena.tournament._workers.GameSource` for a :class:`~arena.tournament._config.TournamentConfig` and calls
-back per result. :func:`worker_executor` gives the tournaments' two: local worker processes,
-or a Dask cluster (``executor = "dask"``).
+The executor is a seam (:class:`~arena.ladder._executor.Executor`, the tournaments' two behind
+:func:`~arena.ladder._executor.worker_executor`): anything that plays the games of a stretch's
+:class:`~arena.ladder._executor.LadderSource` and calls back per result.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from __future__ import annotations
 import dataclasses
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import trio
@@ -49,10 +49,10 @@ import trio
 from ..match._result import EndReason, MatchResult
 from ..players._manifest import ManifestError, load_manifest
 from ..sandbox._sandbox import Sandbox
-from ..tournament._config import TournamentConfig
-from ..tournament._handout import GameSource, WindowPlan
+from ..tournament._handout import WindowPlan
 from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, bot_seeds_of, keyed_seed
 from ._config import LadderConfig
+from ._executor import Executor, LadderSource
 from ._faulting import GameFaults
 from ._logs import prune_logs_forever
 from ._matchmaking import LadderFit, LadderGame, choose_tables, fit_ladder
@@ -74,47 +74,6 @@ LADDER_GAMES_PER_PASS = 16
 #: :data:`FIT_EVERY_S` with anything new.
 FIT_SHARE = 0.02
 FIT_EVERY_S = 30.0
-
-
-class Executor(Protocol):
-    """Plays every game ``source`` hands out with the entrants of ``config``, calling
-    ``on_result(scheduled, result)`` for each finished game and ``on_death(entrant, detail)``
-    for a fault between games charged to no game; returns once the source is empty. Keeps the
-    source's rules: every rotation of a block on one worker, entrants withdrawn in
-    ``source.withdrawn`` forfeited."""
-
-    async def __call__(self, config: TournamentConfig, source: GameSource,
-                       on_result: Callable[[ScheduledGame, MatchResult], None],
-                       on_death: Callable[[str, str], None]) -> None: ...
-
-
-def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdir: Path) -> Executor:
-    """The tournaments' executor: local worker processes (:class:`arena.tournament._workers.Workers`),
-    or with ``executor = "dask"`` in the ladder file, one arena worker on each worker of a Dask
-    cluster (:class:`arena.tournament._dask.DaskWorkers`; a LocalCluster without ``scheduler``). Each
-    stretch hides the submissions made so far from the bots (:func:`hide_submissions`)."""
-    from ..tournament._workers import Setup, Workers, default_workers, sandbox_fields
-
-    def lost(line: str) -> None:
-        print(f"warning: {line}", file=sys.stderr)
-
-    async def play(config: TournamentConfig, source: GameSource, on_result, on_death) -> None:
-        processes = max(1, min(workers or default_workers(), config.concurrency))
-        box = None if sandbox is None else hide_submissions(sandbox, workdir)
-        setup = Setup(config, log_dir, True, sandbox_fields(box)).spread(config.concurrency, processes)
-        arguments = (setup, processes, source, on_result, on_death, lost)
-        if config.executor == "dask":
-            from ..tournament._dask import DaskWorkers
-
-            runner = DaskWorkers(*arguments, scheduler=config.scheduler, slots=config.concurrency)
-        else:
-            runner = Workers(*arguments)
-        await runner.run()
-        if runner.error is not None:
-            print(f"warning: ladder workers stopped ({runner.error}); starting new ones", file=sys.stderr)
-            await trio.sleep(1)
-
-    return play
 
 
 @dataclass
@@ -142,7 +101,7 @@ class LadderRunner:
     _pending: dict[str, _Block] = field(default_factory=dict)
     #: faults between games per entrant, and the source of the stretch being played
     _between: dict[str, int] = field(default_factory=dict)
-    _source: GameSource | None = None
+    _source: LadderSource | None = None
 
     def __post_init__(self) -> None:
         for _, seats, ranks, block in self.store.results():
@@ -173,8 +132,8 @@ class LadderRunner:
             nursery.start_soon(self._fit_forever)
             nursery.start_soon(self._matchmaking_fit_forever)
             if self.log_dir is not None:
-                cap = self.config.logs_per_version_bytes
-                nursery.start_soon(prune_logs_forever, self.log_dir, cap, self.store.removed_entrants)
+                nursery.start_soon(prune_logs_forever, self.log_dir, self.config.logs_per_version_bytes,
+                                   self.store.removed_entrants, self.config.logs_per_author_bytes)
 
     # -- vetting --------------------------------------------------------------------------------
 
@@ -223,7 +182,7 @@ class LadderRunner:
             config = dataclasses.replace(play, entrants=tuple(specs),
                                          schedule=ScheduleSpec(entrants=names, players=self.config.players))
             plan = WindowPlan(self.config.players, len(names), games_per_pass=LADDER_GAMES_PER_PASS)
-            self._source = GameSource(self._stretch(names, self._generation), plan)
+            self._source = LadderSource(self._stretch(names, self._generation), plan)
             await self.executor(config, self._source, self._stored, self._death)
 
     async def _remove_retired(self, playing: set[str]) -> None:
@@ -304,8 +263,11 @@ class LadderRunner:
                     self._withdraw(fault.bot, f"withdrawn after {count} faults between games (limit {limit})")
         if result.reason is EndReason.ARENA_ERROR:
             return  # the arena's own bug: nobody's game to count
+        benched = self._in_game.benched(scheduled.seats)
         for name in self._in_game.note(scheduled.seats, result.faults):
             self._withdraw(name, self._in_game.reason(name))
+        for name in self._in_game.benched(scheduled.seats) - benched:
+            self._bench(name)
 
     def _count(self, games: list[LadderGame], block: str) -> None:
         self.games.extend(games)
@@ -328,6 +290,13 @@ class LadderRunner:
             self._source.withdraw(name, detail, drop=True)
         print(f"warning: ladder entrant {name} {detail}: retired from matchmaking", file=sys.stderr)
         self._active_changed()
+
+    def _bench(self, name: str) -> None:
+        """``name`` was just benched: its blocks chosen before and not begun are dropped, to be
+        chosen again knowing it (:meth:`LadderSource.drop`)."""
+        if self._source is not None:
+            for game in self._source.drop(name, self.config.players):
+                self._pending.pop(game.block, None)
 
     def _death(self, name: str, detail: str) -> None:
         """A fault between games found after the entrant's last game of a stretch: no game to

@@ -1,17 +1,23 @@
 """The runner's stretch of play, without processes: duplicate blocks from choose_tables with
 fresh keys after the stored ones, the tables in flight and those finished since matchmaking's
-fit passed as pending, and the stretch ending when the active set changes."""
+fit passed as pending, the stretch ending when the active set changes, and a version benched
+dropping its blocks not begun."""
 
 import importlib.util
 
 import pytest
+import trio
 
 from arena.ladder import _runner, _store, _vetting
 from arena.ladder._config import load_ladder
+from arena.ladder._executor import LadderSource
+from arena.ladder._faulting import GameFaults
 from arena.ladder._matchmaking import LadderGame
 from arena.ladder._runner import LadderRunner
 from arena.ladder._store import LadderStore
 from arena.match._result import EndReason, MatchResult
+from arena.players._faults import Fault, FaultKind
+from arena.tournament._handout import WindowPlan
 from engines import Replay
 
 from ._server import ROOT
@@ -62,6 +68,30 @@ def test_stored_games_leave_pending(runner):
         runner._stored(game, MatchResult("dead-mans-draw", game.seed, game.seats, (1, 2), (1, 2), (5, 3), (),
                                          EndReason.NORMAL, Replay("dead-mans-draw", 2, game.seed), (), 0.1))
     assert runner._pending == {} and len(runner.games) == 42 and runner.store.game_count() == 42
+
+
+def test_the_runner_drops_a_version_s_blocks_not_begun_when_it_is_benched(runner):
+    names = tuple(entrant.name for entrant in runner.store.active())
+    runner._in_game = GameFaults(10, 50)  # no faults before (the stored games have some)
+    runner._source = source = LadderSource(runner._stretch(names, runner._generation),
+                                           WindowPlan(players=2, entrants=len(names), games_per_pass=8))
+    first = trio.run(source.take)  # the window, 16 blocks, is chosen; one game handed out
+    bomb = first.seats[0]
+    window = [first, *source._windows[None]]
+    seating = {game.block for game in window if bomb in game.seats}
+    chosen = set(runner._pending)  # the window's blocks, and the next one, read to end the last
+    assert len(window) == 32 and len(seating) > 2 and chosen >= {game.block for game in window}
+    runner._in_game.load(bomb, [[{"bot": bomb, "kind": "crash"}]])  # one game with a fault before
+    crash = (Fault(0, bomb, FaultKind.CRASH, "exited", 3),)
+    runner._stored(first, MatchResult("dead-mans-draw", first.seed, first.seats, (1, 2), (1, 2), (5, 3), crash,
+                                      EndReason.NORMAL, Replay("dead-mans-draw", 2, first.seed), (), 0.1))
+    assert runner._in_game.benched([bomb]) == {bomb}
+    # Benched at its second: its blocks not begun went, the one begun stays whole.
+    left = list(source._windows[None])
+    assert [game.key for game in left if bomb in game.seats] == [first.key.replace("s0", "s1")]
+    assert len(left) == 31 - 2 * (len(seating) - 1)
+    assert set(runner._pending) == chosen - (seating - {first.block})
+    assert all(isinstance(game, LadderGame) for game in runner.games)
 
 
 def test_a_bot_sees_no_other_submission(tmp_path):
