@@ -1,7 +1,7 @@
 """What the ladder keeps of a fault's text, bounded per version and per author.
 
-A fault comes with a detail (up to :data:`arena.ladder._store.DETAIL_MAX`) and the last lines
-of the bot's stderr (up to :data:`arena.ladder._store.REPORT_MAX`): 20 KiB a fault, and a bot
+A fault comes with a detail (up to :data:`arena.ladder._schema.DETAIL_MAX`) and the last lines
+of the bot's stderr (up to :data:`arena.ladder._schema.REPORT_MAX`): 20 KiB a fault, and a bot
 that crashes in every game would make the database keep that for every game, forever (issue
 47: about 1.5 GiB a day from one bot). So:
 

@@ -32,6 +32,7 @@ import msgpack
 
 from ..match._result import MatchResult
 from ._access import connect, connect_read_only, write_problem
+from ._metastore import MetaStore
 from ._schedule import SCHEDULE_VERSION, ScheduledGame, new_key
 
 FORMAT = "pirate-arena-results"
@@ -98,12 +99,8 @@ class StoredGame:
     duration_s: float
 
 
-class ResultsStore:
+class ResultsStore(MetaStore):
     """An open results database. Use :meth:`create` or :meth:`open`; close with :meth:`close`."""
-
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
-        self.path = path
-        self._db = connection
 
     @classmethod
     def create(cls, path: Path, fingerprint: str, raw_config: dict[str, Any], config_path: Path,
@@ -160,13 +157,6 @@ class ResultsStore:
             db.close()
             raise not_ours
         return cls(path, db)
-
-    def close(self) -> None:
-        self._db.close()
-
-    def meta(self, key: str) -> str | None:
-        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
 
     def seed_key(self) -> bytes:
         """The tournament's secret key. Never print it, export it or pass it to a bot."""
