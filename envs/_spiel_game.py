@@ -14,7 +14,8 @@ from engines import State, get_game
 
 from ._games import SHORT_NAMES, returns_of
 from ._spiel_observer import _Observer
-from ._spiel_state import SEED_DRAWS, SEED_OUTCOMES, PirateState, _Core, _spec_of
+from ._spiel_core import SEED_DRAWS, SEED_OUTCOMES, Core, spec_of
+from ._spiel_state import PirateState
 
 def _max_game_length(game_id: str, options: Mapping[str, Any], num_players: int) -> int:
     """A bound on decisions per game (OpenSpiel requires one; none is ever near it): the game's
@@ -29,7 +30,7 @@ class PirateGame(pyspiel.Game):
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = {**_DEFAULTS[self.short_name], **(params or {})}
-        spec = _spec_of(self.short_name, tuple(sorted(params.items())))
+        spec = spec_of(self.short_name, tuple(sorted(params.items())))
         game_type = GAME_TYPES[self.short_name]
         if not spec.turn_based and spec.codec.simultaneous:
             game_type = _game_type(self.short_name, pyspiel.GameType.Dynamics.SIMULTANEOUS)
@@ -48,7 +49,7 @@ class PirateGame(pyspiel.Game):
 
     def new_initial_state(self) -> PirateState:
         spec = self._spec
-        return PirateState(self, _Core(spec, spec.seed if spec.seed >= 0 else None))
+        return PirateState(self, Core(spec, spec.seed if spec.seed >= 0 else None))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> _Observer:
         if params:

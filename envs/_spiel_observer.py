@@ -12,7 +12,8 @@ import numpy as np
 from ._codec import Codec
 
 if TYPE_CHECKING:
-    from ._spiel_state import PirateState, _Spec
+    from ._spiel_core import Spec
+    from ._spiel_state import PirateState
 
 
 def _strip(codec: Codec, obs: Mapping[str, Any]) -> dict[str, Any]:
@@ -31,7 +32,7 @@ class _Observer:
     what was seen, as the bots' own state does.
     """
 
-    def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
+    def __init__(self, spec: Spec, perfect_recall: bool) -> None:
         self.codec = codec = spec.codec
         self.perfect_recall = perfect_recall
         self.size = codec.layout.size

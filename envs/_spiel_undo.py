@@ -9,7 +9,7 @@ replay and cannot undo an engine step. Games loaded with ``turn_based=false`` do
 OpenSpiel's ``undo_action`` takes one player's action, and a simultaneous step is several.
 
 OpenSpiel keeps a Python game's history (``history``, ``move_number``, what ``serialize``
-writes) in C++, where Python cannot shorten it. After a state's first undo its ``_Core``
+writes) in C++, where Python cannot shorten it. After a state's first undo its ``Core``
 keeps the history itself (``moves``), and ``PirateState`` answers ``history``,
 ``full_history``, ``history_str``, ``move_number``, ``is_initial_state``, ``serialize`` and
 pickling from it; the record also travels inside every serialization (the state's Python
