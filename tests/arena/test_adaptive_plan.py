@@ -155,3 +155,11 @@ def test_extend_takes_rounds_up_to_the_looks_and_no_entrants(tmp_path):
     bot.write_text('name = "new"\ncommand = "python -m bots.random"\n')
     with pytest.raises(ConfigError, match="an adaptive tournament takes no new entrants"):
         extend_config(config, 2, entrants=[bot])
+
+
+def test_the_example_file_asks_for_the_best_of_four():
+    config = load_config(Path(__file__).parents[2] / "examples" / "adaptive.toml")
+    assert (config.adaptive.goal, config.adaptive.error, config.schedule.players) == ("top 1", 0.05, 2)
+    games = AdaptivePlan(config, KEY).games()
+    assert len(games) == 8 and {name for game in games for name in game.seats} == {
+        "py-heuristic", "py-random", "py-random-2", "py-random-3"}
