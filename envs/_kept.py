@@ -19,6 +19,8 @@ tensor, less than half the cost of numpy's item assignment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from engines import State, get_game
@@ -30,7 +32,8 @@ class Kept:
     """One seat's observation tensor (``codec``'s layout), kept in step with an engine state.
 
     ``tensor`` is the array itself, valid after :meth:`sync`: copy it before handing it out.
-    Subclasses implement :meth:`sync` from their own caches of what they last wrote.
+    Subclasses implement :meth:`_start` (what is written once) and :meth:`_update` (what changed
+    since, found from their own caches of what they last wrote).
     """
 
     def __init__(self, codec: Codec, seat: int) -> None:
@@ -43,10 +46,31 @@ class Kept:
         #: the tensor's memory, element by element: a store through a memoryview costs
         #: less than half of numpy's ``tensor[i] = x`` (which makes a numpy scalar)
         self.out = memoryview(self.tensor)
+        #: segment name -> its offset in the tensor
+        self.off = codec.layout.offset
+        self.first = True
 
     def sync(self, state: State) -> np.ndarray:
         """Bring the tensor up to date with ``state`` and return it (not a copy)."""
+        if self.first:
+            self.first = False
+            self._start(state)
+        self._update(state)
+        return self.tensor
+
+    def _start(self, state: State) -> None:
+        """Write what stays the same for the whole game (options, the board, seats' suits)."""
+
+    def _update(self, state: State) -> None:
+        """Rewrite the segments whose values changed since the last sync."""
         raise NotImplementedError
+
+    def _seat_values(self, at: int, values: Sequence[float]) -> None:
+        """Write one value per seat (absolute order) from offset ``at``, in the observer's order."""
+        out = self.out
+        rel = self.rel
+        for seat, value in enumerate(values):
+            out[at + rel[seat]] = value
 
     def _one_hot(self, old: int, new: int) -> int:
         """Move a one-hot from index ``old`` to ``new`` (-1: none) and return ``new`` (call it

@@ -10,7 +10,6 @@ from __future__ import annotations
 from itertools import compress
 from operator import ne
 
-import numpy as np
 
 from engines import State
 from engines.dead_mans_draw._cards import MERMAID
@@ -31,8 +30,6 @@ SUITS = range(10)
 class KeptDeadMansDraw(Kept):
     def __init__(self, codec: Codec, seat: int) -> None:
         super().__init__(codec, seat)
-        self.off = codec._off
-        self.first = True
         self.total = codec._total
         self.head_hits: list[int] = []
         self.phase = self.turn = None
@@ -66,18 +63,20 @@ class KeptDeadMansDraw(Kept):
         self.tasks: list[tuple] = []
         self.tasks_hits: list[int] = []
 
-    def sync(self, state: State) -> np.ndarray:
+    def _start(self, state: State) -> None:
+        out = self.out
+        off = self.off
+        self.unique = not state.party
+        for i, flag in enumerate((state.options["characters"], state.strange_waters, state.mermaid_effect,
+                                  state.party)):
+            if flag:
+                out[off["options"] + i] = 1.0
+
+    def _update(self, state: State) -> None:
         out = self.out
         off = self.off
         me = self.seat
         rel = self.rel
-        if self.first:
-            self.first = False
-            self.unique = not state.party
-            for i, flag in enumerate((state.options["characters"], state.strange_waters, state.mermaid_effect,
-                                      state.party)):
-                if flag:
-                    out[off["options"] + i] = 1.0
         # the phase and the turn
         if state.phase != self.phase or state.turn != self.turn:
             hits = [off["phase"] + _PHASE[state.phase], off["turn"] + rel[state.turn]]
@@ -163,7 +162,6 @@ class KeptDeadMansDraw(Kept):
                     hits.append(off["task_locker"] + rel[task[1]])
             self._move(self.tasks_hits, hits)
             self.tasks, self.tasks_hits = list(tasks), hits
-        return self.tensor
 
     def _discard(self, discard: list[int]) -> None:
         """Write the discard pile's counts that changed. With one box every card is unique

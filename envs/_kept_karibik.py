@@ -7,8 +7,6 @@ cards and tie-breakers change once per ship or round. The map's segments are wri
 
 from __future__ import annotations
 
-import numpy as np
-
 from engines import State
 from engines.karibik import CARDS
 
@@ -24,10 +22,8 @@ _STATES = len(CHEST_STATES)
 class KeptKaribik(Kept):
     def __init__(self, codec: Codec, seat: int) -> None:
         super().__init__(codec, seat)
-        self.off = codec._off
         self.areas = len(codec.board.areas)
         self.ports = codec.board.ports
-        self.first = True
         self.round = None
         self.scores: list[int] | None = None
         self.head: tuple | None = None
@@ -46,24 +42,22 @@ class KeptKaribik(Kept):
         self.tb_hits: list[int] = []
         self.steps = self.transfers = None
 
-    def sync(self, state: State) -> np.ndarray:
+    def _start(self, state: State) -> None:
+        self.tensor += self.codec._static_part({"seat": self.seat, "board": state.board.as_dict()})
+        self.out[self.off["max_rounds"]] = state.max_rounds / 100
+
+    def _update(self, state: State) -> None:
         out = self.out
         off = self.off
         me = self.seat
         rel = self.rel
-        if self.first:
-            self.first = False
-            self.tensor += self.codec._static_part({"seat": me, "board": state.board.as_dict()})
-            out[off["max_rounds"]] = state.max_rounds / 100
         if state.round != self.round:
             self.round = state.round
             out[off["round"]] = state.round / state.max_rounds
         scores = state.scores
         if scores != self.scores:
             self.scores = list(scores)
-            base = off["scores"]
-            for seat, score in enumerate(scores):
-                out[base + rel[seat]] = score / state.target
+            self._seat_values(off["scores"], [score / state.target for score in scores])
         # who decides what now: phase, acting seats, ship, tied seats, controller
         phase = state.phase
         ship = state.ship if 0 <= state.ship < NUM_SHIPS and phase != "over" else None
@@ -111,7 +105,6 @@ class KeptKaribik(Kept):
         if state.transfers_left != self.transfers:
             self.transfers = state.transfers_left
             out[off["transfers_left"]] = self.transfers / 12
-        return self.tensor
 
     def _ships(self, now: list[int | None], kept: list[int | None], base: int, width: int) -> None:
         """Per ship, one-hot of ``width``: its area or its chest (None: no chest)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
-import numpy as np
 
 from engines import State
 from engines.opito_bay._cards import TREASURE_VALUE
@@ -53,14 +52,12 @@ def _tables(codec: Codec) -> tuple[dict[str, int], dict[str, int], list[int], tu
 class KeptOpitoBay(Kept):
     def __init__(self, codec: Codec, seat: int) -> None:
         super().__init__(codec, seat)
-        off = codec._off
-        self.off = off
+        off = self.off
         n = codec.num_players
         self.turn_at = [off["turn"] + rel for rel in self.rel]
         self.decision_at, self.hand_at, self.owner_base, self.table_bases = _tables(codec)
         #: the one-hot indices written (-1: none)
         self.turn = self.decision = -1
-        self.first = True
         self.deal = self.library = self.window = None
         self.totals: list[int] | None = None
         self.sizes: list[int] | None = None
@@ -90,29 +87,30 @@ class KeptOpitoBay(Kept):
         self.exponent: dict[int, int] = {}
         self.scaled = [0] * n
 
-    def sync(self, state: State) -> np.ndarray:
+    def _start(self, state: State) -> None:
+        out = self.out
+        off = self.off
+        rel = self.rel
+        max_deals = state.max_deals
+        options = state.options
+        out[off["deals"]] = options["deals"] / max_deals
+        out[off["target"]] = options["target"] / (options["target"] + 50000)
+        self.aces = state.aces
+        for seat, suit in enumerate(state.aces):
+            out[off["aces"] + rel[seat] * 4 + "DSCH".index(suit)] = 1.0
+
+    def _update(self, state: State) -> None:
         out = self.out
         off = self.off
         me = self.seat
         rel = self.rel
-        if self.first:
-            self.first = False
-            max_deals = state.max_deals
-            options = state.options
-            out[off["deals"]] = options["deals"] / max_deals
-            out[off["target"]] = options["target"] / (options["target"] + 50000)
-            self.aces = state.aces
-            for seat, suit in enumerate(state.aces):
-                out[off["aces"] + rel[seat] * 4 + "DSCH".index(suit)] = 1.0
         if state.deal != self.deal:
             self.deal = state.deal
             out[off["deal"]] = state.deal / state.max_deals
         totals = state.totals
         if totals != self.totals:
             self.totals = list(totals)
-            base = off["totals"]
-            for seat, total in enumerate(totals):
-                out[base + rel[seat]] = squash(total, 10000)
+            self._seat_values(off["totals"], [squash(total, 10000) for total in totals])
         # turn and decision (none once the game is over): two one-hots, each an index or -1
         turn, decision = (self.turn_at[state.turn], self.decision_at[state.phase]) if state.acting else (-1, -1)
         if turn != self.turn:
@@ -187,7 +185,6 @@ class KeptOpitoBay(Kept):
                 hits += [base + CARD_SLOT[card] for card in cards]
             self._move(self.seen_hits, hits)
             self.seen, self.seen_hits = [list(cards) for cards in seen], hits
-        return self.tensor
 
     def _graveyard(self, grave: list[str]) -> None:
         """The graveyard only grows within a deal (a new deal is a new list)."""
