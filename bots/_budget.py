@@ -1,4 +1,6 @@
-"""The reference search bots' one command-line option: ``--nodes N``, a fixed search budget.
+"""The reference search bots' budget: a share of the clock (:func:`budget`), or ``--nodes N``, a
+fixed number of iterations (:func:`parse_nodes`), one or the other passed to a search
+(:func:`searched`).
 
 By default a search bot thinks for a share of its clock, so how far it searches (and so what
 it plays) depends on how fast the machine is at that moment: the same deal and seeds can give
@@ -9,11 +11,30 @@ thinking as long as N iterations take (keep N small enough for the move limit).
 
 from __future__ import annotations
 
+import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bots.sdk import Request
 
 #: The most iterations a decision may take: beyond it no move limit could hold it.
 MAX_NODES = 10_000_000
+#: The longest a search bot thinks about one decision, however much time it has.
+MAX_BUDGET_S = 2.0
+
+
+def budget(request: Request, most_s: float = MAX_BUDGET_S) -> float:
+    """Seconds to search: well inside both the move limit and the time left, at most ``most_s``."""
+    return max(0.0, min(0.4 * request.move_ms, 0.25 * request.time_left_ms, 1000 * most_s) / 1000)
+
+
+def searched(search_action: Callable[..., Any], request: Request, rng: random.Random, nodes: int | None) -> Any:
+    """``search_action``'s action for ``request``: exactly ``nodes`` iterations and no clock where
+    given (``--nodes N``: a game replays the same), else as many as :func:`budget` allows."""
+    if nodes is not None:
+        return search_action(request, rng, iterations=nodes)
+    return search_action(request, rng, budget_s=budget(request))
 
 
 def parse_nodes(argv: Sequence[str], program: str) -> int | None:

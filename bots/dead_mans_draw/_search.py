@@ -24,13 +24,13 @@ import random
 import time
 from typing import Any
 
+from bots._budget import searched
 from bots.sdk import Request
 from engines.dead_mans_draw import DeadMansDrawState, determinize
 
 from ._heuristic import heuristic
 from ._playout import act
 
-MAX_BUDGET_S = 2.0
 #: how many turns to play out after the searched action: mine and the next opponent's
 HORIZON_TURNS = 2
 #: spread of the final lead with ``n`` cards left to draw: sqrt(SPREAD_END^2 + SPREAD_PER_CARD * n)
@@ -92,14 +92,7 @@ def search_action(request: Request, rng: random.Random, budget_s: float | None =
     return legal[max(range(len(legal)), key=totals.__getitem__)]
 
 
-def budget(request: Request) -> float:
-    """Seconds to search: well inside both the move limit and the time left."""
-    return max(0.0, min(0.4 * request.move_ms, 0.25 * request.time_left_ms, 1000 * MAX_BUDGET_S) / 1000)
-
-
 def search(request: Request, rng: random.Random, nodes: int | None = None) -> Any:
     """Determinized rollouts of every legal action, within the time budget; with ``nodes``, exactly that many
     iterations and no clock (``python -m bots.search --nodes N``: a game replays the same)."""
-    if nodes is not None:
-        return search_action(request, rng, iterations=nodes)
-    return search_action(request, rng, budget_s=budget(request))
+    return searched(search_action, request, rng, nodes)

@@ -20,4 +20,4 @@ most a quarter of the time left, at most 2 s) and answer with the best action so
 """
 
 from ._search import OpenSpielPolicy as OpenSpielPolicy
-from ._search import budget as budget
+from bots._budget import budget as budget

@@ -12,18 +12,13 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import envs.openspiel as adapter
+from bots._budget import budget
 from bots.sdk import Request
 from engines import get_game
 
-MAX_BUDGET_S = 2.0
 UCT_C = 2.0
 #: MCTS on determinized states: simulations on one sampled world before the next
 MCTS_SIMULATIONS_PER_WORLD = 100
-
-
-def budget(request: Request) -> float:
-    """Seconds to search: the reference search bots' budget, so the two think alike."""
-    return max(0.0, min(0.4 * request.move_ms, 0.25 * request.time_left_ms, 1000 * MAX_BUDGET_S) / 1000)
 
 
 class _OutOfTime(Exception):

@@ -24,6 +24,7 @@ import random
 import time
 from typing import Any
 
+from bots._budget import searched
 from bots.sdk import Request
 from engines.opito_bay import OpitoState, determinize
 
@@ -34,7 +35,6 @@ from ._rollout import rollout_action, spyglass_order
 EXPLORATION = 0.7
 #: points of lead that make the squashed reward about 0.88
 SCALE = 3000.0
-MAX_BUDGET_S = 2.0
 #: a spyglass with more orders than this is left to the heuristic (a 5 shows up to 120)
 MAX_ROOT_ACTIONS = 30
 #: a Joker played as a low treasure: as a 10 it is worth more in every use but one (being the
@@ -148,14 +148,7 @@ def search_action(request: Request, rng: random.Random, budget_s: float | None =
     return best if best is not None else heuristic(request, rng)
 
 
-def budget(request: Request) -> float:
-    """Seconds to search: well inside both the move limit and the time left."""
-    return max(0.0, min(0.4 * request.move_ms, 0.25 * request.time_left_ms, 1000 * MAX_BUDGET_S) / 1000)
-
-
 def search(request: Request, rng: random.Random, nodes: int | None = None) -> Any:
     """Determinized ISMCTS within the time budget; with ``nodes``, exactly that many
     iterations and no clock (``python -m bots.search --nodes N``: a game replays the same)."""
-    if nodes is not None:
-        return search_action(request, rng, iterations=nodes)
-    return search_action(request, rng, budget_s=budget(request))
+    return searched(search_action, request, rng, nodes)

@@ -6,7 +6,8 @@ import pytest
 
 from bots.dead_mans_draw import _search as search_module
 from bots.dead_mans_draw import heuristic, search
-from bots.dead_mans_draw._search import budget, search_action
+from bots._budget import budget
+from bots.dead_mans_draw._search import search_action
 from engines.dead_mans_draw import DeadMansDrawState
 from engines.dead_mans_draw._cards import CARD_NAME, all_cards
 

@@ -8,7 +8,8 @@ import pytest
 from bots.opito_bay import _search as search_module
 from bots.opito_bay import heuristic, search
 from bots.opito_bay._rollout import spyglass_order
-from bots.opito_bay._search import Node, _iterate, _rewards, budget, search_action
+from bots._budget import budget
+from bots.opito_bay._search import Node, _iterate, _rewards, search_action
 from engines.opito_bay import DECK, OpitoState
 
 from .._clock import StepClock
