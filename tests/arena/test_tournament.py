@@ -13,6 +13,8 @@ from arena.tournament._config import ConfigError, load_config
 from arena.tournament._store import ResultsStore, StoreError
 from engines import get_game
 
+from .test_cli import arena as arena_here
+
 RANDOM = '"python -m bots.random"'
 
 
@@ -124,8 +126,6 @@ def test_run_again_plays_nothing_and_export_formats(tmp_path):
 def test_a_tiny_tournament_of_every_game_its_tables_and_its_report(tmp_path, monkeypatch, every_game):
     # 2 random bots, 2 games (one deal, both seatings) of each registered game, its short options;
     # the run in its own process (its worker and bots find the game), the tables and the report here
-    from .test_cli import arena as arena_here
-
     game = get_game(every_game)
     options = json.dumps(dict(game.pieces.short_options)).replace('":', '" =')  # a TOML inline table
     entrants = "".join(f'[[entrants]]\nname = "r{i}"\ncommand = {RANDOM}\n' for i in range(2))
