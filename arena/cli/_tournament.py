@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -88,12 +90,13 @@ def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers
     return config
 
 
-def _with_options(config: TournamentConfig, concurrency: str | None, workers: str | None, executor: str | None,
-                  scheduler: str | None, listen: str | None) -> TournamentConfig:
+def _with_options(config: TournamentConfig, options: dict[str, Any]) -> TournamentConfig:
     """``config`` with the options of ``run`` and ``resume`` that say where and how fast games
     are played, checked; warns when ``workers`` means nothing (:func:`_ignored_workers_warning`)."""
+    workers = options["workers"]
     processes = None if workers is None else parse_option("--workers", workers)
-    config = _with_concurrency(config, _concurrency(concurrency), processes, executor, scheduler, listen)
+    config = _with_concurrency(config, _concurrency(options["concurrency"]), processes, options["executor"],
+                               options["scheduler"], options["listen"])
     if (warning := _ignored_workers_warning(config, processes is not None)) is not None:
         typer.echo(warning, err=True)
     return config
@@ -121,8 +124,9 @@ SkipBrokenOption = Annotated[bool, typer.Option(
     "--skip-broken", help="Play on when an entrant cannot start: it forfeits each of its games.")]
 
 
-def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mode: str,
-          allow_root: bool = False, skip_broken: bool = False) -> None:
+def _play(config: TournamentConfig, store: ResultsStore, options: dict[str, Any]) -> None:
+    """Play ``config``'s missing games into ``store`` with the options of ``run`` or ``resume``
+    (:func:`_playing_options`), then print the standings."""
     import trio
 
     from ..sandbox._open import cgroups_warning, open_sandbox
@@ -133,7 +137,8 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
     database = store.path.resolve()
     log_dir_of(database).mkdir(mode=0o700, exist_ok=True)  # exists before any bot, so it is hidden
     hidden = [config.path, database, Path(f"{database}-wal"), Path(f"{database}-shm"), log_dir_of(database)]
-    with open_sandbox(sandbox_mode, allow_root) as sandbox:
+    quiet, skip_broken = options["quiet"], options["skip_broken"]
+    with open_sandbox(options["sandbox"], options["allow_root_bots"]) as sandbox:
         if sandbox.bwrap is None and not sandbox.drop_privileges:
             # The seeds derive from the key in the database (0600): safe from other uids only.
             # Before the run, when the organiser can still stop it; an error later is the last line.
@@ -176,22 +181,11 @@ def _play(config: TournamentConfig, store: ResultsStore, quiet: bool, sandbox_mo
         for line in runner.sprt.lines():
             typer.echo(f"sprt: {line}", err=True)
         typer.echo("sprt: every test has decided; the gauntlet stopped", err=True)
-    if runner.adaptive is not None and runner.adaptive.stop is not None:
-        typer.echo(adaptive_line(runner.adaptive, store.path), err=True)
     from ._ratings import print_standings
 
-    print_standings(store, "table", None, None)
+    print_standings(store, "table", None, None)  # an adaptive tournament's: with why it stopped
     if root_bots_warning(sandbox):
         typer.echo(root_bots_warning(sandbox))
-
-
-def adaptive_line(plan, database: Path) -> str:
-    """The line saying why an adaptive tournament stopped (:attr:`AdaptivePlan.stop`), with
-    how to go on when a bound of rounds or tables stopped it undecided."""
-    line = f"adaptive: {plan.stop}"
-    if plan.stop.startswith("undecided") and "error is spent" not in plan.stop:
-        line += f"; play more rounds with: arena tournament extend {database} --rounds N"
-    return line
 
 
 def _always_faulting_lines(store: ResultsStore, warned: set[str]) -> list[str]:
@@ -211,10 +205,7 @@ def _always_faulting_lines(store: ResultsStore, warned: set[str]) -> list[str]:
     return lines
 
 
-@tournament_app.command("run")
-@reports_errors
-def run_command(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Tournament file (TOML).")],
+def _playing_options(
     quiet: QuietOption = False,
     sandbox: SandboxOption = "auto",
     concurrency: ConcurrencyOption = None,
@@ -225,6 +216,23 @@ def run_command(
     scheduler: SchedulerOption = None,
     listen: ListenOption = None,
 ) -> None:
+    """The options ``run`` and ``resume`` share (see :func:`_with_playing_options`)."""
+
+
+def _with_playing_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``command(target, **options)`` with the options of :func:`_playing_options` after its
+    first parameter in the signature that typer reads for the command line."""
+    first = next(iter(inspect.signature(command, eval_str=True).parameters.values()))
+    shared = inspect.signature(_playing_options, eval_str=True).parameters.values()
+    command.__signature__ = inspect.Signature([first, *shared], return_annotation=None)  # type: ignore[attr-defined]
+    return command
+
+
+@tournament_app.command("run")
+@reports_errors
+@_with_playing_options
+def run_command(file: Annotated[Path, typer.Argument(metavar="FILE", help="Tournament file (TOML).")],
+                **options: Any) -> None:
     """Play a tournament, storing every game as it ends; print the standings.
 
     Every entrant is started once before the first game: one that cannot start stops the
@@ -237,28 +245,19 @@ def run_command(
     from ..tournament._config import load_config
     from ..tournament._database import open_store
 
-    config = _with_options(load_config(file), concurrency, workers, executor, scheduler, listen)
+    config = _with_options(load_config(file), options)
     store = open_store(config)
     try:
-        _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
+        _play(config, store, options)
     finally:
         store.close()
 
 
 @tournament_app.command("resume")
 @reports_errors
-def resume_command(
-    database: Annotated[Path, typer.Argument(metavar="DB", help="The tournament's results database.")],
-    quiet: QuietOption = False,
-    sandbox: SandboxOption = "auto",
-    concurrency: ConcurrencyOption = None,
-    allow_root_bots: AllowRootOption = False,
-    skip_broken: SkipBrokenOption = False,
-    workers: WorkersOption = None,
-    executor: ExecutorOption = None,
-    scheduler: SchedulerOption = None,
-    listen: ListenOption = None,
-) -> None:
+@_with_playing_options
+def resume_command(database: Annotated[Path, typer.Argument(metavar="DB", help="The tournament's results database.")],
+                   **options: Any) -> None:
     """Play only the games an interrupted tournament is missing; print the standings.
 
     Examples:
@@ -270,8 +269,8 @@ def resume_command(
 
     store = ResultsStore.open(database)
     try:
-        config = _with_options(config_of_store(store), concurrency, workers, executor, scheduler, listen)
-        _play(config, store, quiet, sandbox, allow_root_bots, skip_broken)
+        config = _with_options(config_of_store(store), options)
+        _play(config, store, options)
     finally:
         store.close()
 

@@ -128,6 +128,10 @@ class AdaptivePlan:
         return closed
 
     def _complete(self) -> bool:
+        """Every game of the current round is stored, or a later round's is (the run that
+        stored it moved on: a database played by another version, whose rounds count as played)."""
+        if any(round_index > self.round and keys for round_index, keys in self._keys.items()):
+            return True
         stored = self._keys.get(self.round, set())
         return all(f"r{self.round}t{number}s{rotation}" in stored
                    for number in range(len(self.tables)) for rotation in range(self.config.schedule.players))

@@ -163,3 +163,15 @@ def test_the_example_file_asks_for_the_best_of_four():
     games = AdaptivePlan(config, KEY).games()
     assert len(games) == 8 and {name for game in games for name in game.seats} == {
         "py-heuristic", "py-random", "py-random-2", "py-random-3"}
+
+
+def test_a_round_the_stored_games_went_past_counts_as_played(tmp_path):
+    # a database played by another version, whose tables differ: its rounds still count
+    config = load_config(adaptive_file(tmp_path, 'goal = "top 1"', entrants=6))
+    plan = AdaptivePlan(config, KEY)
+    games = plan.games()
+    for game in games[1:]:
+        plan.add(0, game.key, game.seats, ranks_of(game.seats, upset=False))
+    assert not plan.advance() and plan.round == 0
+    plan.add(1, "r1t0s0", ("e0", "e1"), [1, 2])
+    assert plan.advance() and plan.round == 1 and plan.look.games == len(games) - 1
