@@ -15,8 +15,9 @@
 - :mod:`._startup`: an entrant that cannot start: :class:`StartupError` and its one line;
 - ``arena doctor``'s probe bot, started as a tournament starts bots: :mod:`._probe` starts it
   and freezes it in its window; :mod:`._probe_inside` is the program it runs in the sandbox
-  (the standard library alone, passed as text); :mod:`._probe_targets` what the arena sets up
-  for it to attack and tells it to try; :mod:`._probe_judge` the doctor's rows from what it found.
+  (the standard library alone, passed as text), :mod:`._probe_files` that program's attacks on
+  files and their caches; :mod:`._probe_targets` what the arena sets up for it to attack and
+  tells it to try; :mod:`._probe_judge` the doctor's rows from what it found.
 
 Uses :mod:`arena.sandbox`; knows nothing of matches or tournaments.
 """

@@ -3,10 +3,11 @@ reports what held.
 
 A row of ``arena doctor`` says "yes" only when the attack it names failed here and now, in a
 real bot process started exactly as a tournament starts one (same sandbox, same start path).
-The probe is in four parts, one module each:
+The probe is in four parts:
 
-- :mod:`._probe_inside`: the program that runs in the sandbox, on the standard library alone:
-  it tries each attack and prints one JSON object on its stderr;
+- :mod:`._probe_inside` and :mod:`._probe_files`: the program that runs in the sandbox, on the
+  standard library alone (one text, :func:`program_text`): it tries each attack and prints one
+  JSON object on its stderr;
 - :mod:`._probe_targets`: what the arena sets up for it to attack (a listener on its
   127.0.0.1, a unix socket open to every user, a lock held on a file the bot can read, a folder
   in the host's ``/tmp``), what it tells it to try, and its limits;
@@ -18,6 +19,7 @@ The probe is in four parts, one module each:
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
@@ -30,7 +32,7 @@ from ..sandbox._sandbox import Sandbox
 from ..sandbox._folders import ViewRefused
 from ..sandbox._plan import installation, plan_view, program_path
 from ..sandbox._view import shown_paths
-from . import _probe_inside
+from . import _probe_files, _probe_inside
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
 from ._probe_judge import CHANNELS_LEFT as CHANNELS_LEFT
@@ -47,9 +49,20 @@ SETTLE_S = 2.0
 
 def probe_command() -> tuple[str, ...]:
     """How the probe starts, but for its task: the arena's Python, isolated (``-I``: no
-    environment, no user site; ``-S``: no site at all), running the text of
-    :mod:`._probe_inside` read now (``-c``: its view stays the bot's, see that module)."""
-    return (sys.executable, "-I", "-S", "-c", Path(_probe_inside.__file__).read_text())
+    environment, no user site; ``-S``: no site at all), running :func:`program_text` read now
+    (``-c``: its view stays the bot's, see :mod:`._probe_inside`)."""
+    return (sys.executable, "-I", "-S", "-c", program_text())
+
+
+def program_text() -> str:
+    """The probe's program, one text of the standard library alone: :mod:`._probe_files`, then
+    :mod:`._probe_inside` without its import of the former (whose names are then defined above)."""
+    inside = Path(_probe_inside.__file__).read_text()
+    lines = inside.splitlines(keepends=True)
+    for node in ast.parse(inside).body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module == "_probe_files":
+            del lines[node.lineno - 1:node.end_lineno]
+    return Path(_probe_files.__file__).read_text() + "\n\n" + "".join(lines)
 
 
 async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec | None = None) -> dict:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from arena.players import _probe_inside
-from arena.players._probe import probe_command
+from arena.players._probe import probe_command, program_text
 from arena.players._probe_targets import Targets
 from arena.sandbox._view import shown_paths
 
@@ -24,12 +24,12 @@ ARGUMENT_MAX = 32 * 4096
 def test_the_probe_runs_the_text_of_its_module_isolated():
     command = probe_command()
     assert command[:4] == (sys.executable, "-I", "-S", "-c")
-    assert command[4] == INSIDE.read_text()
+    assert command[4] == program_text()
     assert len(command[4].encode()) < ARGUMENT_MAX
 
 
 def test_the_program_imports_the_standard_library_alone():
-    tree = ast.parse(INSIDE.read_text())
+    tree = ast.parse(program_text())
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names}
     imported |= {node.module.split(".")[0] if node.level == 0 else "." for node in ast.walk(tree)
@@ -42,7 +42,7 @@ def test_the_program_loads_as_the_sandbox_runs_it_and_does_nothing_unless_main()
     # Named other than __main__, it only defines its functions.
     load = ("import sys; namespace = {'__name__': 'probe'}; exec(compile(sys.argv[1], 'probe', 'exec'), namespace);"
             "print(callable(namespace['main']))")
-    result = subprocess.run([sys.executable, "-I", "-S", "-c", load, INSIDE.read_text()], capture_output=True,
+    result = subprocess.run([sys.executable, "-I", "-S", "-c", load, program_text()], capture_output=True,
                             text=True, timeout=60, cwd="/", env={})
     assert (result.returncode, result.stdout, result.stderr) == (0, "True\n", "")
 
@@ -53,7 +53,7 @@ def test_a_probe_is_shown_nothing_of_the_arenas_own_code(tmp_path):
 
 
 def test_the_task_names_every_key_the_program_reads():
-    tree = ast.parse(INSIDE.read_text())
+    tree = ast.parse(program_text())
     read = {node.slice.value for node in ast.walk(tree) if isinstance(node, ast.Subscript)
             and isinstance(node.value, ast.Name) and node.value.id == "task" and isinstance(node.slice, ast.Constant)}
     targets = Targets()

@@ -1,7 +1,7 @@
-"""The doctor's probe program (``arena.players._probe_inside``), its functions run here, outside
-any sandbox, on folders, sockets and values the tests make: what each reports is exact where the
-test set it up (a file it must find, a counter it parses), never a timing. The whole program,
-in a real sandbox, is ``tests/arena/test_doctor.py``'s."""
+"""The doctor's probe program (``arena.players._probe_inside``, ``_probe_files``), its functions
+run here, outside any sandbox, on folders, sockets and values the tests make: what each reports
+is exact where the test set it up (a file it must find, a counter it parses), never a timing.
+The whole program, in a real sandbox, is ``tests/arena/test_doctor.py``'s."""
 
 import ctypes
 import errno
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.players import _probe_files as probe_files
 from arena.players import _probe_inside as inside
 from arena.players._probe_targets import Targets
 
@@ -85,7 +86,7 @@ def test_kernel_channels_says_done_or_what_refused_and_leaves_nothing_open():
 @pytest.mark.parametrize("result, said", [(0, "done"), (5, "done"), (-1, os.strerror(errno.EPERM))])
 def test_called(result, said):
     ctypes.set_errno(errno.EPERM)
-    assert inside.called(result) == said
+    assert probe_files.called(result) == said
 
 
 # -- the filesystem -----------------------------------------------------------------------------------
@@ -100,7 +101,7 @@ def test_called(result, said):
     ("/srv", "beside"),
 ])
 def test_beside_shown(path, where):
-    assert inside.beside_shown(path, ["/opt/runtime", "/home/ann/clone"]) == where
+    assert probe_files.beside_shown(path, ["/opt/runtime", "/home/ann/clone"]) == where
 
 
 def test_visible_reports_what_lies_beside_the_paths_it_is_shown(tmp_path):
@@ -109,23 +110,23 @@ def test_visible_reports_what_lies_beside_the_paths_it_is_shown(tmp_path):
         (tmp_path / path).write_text("x")
     (tmp_path / "way" / "link").symlink_to(tmp_path / "way" / "shown")
     shown = [str(tmp_path / "way" / "shown")]
-    assert inside.visible([str(tmp_path), str(tmp_path / "missing")], shown) == sorted(
+    assert probe_files.visible([str(tmp_path), str(tmp_path / "missing")], shown) == sorted(
         str(tmp_path / path) for path in ("secret", "way/also", "way/other", "way/link"))
-    assert inside.visible([str(tmp_path)], [str(tmp_path)]) == []  # shown itself: nothing
-    assert inside.visible([str(tmp_path / "way" / "shown")], []) == [str(tmp_path / "way" / "shown")]
-    assert len(inside.visible([str(tmp_path)], shown, at_most=2)) == 2
+    assert probe_files.visible([str(tmp_path)], [str(tmp_path)]) == []  # shown itself: nothing
+    assert probe_files.visible([str(tmp_path / "way" / "shown")], []) == [str(tmp_path / "way" / "shown")]
+    assert len(probe_files.visible([str(tmp_path)], shown, at_most=2)) == 2
 
 
 def test_visible_judges_what_a_folder_of_any_view_holds(tmp_path):
     (tmp_path / "own").mkdir()
     (tmp_path / "theirs").mkdir()
-    found = inside.visible([str(tmp_path)], [str(tmp_path / "own")], look_inside=(str(tmp_path),))
+    found = probe_files.visible([str(tmp_path)], [str(tmp_path / "own")], look_inside=(str(tmp_path),))
     assert found == [str(tmp_path / "theirs")]  # not the folder itself, nor its own
-    assert inside.visible([str(tmp_path)], [], look_inside=()) == [str(tmp_path)]
+    assert probe_files.visible([str(tmp_path)], [], look_inside=()) == [str(tmp_path)]
 
 
 def test_written_names_the_folders_it_could_write_and_removes_its_file(tmp_path):
-    assert inside.written((str(tmp_path), str(tmp_path / "missing"))) == [str(tmp_path)]
+    assert probe_files.written((str(tmp_path), str(tmp_path / "missing"))) == [str(tmp_path)]
     assert list(tmp_path.iterdir()) == []
 
 
@@ -144,39 +145,39 @@ def files(tmp_path):
 
 
 def test_large_files_finds_regular_files_of_a_mebibyte_or_more(files):
-    assert sorted(inside.large_files([str(files)], walk=100)) == [
+    assert sorted(probe_files.large_files([str(files)], walk=100)) == [
         (MIB, str(files / "one")), (2 * MIB, str(files / "sub" / "two"))]
-    assert inside.large_files([str(files)], walk=100, at_least=2 * MIB) == [(2 * MIB, str(files / "sub" / "two"))]
+    assert probe_files.large_files([str(files)], walk=100, at_least=2 * MIB) == [(2 * MIB, str(files / "sub" / "two"))]
 
 
 @pytest.mark.parametrize("size, windows, starts", [
     (MIB, 1, [0]),
-    (MIB, 2, [0, MIB - inside.WINDOW]),
-    (MIB, 4, [0, 5 * inside.WINDOW, 10 * inside.WINDOW, 15 * inside.WINDOW]),
-    (MIB + 1000, 2, [0, MIB - inside.WINDOW]),  # aligned down: the last window lies inside the file
+    (MIB, 2, [0, MIB - probe_files.WINDOW]),
+    (MIB, 4, [0, 5 * probe_files.WINDOW, 10 * probe_files.WINDOW, 15 * probe_files.WINDOW]),
+    (MIB + 1000, 2, [0, MIB - probe_files.WINDOW]),  # aligned down: the last window lies inside the file
 ])
 def test_window_start(size, windows, starts):
-    assert [inside.window_start(size, index, windows) for index in range(windows)] == starts
+    assert [probe_files.window_start(size, index, windows) for index in range(windows)] == starts
 
 
 def test_mapped_pages_reads_bit_63_of_each_entry_but_the_first():
     entry = {True: (1 << 63 | 12345).to_bytes(8, "little"), False: (12345).to_bytes(8, "little")}
     entries = b"".join(entry[present] for present in (True, True, False, True, False))
-    assert inside.mapped_pages(entries) == [1, 0, 1, 0]
+    assert probe_files.mapped_pages(entries) == [1, 0, 1, 0]
 
 
 def test_page_cache_samples_each_window_and_tries_the_cache_calls(files):
-    found = inside.page_cache(inside.open_libc(), [str(files)], walk=100, files=6, windows=2)
-    per_window = inside.WINDOW // inside.PAGE - 1
+    found = probe_files.page_cache(inside.open_libc(), [str(files)], walk=100, files=6, windows=2)
+    per_window = probe_files.WINDOW // probe_files.PAGE - 1
     assert (found["files"], found["pages"]) == (2, 2 * 2 * per_window)
     assert 0 <= found["resident"] <= found["pages"]
     assert found["mincore"] == "done"
     assert found["pageout"] in ("done", os.strerror(errno.EINVAL))  # MADV_PAGEOUT: Linux 5.4 on
-    assert inside.page_cache(inside.open_libc(), [str(files)], walk=100, files=1, windows=2)["files"] == 1
+    assert probe_files.page_cache(inside.open_libc(), [str(files)], walk=100, files=1, windows=2)["files"] == 1
 
 
 def test_dentry_ratio_looks_up_names_and_makes_none(tmp_path):
-    assert inside.dentry_ratio(str(tmp_path), count=20) > 0
+    assert probe_files.dentry_ratio(str(tmp_path), count=20) > 0
     assert list(tmp_path.iterdir()) == []
 
 
@@ -188,17 +189,17 @@ MOUNTINFO = """\
 
 
 def test_parse_mounts_reads_each_mount_point_and_type():
-    assert inside.parse_mounts(MOUNTINFO) == [("/", "ext4"), ("/tmp", "tmpfs"), ("/tmp/bots/one", "erofs")]
+    assert probe_files.parse_mounts(MOUNTINFO) == [("/", "ext4"), ("/tmp", "tmpfs"), ("/tmp/bots/one", "erofs")]
 
 
 def test_filesystem_is_the_innermost_mount_holding_the_path(tmp_path):
     (tmp_path / "folder").mkdir()
     mounts = [("/", "ext4"), (str(tmp_path), "tmpfs"), (str(tmp_path / "fold"), "erofs")]
     device = os.stat(tmp_path / "folder").st_dev
-    assert inside.filesystem(str(tmp_path / "folder"), mounts) == {
+    assert probe_files.filesystem(str(tmp_path / "folder"), mounts) == {
         "path": str(tmp_path / "folder"), "type": "tmpfs", "device": f"{os.major(device)}:{os.minor(device)}"}
     (tmp_path / "link").symlink_to(tmp_path / "folder")
-    assert inside.filesystem(str(tmp_path / "link"), mounts)["path"] == str(tmp_path / "folder")
+    assert probe_files.filesystem(str(tmp_path / "link"), mounts)["path"] == str(tmp_path / "folder")
 
 
 # -- processes, the machine's counters, resources ---------------------------------------------------
