@@ -9,8 +9,9 @@ The executor (:class:`Executor`) is anything that plays the games of a
 
 The source (:class:`LadderSource`) is a tournament's, with one thing more: a ladder chooses its
 games itself, a window of duplicate blocks at a time before any of them is played, so when a
-version turns out to fault in its games (benched, :mod:`arena.ladder._faulting`) the blocks of
-it not begun yet can be dropped (:meth:`LadderSource.drop`) and chosen again with that known.
+version turns out to fault in its games (benched, :mod:`arena.ladder._faulting`) its games not
+handed out yet can be dropped (:meth:`LadderSource.drop`) and its tables chosen again with that
+known.
 Without it, the first window of a new version that crashes in every game sat it at its share of
 the tables chosen before its first game (two thirds of them among three bots), each of its games
 starting a process, and the whole ladder played at about half its rate (BENCHMARKS.md, issue 47).
@@ -19,7 +20,7 @@ starting a process, and the whole ladder played at about half its rate (BENCHMAR
 from __future__ import annotations
 
 import sys
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -47,19 +48,19 @@ class Executor(Protocol):
 
 
 class LadderSource(GameSource):
-    """A :class:`GameSource` whose blocks not begun can be dropped (:meth:`drop`)."""
+    """A :class:`GameSource` whose games not handed out can be dropped (:meth:`drop`)."""
 
-    def drop(self, name: str, rotations: int) -> list[ScheduledGame]:
-        """Drop every block seating ``name`` of which no game was handed out yet (all its
-        ``rotations`` games still wait in a window, or in one given back), and return their
-        games. A block begun is left whole, so that its deal is played from every seat."""
+    def drop(self, name: str) -> list[ScheduledGame]:
+        """Drop every game seating ``name`` not handed out yet (waiting in a window, or in one
+        given back), and return them. A block of which a game was handed out loses the rest:
+        it counts as a block given up (as at the end of a stretch). For a version that forfeits
+        its games that costs its opponents no luck of the deal, since they win each of those
+        whatever the deal; keeping such blocks whole played about as many of its games again."""
         dropped: list[ScheduledGame] = []
 
-        def keep(window: list[ScheduledGame] | deque[ScheduledGame]) -> list[ScheduledGame]:
-            waiting = Counter(game.block for game in window if name in game.seats)
-            whole = {block for block, games in waiting.items() if games >= rotations}
-            dropped.extend(game for game in window if game.block in whole)
-            return [game for game in window if game.block not in whole]
+        def keep(window: deque[ScheduledGame] | list[ScheduledGame]) -> list[ScheduledGame]:
+            dropped.extend(game for game in window if name in game.seats)
+            return [game for game in window if name not in game.seats]
 
         self._windows = {worker: deque(keep(window)) for worker, window in self._windows.items()}
         self._retry = deque(keep(window) for window in self._retry)

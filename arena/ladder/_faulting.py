@@ -15,10 +15,11 @@ and the cap of :mod:`arena.ladder._matchmaking`), never because its forfeits mak
 look worth learning. Its faults then decide neither its own share of the tables nor whom the
 others play. While one of its blocks is in flight it gets no new table at all (``resting``):
 each of its games may need a new process, and its games one after the other left the others
-waiting for those starts (BENCHMARKS.md, issue 47). And the blocks of it that matchmaking chose
-before it was benched and that have not begun are dropped (:meth:`arena.ladder._executor.LadderSource.drop`):
-a window of tables is chosen before any of its games is played, so without it a new version
-that crashes in every game played its whole first window.
+waiting for those starts (BENCHMARKS.md, issue 47). And its games that matchmaking chose before
+it was benched and that were not handed out yet are dropped
+(:meth:`arena.ladder._executor.LadderSource.drop`): a window of tables is chosen before any of
+its games is played, so without it a new version that crashes in every game played its whole
+first window.
 """
 
 from __future__ import annotations

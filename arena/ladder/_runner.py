@@ -24,7 +24,7 @@ beside the web server):
   matchmaking seats it only for its fair share, and at no new table while one of its blocks
   is in flight (its games may each start a process: the workers' pools start one as a spare
   the moment its last one faults, :mod:`arena.players._pool`); the moment it is benched, its
-  blocks chosen before and not begun are dropped from the window, to be chosen again.
+  games chosen before and not handed out are dropped, its tables to be chosen again.
 - **Fits** refit the ratings in a thread when enough new games are stored, and store the fit:
   pages read the last fit and never compute one.
 
@@ -244,15 +244,7 @@ class LadderRunner:
         stored = self.store.record(scheduled.key, scheduled.block, scheduled.rotation, scheduled.seats, result)
         rated = [LadderGame(scheduled.seats, result.ranks)] if stored and result.reason is not EndReason.ARENA_ERROR \
             else []
-        pending = self._pending.get(scheduled.block)
-        if pending is None:
-            self._count(rated, scheduled.block)  # a block not of this stretch (a game handed out again)
-        else:
-            pending.held.extend(rated)
-            pending.left -= 1
-            if pending.left == 0:
-                del self._pending[scheduled.block]
-                self._count(pending.held, scheduled.block)
+        self._settle(scheduled.block, rated)
         if not stored:
             return
         for fault in result.faults:
@@ -268,6 +260,19 @@ class LadderRunner:
             self._withdraw(name, self._in_game.reason(name))
         for name in self._in_game.benched(scheduled.seats) - benched:
             self._bench(name)
+
+    def _settle(self, block: str, rated: list[LadderGame]) -> None:
+        """One game of ``block`` is done with: stored (``rated``: its rated games) or dropped.
+        Once none of the block is left, its games count (fits, matchmaking)."""
+        pending = self._pending.get(block)
+        if pending is None:
+            self._count(rated, block)  # a block not of this stretch (a game handed out again)
+            return
+        pending.held.extend(rated)
+        pending.left -= 1
+        if pending.left == 0:
+            del self._pending[block]
+            self._count(pending.held, block)
 
     def _count(self, games: list[LadderGame], block: str) -> None:
         self.games.extend(games)
@@ -292,11 +297,11 @@ class LadderRunner:
         self._active_changed()
 
     def _bench(self, name: str) -> None:
-        """``name`` was just benched: its blocks chosen before and not begun are dropped, to be
-        chosen again knowing it (:meth:`LadderSource.drop`)."""
+        """``name`` was just benched: its games chosen before and not handed out are dropped
+        (:meth:`LadderSource.drop`), its tables to be chosen again knowing it."""
         if self._source is not None:
-            for game in self._source.drop(name, self.config.players):
-                self._pending.pop(game.block, None)
+            for game in self._source.drop(name):
+                self._settle(game.block, [])
 
     def _death(self, name: str, detail: str) -> None:
         """A fault between games found after the entrant's last game of a stretch: no game to

@@ -1,5 +1,5 @@
-"""A ladder's source of games: the blocks of a version benched after its window was chosen are
-dropped if none of their games was handed out, kept whole if one was (no processes)."""
+"""A ladder's source of games: the games of a version benched after its window was chosen are
+dropped where they were not handed out yet (no processes)."""
 
 import trio
 
@@ -24,13 +24,12 @@ def take(source, count):
     return trio.run(main)
 
 
-def test_the_blocks_not_begun_of_a_benched_version_are_dropped_and_a_begun_one_kept_whole():
+def test_the_games_of_a_benched_version_not_handed_out_are_dropped():
     source = LadderSource(blocks(TABLES), WindowPlan(players=2, entrants=3, games_per_pass=2))
     first = take(source, 1)[0]  # the window, all four blocks, is chosen; one game handed out
-    assert first.block == "b0"
-    dropped = source.drop("bomb", 2)
-    assert sorted(game.key for game in dropped) == ["b2s0", "b2s1", "b3s0", "b3s1"]
+    assert first.key == "b0s0"
+    dropped = source.drop("bomb")
+    assert sorted(game.key for game in dropped) == ["b0s1", "b2s0", "b2s1", "b3s0", "b3s1"]
     source.done()
-    rest = take(source, 3)
-    assert sorted(game.key for game in rest) == ["b0s1", "b1s0", "b1s1"]
-    assert source.drop("bomb", 2) == []  # b0 is begun: its second rotation stays
+    assert sorted(game.key for game in take(source, 2)) == ["b1s0", "b1s1"]
+    assert source.drop("bomb") == [] and source.withdrawn == {}  # dropped, not withdrawn

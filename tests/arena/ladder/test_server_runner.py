@@ -1,7 +1,7 @@
 """The runner's stretch of play, without processes: duplicate blocks from choose_tables with
 fresh keys after the stored ones, the tables in flight and those finished since matchmaking's
 fit passed as pending, the stretch ending when the active set changes, and a version benched
-dropping its blocks not begun."""
+losing its games not handed out."""
 
 import importlib.util
 
@@ -70,7 +70,7 @@ def test_stored_games_leave_pending(runner):
     assert runner._pending == {} and len(runner.games) == 42 and runner.store.game_count() == 42
 
 
-def test_the_runner_drops_a_version_s_blocks_not_begun_when_it_is_benched(runner):
+def test_the_runner_drops_a_version_s_games_not_handed_out_when_it_is_benched(runner):
     names = tuple(entrant.name for entrant in runner.store.active())
     runner._in_game = GameFaults(10, 50)  # no faults before (the stored games have some)
     runner._source = source = LadderSource(runner._stretch(names, runner._generation),
@@ -86,12 +86,12 @@ def test_the_runner_drops_a_version_s_blocks_not_begun_when_it_is_benched(runner
     runner._stored(first, MatchResult("dead-mans-draw", first.seed, first.seats, (1, 2), (1, 2), (5, 3), crash,
                                       EndReason.NORMAL, Replay("dead-mans-draw", 2, first.seed), (), 0.1))
     assert runner._in_game.benched([bomb]) == {bomb}
-    # Benched at its second: its blocks not begun went, the one begun stays whole.
+    # Benched at its second: its games not handed out went, its first block with the rest.
     left = list(source._windows[None])
-    assert [game.key for game in left if bomb in game.seats] == [first.key.replace("s0", "s1")]
-    assert len(left) == 31 - 2 * (len(seating) - 1)
-    assert set(runner._pending) == chosen - (seating - {first.block})
-    assert all(isinstance(game, LadderGame) for game in runner.games)
+    assert [game for game in left if bomb in game.seats] == []
+    assert len(left) == 32 - 2 * len(seating)
+    assert set(runner._pending) == chosen - seating
+    assert runner.games[-1] == LadderGame(first.seats, (1, 2)) and runner.blocks[-1] == first.block
 
 
 def test_a_bot_sees_no_other_submission(tmp_path):
