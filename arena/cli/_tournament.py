@@ -90,14 +90,20 @@ def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers
     return config
 
 
-def _with_options(config: TournamentConfig, options: dict[str, Any]) -> TournamentConfig:
-    """``config`` with the options of ``run`` and ``resume`` that say where and how fast games
-    are played, checked; warns when ``workers`` means nothing (:func:`_ignored_workers_warning`)."""
+def _numbers(options: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``run`` and ``resume`` with ``--concurrency`` and ``--workers`` read as
+    numbers, checked first: a bad number is the error, whatever else is wrong."""
     workers = options["workers"]
-    processes = None if workers is None else parse_option("--workers", workers)
-    config = _with_concurrency(config, _concurrency(options["concurrency"]), processes, options["executor"],
+    return {**options, "concurrency": _concurrency(options["concurrency"]),
+            "workers": None if workers is None else parse_option("--workers", workers)}
+
+
+def _with_options(config: TournamentConfig, options: dict[str, Any]) -> TournamentConfig:
+    """``config`` with the options (:func:`_numbers`) that say where and how fast games are
+    played; warns when ``workers`` means nothing (:func:`_ignored_workers_warning`)."""
+    config = _with_concurrency(config, options["concurrency"], options["workers"], options["executor"],
                                options["scheduler"], options["listen"])
-    if (warning := _ignored_workers_warning(config, processes is not None)) is not None:
+    if (warning := _ignored_workers_warning(config, options["workers"] is not None)) is not None:
         typer.echo(warning, err=True)
     return config
 
@@ -245,6 +251,7 @@ def run_command(file: Annotated[Path, typer.Argument(metavar="FILE", help="Tourn
     from ..tournament._config import load_config
     from ..tournament._database import open_store
 
+    options = _numbers(options)
     config = _with_options(load_config(file), options)
     store = open_store(config)
     try:
@@ -267,6 +274,7 @@ def resume_command(database: Annotated[Path, typer.Argument(metavar="DB", help="
     from ..tournament._database import config_of_store
     from ..tournament._store import ResultsStore
 
+    options = _numbers(options)
     store = ResultsStore.open(database)
     try:
         config = _with_options(config_of_store(store), options)
