@@ -2,6 +2,8 @@
 
 - :mod:`._config` (with :mod:`._ranges`, every number's allowed range): the tournament file;
 - :mod:`._schedule`: the deterministic schedule of games (duplicate blocks, seeds, keys);
+- :mod:`._adaptive`: an adaptive tournament's rounds, each chosen from the stored results of
+  the rounds before it, until its question is decided;
 - :mod:`._extend`: growing a played tournament (rounds, entrants, candidates);
 - :mod:`._store`: the results database (SQLite), :mod:`._database`: a tournament's database
   made for its configuration and read back, :mod:`._access`: opened read-only, or why it
@@ -12,5 +14,5 @@
 - :mod:`._workers`: worker processes on this machine; :mod:`._dask`: on a Dask cluster.
 
 Uses :mod:`arena.match`, :mod:`arena.players`, :mod:`arena.sandbox` and :mod:`arena.ratings`
-(the SPRT stop).
+(the SPRT stop, the adaptive looks and rounds).
 """
