@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from arena.ratings._adaptive import judge, parse_goal
+from arena.ratings._adaptive import GROWTH, judge, parse_goal
 from arena.ratings._adaptive_fit import fit_indices
 from arena.ratings._adaptive_round import first_round, next_round
 from arena.ratings._fit import ELO_PER_NAT
@@ -69,6 +69,36 @@ def adaptive(strength, k_table, goal, error, seed, rng):
         if verdict.decided or verdict.exhausted:
             return verdict, played * k_table
         tables = next_round(verdict, k_table, seed, played)
+
+
+def swiss(strength, k_table, goal, error, rng):
+    """A Swiss tournament stopped by the same judge: games used and the last verdict.
+
+    Each round seats every entrant: sorted by points so far (a table's last place scores 0,
+    its winner ``k - 1``; ties in random order), cut into tables of ``k``, one block per
+    table. The judge looks at the same geometric points as the adaptive schedule (after the
+    first two rounds, then whenever the tables have grown by ``GROWTH``), so it spends its
+    error over as few looks; decided entrants go on playing, as in any Swiss.
+    """
+    n = len(strength)
+    points = np.zeros(n)
+    counts: dict[tuple[int, ...], int] = {}
+    verdict, played, looked = None, 0, 0
+    while True:
+        order = np.lexsort((rng.random(n), -points))
+        tables = order[: n - n % k_table].reshape(-1, k_table)
+        for row in map(tuple, play(strength, tables, rng)):
+            counts[row] = counts.get(row, 0) + 1
+            points[list(row)] += np.arange(k_table - 1, -1, -1)
+        played += len(tables)
+        if played < 2 * (n // k_table) or played < (1 + GROWTH) * looked:
+            continue
+        looked = played
+        orders = np.array(list(counts), dtype=np.int64)
+        verdict = judge(n, orders, goal, error=error, previous=verdict,
+                        counts=np.array(list(counts.values()), dtype=float))
+        if verdict.decided or verdict.exhausted:
+            return verdict, played * k_table
 
 
 def uniform(fields, k_table, k, margin, checkpoints, rng):
@@ -108,6 +138,25 @@ def reach(checkpoints, errors, target):
     return math.inf
 
 
+def tournaments(name, a, fields, run, runs) -> float:
+    """Play ``runs`` tournaments (``run(r)`` -> (verdict, games)), print and return the mean games."""
+    t0 = time.time()
+    games, within, exact, spent = [], 0, 0, 0
+    for r in range(runs):
+        verdict, used = run(r)
+        w, e = right(fields[r], verdict.answer, a.top, a.margin)
+        games.append(used)
+        within += w
+        exact += e
+        spent += verdict.exhausted
+    g = np.array(games)
+    print(f"{name} ({runs} fields, {time.time() - t0:.0f} s): games mean {g.mean():.0f} median "
+          f"{np.median(g):.0f} p90 {np.percentile(g, 90):.0f} max {g.max()}; wrong beyond the margin "
+          f"{runs - within}/{runs} = {(runs - within) / runs:.3f}; not the exact top {a.top} "
+          f"{runs - exact}/{runs}; looks spent {spent}", flush=True)
+    return float(g.mean())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=64)
@@ -118,23 +167,21 @@ def main() -> None:
     ap.add_argument("--spread", type=float, default=200.0, help="SD of the field's ratings, Elo")
     ap.add_argument("--runs", type=int, default=500, help="adaptive tournaments")
     ap.add_argument("--uniform-runs", type=int, default=300)
+    ap.add_argument("--swiss-runs", type=int, default=500, help="Swiss tournaments (0: none)")
     ap.add_argument("--seed", type=int, default=46)
     a = ap.parse_args()
     goal = parse_goal(f"top {a.top}", margin=a.margin)
     rng = np.random.default_rng(a.seed)
-    fields = [rng.normal(0.0, a.spread, a.n) / ELO_PER_NAT for _ in range(max(a.runs, a.uniform_runs))]
-    t0 = time.time()
-    games, within, exact, spent = [], 0, 0, 0
-    for r in range(a.runs):
-        verdict, used = adaptive(fields[r], a.k, goal, a.error, a.seed + r, rng)
-        w, e = right(fields[r], verdict.answer, a.top, a.margin)
-        games.append(used)
-        within += w
-        exact += e
-        spent += verdict.exhausted
-    t_adaptive = time.time() - t0
-    g = np.array(games)
-    mean_games = g.mean()
+    print(f"N={a.n} k={a.k} top {a.top} error {a.error} margin {a.margin:g} Elo spread {a.spread:g} Elo",
+          flush=True)
+    fields = [rng.normal(0.0, a.spread, a.n) / ELO_PER_NAT
+              for _ in range(max(a.runs, a.uniform_runs, a.swiss_runs))]
+    mean_games = tournaments("adaptive", a, fields, lambda r: adaptive(
+        fields[r], a.k, goal, a.error, a.seed + r, rng), a.runs)
+    if a.swiss_runs:
+        swiss_games = tournaments("swiss", a, fields, lambda r: swiss(fields[r], a.k, goal, a.error, rng),
+                                  a.swiss_runs)
+        print(f"swiss plays {swiss_games / mean_games:.1f}x the games of adaptive")
     per_entrant = a.n * a.k  # games of one block per entrant, roughly
     checkpoints = sorted({int(per_entrant * 2 ** (h / 2)) // a.k * a.k for h in range(0, 25)})
     checkpoints = [c for c in checkpoints if c <= 40 * mean_games] or checkpoints[:1]
@@ -142,11 +189,6 @@ def main() -> None:
     errors = uniform(fields[: a.uniform_runs], a.k, a.top, a.margin, checkpoints, rng) if a.uniform_runs else []
     t_uniform = time.time() - t0
     u05, u01 = reach(checkpoints, errors, a.error), reach(checkpoints, errors, 0.01)
-    print(f"N={a.n} k={a.k} top {a.top} error {a.error} margin {a.margin:g} Elo spread {a.spread:g} Elo")
-    print(f"adaptive ({a.runs} fields, {t_adaptive:.0f} s): games mean {mean_games:.0f} median "
-          f"{np.median(g):.0f} p90 {np.percentile(g, 90):.0f} max {g.max()}; wrong beyond the margin "
-          f"{a.runs - within}/{a.runs} = {(a.runs - within) / a.runs:.3f}; not the exact top {a.top} "
-          f"{a.runs - exact}/{a.runs}; looks spent {spent}")
     if not errors:
         return
     print(f"uniform ({a.uniform_runs} fields, {t_uniform:.0f} s): error by games "

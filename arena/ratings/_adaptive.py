@@ -3,12 +3,14 @@
 Pure numbers (issue 46 part 2). Entrants are indices ``0..n-1``; games are
 finishing orders (a ``(G, k)`` array, best first, with optional counts). Each
 look refits Plackett-Luce (:func:`fit_indices`) and tests the question with
-Wald bounds on rating differences; the error is spent as Bonferroni over a
-bounded number of looks and over the comparisons of each look (the count of a
-look's comparisons is fixed by the earlier looks, so the split is valid under
-optional stopping). Entrants whose place is decided are not scheduled again.
-docs/ratings.md, "Adaptive scheduling", has the rule, its assumptions and the
-proof that a stop is right with probability at least ``1 - error``.
+Wald bounds on rating differences. The error is spent by a weighted union
+bound fixed before each look's data (:mod:`._adaptive_error`): a share per
+look (:func:`look_share`), and for ``top K`` a weight per pair of undecided
+entrants from the previous look's fit (:func:`pair_weights`), so the rule is
+valid under optional stopping and an adaptive schedule. Entrants whose place
+is decided are not scheduled again. docs/ratings.md, "Adaptive scheduling",
+has the rule, its assumptions and the proof that a stop is right with
+probability at least ``1 - error``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ._adaptive_error import look_share, pair_weights
 from ._adaptive_fit import IndexFit, fit_indices
 from ._fit import ELO_PER_NAT
 
@@ -68,8 +71,10 @@ class Verdict:
 
     ``inside``/``out``: entrants decided in or out of the top ``k`` (kept from
     look to look); ``undecided``: the entrants still scheduled; ``closeness``:
-    per entrant, its tightest standardised distance from being decided (decided
-    at ``z``); ``answer``: the top set, or the whole order, by the estimates.
+    per entrant, its tightest standardised distance from the stop (stopped at
+    ``z``; for ``top`` the margin counts); ``z``: the critical value of the
+    look's nearest bound (for ``top`` each pair has its own, by its weight);
+    ``answer``: the top set, or the whole order, by the estimates.
     """
 
     look: int
@@ -104,8 +109,9 @@ def judge(n: int, orders: np.ndarray, goal: Goal, *, error: float,
         n: entrants. orders, counts: the games (see the module docstring).
         previous: the last look's verdict (its decisions are kept, its fit
             starts this one); ``None`` at the first look.
-        max_looks: the bound of the Bonferroni split over looks; a look past
-            it reports ``exhausted``.
+        max_looks: the looks the error is spread over (:func:`look_share`:
+            90 % to looks 5 to 60 % of ``max_looks``); a look past it reports
+            ``exhausted``.
 
     Raises:
         ValueError: ``error`` outside (0, 1), or ``top k`` with ``k >= n``.
@@ -116,7 +122,7 @@ def judge(n: int, orders: np.ndarray, goal: Goal, *, error: float,
         raise ValueError(f"top {goal.k} of {n} entrants: k must lie in 1..{n - 1}")
     look = 1 if previous is None else previous.look + 1
     fit = fit_indices(n, orders, counts, start=None if previous is None else previous.fit.strength)
-    alpha = error / max_looks
+    alpha = error * look_share(look, max_looks)
     if goal.kind == "top":
         verdict = _judge_top(n, fit, goal, alpha, look, previous)
     elif goal.kind == "order":
@@ -135,6 +141,8 @@ def _judge_top(n: int, fit: IndexFit, goal: Goal, alpha: float, look: int,
     out = set(previous.out) if previous else set()
     margin = goal.margin / ELO_PER_NAT
     rest = [i for i in range(n) if i not in inside and i not in out]
+    weight = pair_weights(rest, goal.k - len(inside), margin, n,
+                          *((previous.fit, previous.z) if previous else ()))
     rest.sort(key=lambda i: (-fit.strength[i], i))
     need = goal.k - len(inside)
     top, below = rest[:need], rest[need:]
@@ -142,17 +150,19 @@ def _judge_top(n: int, fit: IndexFit, goal: Goal, alpha: float, look: int,
     closeness: dict[int, float] = {}
     met = not top or not below
     if not met:
-        z = _z(alpha / (len(top) * len(below)))
         a = np.repeat(top, len(below))
         b = np.tile(below, len(top))
+        zs = np.array([_z(alpha * weight[i, j]) if weight[i, j] > 0 else math.inf
+                       for i, j in zip(a, b)]).reshape(len(top), -1)
+        z = float(zs.min())
         diff, se = fit.difference(a, b)
         diff, se = diff.reshape(len(top), -1), se.reshape(len(top), -1)
-        lower = diff - z * se
+        lower = diff - zs * se
         inside |= {top[i] for i in np.flatnonzero((lower > 0).all(axis=1))}
         out |= {below[j] for j in np.flatnonzero((lower > 0).all(axis=0))}
         met = bool((lower > -margin).all())
-        # distance from being decided, in standard errors (strictly: margin 0)
-        t = diff / np.maximum(se, 1e-12)
+        # distance from the stop, in standard errors, on the scale where z decides
+        t = (diff + margin) / np.maximum(se, 1e-12) * (z / zs)
         closeness = {i: float(t[r].min()) for r, i in enumerate(top)}
         closeness |= {j: float(t[:, c].min()) for c, j in enumerate(below)}
     met = met or len(inside) == goal.k or len(out) == n - goal.k
