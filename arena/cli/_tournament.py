@@ -157,8 +157,9 @@ def _play(config: TournamentConfig, store: ResultsStore, options: dict[str, Any]
         _, total, done = runner.pending()
         if not quiet:
             games = (plural(total, 'game') if runner.adaptive is None else
-                     f"adaptive toward {config.adaptive.goal} at error {config.adaptive.error:g}, round "
-                     f"{runner.adaptive.round + 1} of at most {config.schedule.rounds}")
+                     f"adaptive toward {config.adaptive.goal} at error {config.adaptive.error:g}, "
+                     + ("over" if runner.adaptive.stop is not None else
+                        f"round {runner.adaptive.round + 1} of at most {config.schedule.rounds}"))
             typer.echo(f"{config.game}: {plural(len(config.entrants), 'entrant')}, {games} "
                        f"({done} already played), concurrency {config.concurrency}, "
                        f"{_where(config, min(config.workers or default_workers(), config.concurrency))}, "
