@@ -11,10 +11,11 @@ The source (:class:`LadderSource`) is a tournament's, with one thing more: a lad
 games itself, a window of duplicate blocks at a time before any of them is played, so when a
 version turns out to fault in its games (benched, :mod:`arena.ladder._faulting`) its games not
 handed out yet can be dropped (:meth:`LadderSource.drop`) and its tables chosen again with that
-known.
-Without it, the first window of a new version that crashes in every game sat it at its share of
-the tables chosen before its first game (two thirds of them among three bots), each of its games
-starting a process, and the whole ladder played at about half its rate (BENCHMARKS.md, issue 47).
+known. Without it, a new version that crashes in every game sat at its share of the ladder's
+first window, chosen before its first game (two thirds of the tables among three bots), each of
+its games starting a process, and the whole ladder played its first minute at a third to a half
+of a clean ladder's rate (BENCHMARKS.md, issue 47). What a worker was sent ahead (a few games a
+slot, :data:`arena.tournament._handout.LOOKAHEAD`) is handed out, so it is played.
 """
 
 from __future__ import annotations
