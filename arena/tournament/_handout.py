@@ -194,6 +194,7 @@ class GameSource:
             if self.in_flight == 0 and not any(self._windows.values()):
                 games = self._next_round() if self._next_round is not None else []
                 if not games:
+                    self._next_round = None  # the last round is over: asked once
                     return None
                 self._blocks, self._remaining = _blocks(iter(games)), len(games)
                 self.plan = dataclasses.replace(self.plan, total=None)  # windows sized for this round

@@ -175,3 +175,34 @@ def test_a_round_the_stored_games_went_past_counts_as_played(tmp_path):
     assert not plan.advance() and plan.round == 0
     plan.add(1, "r1t0s0", ("e0", "e1"), [1, 2])
     assert plan.advance() and plan.round == 1 and plan.look.games == len(games) - 1
+
+
+async def test_the_source_asks_for_the_next_round_once_every_game_of_one_is_done(tmp_path):
+    import trio
+
+    from arena.tournament._handout import GameSource, WindowPlan
+
+    config = load_config(adaptive_file(tmp_path, 'goal = "top 1"', entrants=4))
+    first = AdaptivePlan(config, KEY).games()
+    rounds = [first[:2], []]
+    asked = []
+
+    def next_round():
+        asked.append(len(taken))
+        return rounds.pop(0)
+
+    source = GameSource(iter(first[2:]), WindowPlan(players=2, entrants=4, share=2, workers=2),
+                        remaining=len(first) - 2, next_round=next_round)
+    taken = []
+
+    async def worker(name):
+        while (game := await source.take(name)) is not None:
+            taken.append(game.key)
+            await trio.sleep(0.01)
+            source.done()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(worker, "a")
+        nursery.start_soon(worker, "b")
+    # asked when the first games were all played, then after the next round's, which was the last
+    assert asked == [len(first) - 2, len(first)] and sorted(taken) == sorted(game.key for game in first)
