@@ -30,7 +30,9 @@ from engines import State
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("rules_js_runner.js")
 PYRANDOM = ROOT / "arena" / "report" / "assets" / "pyrandom.js"
-GAMES_EACH = int(os.environ.get("ARENA_RULES_JS_GAMES", "4"))
+#: seeded random games per option set and table size (every state of each compared); more with
+#: ARENA_RULES_JS_GAMES=20 after a change to a twin
+GAMES_EACH = int(os.environ.get("ARENA_RULES_JS_GAMES", "2"))
 
 #: option sets played besides the defaults (choices are added from the game's options)
 VARIANTS: dict[str, list[dict[str, Any]]] = {
