@@ -21,17 +21,17 @@ import typer
 
 import engines
 
-from ..players._faults import FaultPolicy
-from ..players._faults import FAULT_SETTING, FAULT_SETTINGS
-from ..players._settings import again_flags
-from ..players._timecontrol import TIME_SETTING, TimeControl, time_again
-from ..tournament._ranges import parse_option
+from ..players import FaultPolicy
+from ..players import FAULT_SETTING, FAULT_SETTINGS
+from ..players import again_flags
+from ..players import TIME_SETTING, TimeControl, time_again
+from ..tournament import parse_option
 from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, KeyOption, OldKeyOption, SandboxOption,
                       UsageError, check_writable, number_option, on_interrupt, parse_bot_seeds, parse_options,
                       reports_errors, root_bots_warning)
 
 if TYPE_CHECKING:
-    from ..match._result import MatchResult
+    from ..match import MatchResult
 
 _app = typer.Typer(
     cls=ArenaGroup,
@@ -138,7 +138,7 @@ InTurnOption = Annotated[bool, time_option("in_turn")]
 
 def match_settings(move_ms: int, reserve_ms: int, startup_ms: int, policy: str, substitutions: int,
                    margin_ms: int = 0, ponder: bool = False, in_turn: bool = False):
-    from ..match._match import MatchSettings
+    from ..match import MatchSettings
 
     try:
         time_control = TimeControl(move_ms, reserve_ms, startup_ms, margin_ms, ponder, in_turn)
@@ -181,10 +181,10 @@ def match_command(
     """
     import trio
 
-    from ..match._replay_file import save_replay_file
-    from ..match._single import run_single_match
-    from ..players._manifest import resolve_bot
-    from ..sandbox._open import open_sandbox
+    from ..match import save_replay_file
+    from ..match import run_single_match
+    from ..players import resolve_bot
+    from ..sandbox import open_sandbox
 
     seed_value = parse_option("--seed", seed)
     settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
@@ -272,7 +272,7 @@ def replay_command(
       arena replay t.db
       arena replay t.db r0-ac4780a417e259e2s1
     """
-    from ..report._replays import describe_replay, is_database, list_stored_games, load_replay
+    from ..report import describe_replay, is_database, list_stored_games, load_replay
 
     if key is None and is_database(source):
         lines = list_stored_games(source)
@@ -330,7 +330,7 @@ def check_bot_command(
       arena check-bot my-bot/bot.toml
       arena check-bot "python my_bot.py" --game karibik --move-ms 500
     """
-    from ..players._manifest import resolve_bot
+    from ..players import resolve_bot
     from ._check_bot import run_check_bot
 
     for game_id in game:
@@ -358,7 +358,7 @@ def doctor_command(
       arena doctor
       arena doctor my-bot/bot.toml --sandbox bwrap
     """
-    from ..players._manifest import resolve_bot
+    from ..players import resolve_bot
     from ._doctor import run_doctor
 
     run_doctor([resolve_bot(bot) for bot in bots or []], sandbox, allow_root_bots)

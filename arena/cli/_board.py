@@ -10,7 +10,7 @@ import typer
 
 import engines
 
-from ..tournament._ranges import parse_option
+from ..tournament import parse_option
 from ._common import UsageError, check_writable, parse_options, write_text_file
 
 
@@ -36,7 +36,7 @@ def draw_board(game: str, replay: Path | None, stored_game: str | None, step: in
         check_writable(svg)
     state = None
     if replay is not None:
-        from ..report._replays import load_replay
+        from ..report import load_replay
 
         loaded, _ = load_replay(replay, stored_game)
         if loaded.game != game:

@@ -8,10 +8,10 @@ from pathlib import Path
 import trio
 import typer
 
-from ..match._checkbot import check_bot
-from ..players._manifest import BotSpec
-from ..players._timecontrol import TimeControl
-from ..sandbox._open import open_sandbox
+from ..match import check_bot
+from ..players import BotSpec
+from ..players import TimeControl
+from ..sandbox import open_sandbox
 from ._common import on_interrupt, root_bots_warning
 
 #: a tournament file's time control (``[time]``'s defaults)

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 from typer.core import TyperGroup
 
-from ..tournament._ranges import OPTIONS, RANGES
+from ..tournament import OPTIONS, RANGES
 
 if TYPE_CHECKING:
-    from ..sandbox._sandbox import Sandbox
+    from ..sandbox import Sandbox
 
 #: Exit codes of every command (documented in docs/commands.md).
 EXIT_USER_ERROR = 2

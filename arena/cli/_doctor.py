@@ -11,8 +11,8 @@ import typer
 from ._common import UsageError
 
 if TYPE_CHECKING:
-    from ..players._manifest import BotSpec
-    from ..sandbox._sandbox import Sandbox
+    from ..players import BotSpec
+    from ..sandbox import Sandbox
 
 
 def run_doctor(specs: list[BotSpec], sandbox: str, allow_root_bots: bool) -> None:
@@ -24,12 +24,12 @@ def run_doctor(specs: list[BotSpec], sandbox: str, allow_root_bots: bool) -> Non
     import trio
     from tabulate import tabulate
 
-    from ..players._probe import channels_left, judge, run_probe
-    from ..sandbox._open import open_sandbox
+    from ..players import channels_left, judge, run_probe
+    from ..sandbox import open_sandbox
     from ._width import fill_line, fit_widths, terminal_columns
 
-    from ..players._faults import BotFault
-    from ..players._process import VIEW_REFUSED
+    from ..players import BotFault
+    from ..players import VIEW_REFUSED
 
     def table(rows: list[list[str]], headers: list[str]) -> str:  # wrapped to the terminal's width
         return tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, terminal_columns()))
@@ -78,7 +78,7 @@ def run_doctor(specs: list[BotSpec], sandbox: str, allow_root_bots: bool) -> Non
 def _doctor_row(spec: BotSpec, box: Sandbox, refused: str | None = None) -> list[str]:
     """What one bot will actually get: its uid (and why), bubblewrap, cgroup; ``refused``: why
     its view cannot be built, where it cannot (it then gets nothing: it does not start)."""
-    from ..players._program import bot_environment, program_exists
+    from ..players import bot_environment, program_exists
 
     confinement = box.confinement(spec.argv(), spec.cwd, bot_environment(spec))
     if refused is not None:

@@ -24,8 +24,8 @@ AuthorArgument = Annotated[str, typer.Argument(metavar="NAME", help="The author 
 
 
 def _store(ladder: Path):
-    from ..ladder._config import load_ladder
-    from ..ladder._store import LadderStore
+    from ..ladder import load_ladder
+    from ..ladder import LadderStore
 
     config = load_ladder(ladder)
     return LadderStore.open(config.database, config.game, config.players)
@@ -51,9 +51,9 @@ def serve_command(
 
     import trio
 
-    from ..ladder._app import serve_ladder
-    from ..ladder._config import load_ladder
-    from ..ladder._serving import until_interrupted
+    from ..ladder import serve_ladder
+    from ..ladder import load_ladder
+    from ..ladder import until_interrupted
 
     config = load_ladder(ladder)
     if port is not None and not 0 <= port <= 65535:
@@ -71,7 +71,7 @@ def token_add_command(ladder: LadderArgument, author: AuthorArgument) -> None:
     Example:
       arena ladder token add examples/ladder.toml alice
     """
-    from ..ladder._config import check_author
+    from ..ladder import check_author
 
     check_author(author, "token")
     store = _store(ladder)

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..tournament._ranges import parse_option
+from ..tournament import parse_option
 from ._app import CLOCK, MoveOption, ReserveOption, StartupOption, match_settings
 from ._common import (AllowRootOption, GameOptionOption, SandboxOption, UsageError, check_writable, number_option,
                       on_interrupt, parse_options, reports_errors, root_bots_warning)
@@ -68,7 +68,7 @@ def play_command(
     """
     import engines
 
-    from ..players._manifest import BotSpec, check_name, resolve_bot
+    from ..players import BotSpec, check_name, resolve_bot
 
     spec = engines.get_game(game)
     options = spec.resolve_options(parse_options(option))
@@ -106,7 +106,7 @@ def play_command(
         check_writable(db)
     elif not os.access(Path.cwd(), os.W_OK):
         raise UsageError(f"cannot write replay files in {Path.cwd()}; run it in a folder you can write, or use --db FILE")
-    from ..players._faults import FaultPolicy
+    from ..players import FaultPolicy
 
     # The bots' clock: a default tournament's unless told otherwise, as for every command.
     settings = match_settings(parse_option("--move-ms", move_ms), parse_option("--reserve-ms", reserve_ms),
@@ -134,10 +134,10 @@ def _serve(game, players, humans, bots, first_seed, options, settings, human_mov
         raise UsageError("arena play needs Starlette and Hypercorn: pip install 'pirate-arena[ladder]'") from None
     import trio
 
-    from ..ladder._serving import until_interrupted
-    from ..play._serve import serve_play
-    from ..play._session import PlaySetup
-    from ..sandbox._open import open_sandbox
+    from ..ladder import until_interrupted
+    from ..play import serve_play
+    from ..play import PlaySetup
+    from ..sandbox import open_sandbox
 
     setup = PlaySetup(game=game, players=players, humans=humans, bots=bots, seed=first_seed, options=options,
                       settings=settings, human_move_ms=human_move_ms, database=db, replay_dir=Path.cwd(),

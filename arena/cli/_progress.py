@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ._common import plural
 
 if TYPE_CHECKING:
-    from ..tournament._runner import Progress
-    from ..tournament._store import StoredGame
+    from ..tournament import Progress
+    from ..tournament import StoredGame
 
 
 def _clock(seconds: float | None) -> str:
@@ -199,7 +199,7 @@ class LiveDisplay:
                     Text(summary(progress, faults)))
         parts: list[Any] = [bar]
         if standings is not None:
-            from ..report._tables import interval_label  # here: the ratings are loaded by now
+            from ..report import interval_label  # here: the ratings are loaded by now
 
             standings, games = standings
             parts.append(Text(f"standings after {plural(games, 'game')} (95% interval: {interval_label(self.n_boot)})"))

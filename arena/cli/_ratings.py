@@ -14,8 +14,8 @@ from ._common import UsageError, on_interrupt, plural, reports_errors
 
 if TYPE_CHECKING:
     from ..ratings import GameRecord, Standings
-    from ..report._luck import LuckTally
-    from ..tournament._store import ResultsStore
+    from ..report import LuckTally
+    from ..tournament import ResultsStore
 
 # The store, the reports and the ratings (numpy) are imported inside the commands: `arena
 # --help` and `arena games` load this module and must start fast.
@@ -77,7 +77,7 @@ def _anchor(text: str | None) -> tuple[str, float] | None:
 
 def _checked(n_boot: int | None, anchor: str | None) -> tuple[int | None, tuple[str, float] | None]:
     """Validate the options shared by standings and rate before any work is done."""
-    from ..ratings._bootstrap import MAX_BOOT, check_n_boot
+    from ..ratings import MAX_BOOT, check_n_boot
 
     try:
         check_n_boot(n_boot)
@@ -104,7 +104,7 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
                     corrected: bool = False) -> None:
     """Print the standings of every game stored in ``store`` (also the end of a tournament run);
     with ``corrected``, the chance-corrected points beside the raw ones."""
-    from ..report._tables import fault_counts, records_of
+    from ..report import fault_counts, records_of
 
     n_boot, pinned = _checked(n_boot, anchor)
     games = list(store.games())
@@ -116,8 +116,8 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
     if not corrected:
         _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
     else:
-        from ..ratings._corrected import corrected_points, corrected_table
-        from ..report._luck import NoBaseline
+        from ..ratings import corrected_points, corrected_table
+        from ..report import NoBaseline
 
         try:
             records, label = _luck_records(store, games)
@@ -125,7 +125,7 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
         except NoBaseline as error:  # a game without a baseline: its raw figures stand
             label, rows, missing = None, [], str(error)
         if fmt == "json":
-            from ..report._tables import standings_json
+            from ..report import standings_json
 
             data = json.loads(standings_json(standings, fault_counts(games)))
             data["corrected"] = {"baseline": label, "rows": [row.as_dict() for row in rows]} | (
@@ -137,7 +137,7 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
         typer.echo(f"chance-corrected points: {missing}; the raw figures above stand" if missing
                    else corrected_table(rows, label))
     if fmt == "table":
-        from ..report._adaptive import adaptive_lines
+        from ..report import adaptive_lines
 
         for line in [*entrant_lines(store.entrant_events(), games), *adaptive_lines(store, games)]:
             typer.echo(line)
@@ -148,7 +148,7 @@ def _luck_records(store: ResultsStore, games, *, keep: bool = True, tally: LuckT
     """The games with their luck (computed from the replays, kept in the database as it goes
     unless not ``keep``; see :func:`arena.report._luck.records_with_luck`); ``hint`` ends the
     error line of a luck that cannot be computed."""
-    from ..report._luck import BaselineError, NoBaseline, records_with_luck
+    from ..report import BaselineError, NoBaseline, records_with_luck
 
     try:
         return records_with_luck(store, games, keep=keep, tally=tally)
@@ -164,7 +164,7 @@ def entrant_lines(events, games) -> list[str]:
     """Lines under the standings: per entrant, its faults between games (each charged to the
     game it was about to play) and its withdrawal; and, from databases made before such
     faults were charged, the deaths between games that no game was charged with."""
-    from ..players._faults import between_games
+    from ..players import between_games
 
     charged: dict[str, int] = {}
     for game in games:
@@ -185,7 +185,7 @@ def entrant_lines(events, games) -> list[str]:
 
 
 def _echo_standings(standings: Standings, faults, players: int, fmt: str) -> None:
-    from ..report._tables import standings_csv, standings_json, standings_table
+    from ..report import standings_csv, standings_json, standings_table
 
     if fmt == "table":
         typer.echo(standings_table(standings, faults, players))
@@ -211,7 +211,7 @@ def standings_command(
       arena standings t.db --anchor random=0 --format csv
       arena standings t.db --corrected
     """
-    from ..tournament._store import ResultsStore
+    from ..tournament import ResultsStore
 
     _checked(bootstrap, anchor)
     store = ResultsStore.open(database, read_only=True)
@@ -237,7 +237,7 @@ def rate_command(
       arena rate cutechess.pgn
       arena rate results.jsonl --format json
     """
-    from ..ratings._load import load_results
+    from ..ratings import load_results
 
     n_boot, pinned = _checked(bootstrap, anchor)
     if file.is_dir():
@@ -249,8 +249,8 @@ def rate_command(
 
 def _stored_records(database: Path, names: tuple[str, ...]) -> list[GameRecord]:
     """The stored games as rating records; UsageError if one of ``names`` played none."""
-    from ..report._tables import records_of
-    from ..tournament._store import ResultsStore
+    from ..report import records_of
+    from ..tournament import ResultsStore
 
     store = ResultsStore.open(database, read_only=True)
     try:
@@ -295,7 +295,7 @@ def sprt_command(
       arena sprt t.db bot-v2 bot-v1 --elo0 0 --elo1 10
     """
     from ..ratings import SprtDecision, sprt
-    from ..ratings._sprt import check_parameters
+    from ..ratings import check_parameters
 
     fmt = _text_format(fmt, "sprt")
     try:
@@ -336,7 +336,7 @@ def compare_command(
       arena compare t.db bot-v2 bot-v1 --raw
     """
     from ..ratings import compare
-    from ..report._luck import NoBaseline
+    from ..report import NoBaseline
 
     fmt = _text_format(fmt, "compare")
     records = _stored_records(database, (a, b))
@@ -365,9 +365,9 @@ def _shared_luck(database: Path, a: str, b: str) -> tuple[list[GameRecord], str]
     line on stderr says that the next run computes it again. Ctrl-C: one ``interrupted:``
     line saying how much is kept, exit code 130.
     """
-    from ..report._luck import LuckTally
-    from ..tournament._access import write_problem
-    from ..tournament._store import ResultsStore
+    from ..report import LuckTally
+    from ..tournament import write_problem
+    from ..tournament import ResultsStore
 
     problem = write_problem(database)
     store = ResultsStore.open(database, read_only=problem is not None)

@@ -71,12 +71,12 @@ def view_command(
     """
     from engines import Replay
 
-    from ..match._replay_file import load_replay_file
+    from ..match import load_replay_file
     from ..report import ViewError, viewer_html
-    from ..report._meta import viewer_meta
-    from ..report._page import stored_meta
-    from ..report._replays import is_database
-    from ..tournament._store import ResultsStore
+    from ..report import viewer_meta
+    from ..report import stored_meta
+    from ..report import is_database
+    from ..tournament import ResultsStore
 
     _writable(output)
     game = game or old_key

@@ -24,8 +24,8 @@ def _replacements(pairs: list[str]) -> dict[int, Path]:
 
 
 def _is_ladder(path: Path) -> bool:
-    from ..ladder._store import LadderStore
-    from ..tournament._store import StoreError
+    from ..ladder import LadderStore
+    from ..tournament import StoreError
 
     try:
         LadderStore.open(path).close()
@@ -67,22 +67,22 @@ def rerun_command(
     """
     import trio
 
-    from ..match._replay_file import save_replay_file
-    from ..match._rerun import departure, play_rerun
-    from ..players._manifest import resolve_bot
-    from ..report._replays import is_database
-    from ..sandbox._open import open_sandbox
+    from ..match import save_replay_file
+    from ..match import departure, play_rerun
+    from ..players import resolve_bot
+    from ..report import is_database
+    from ..sandbox import open_sandbox
 
     replacements = {number: resolve_bot(str(manifest)) for number, manifest in _replacements(seat).items()}
     if is_database(source):
-        from ..tournament._rerun import tournament_rerun
+        from ..tournament import tournament_rerun
 
         if _is_ladder(source):
             raise UsageError(f"{source} is a ladder's database: give the ladder's file (e.g. ladder.toml), which "
                              f"holds the time control and options its games were played with")
         rerun = tournament_rerun(source, key, unfinished_block)
     elif source.suffix == ".toml":
-        from ..ladder._rerun import ladder_rerun
+        from ..ladder import ladder_rerun
 
         rerun = ladder_rerun(source, key, unfinished_block)
     else:

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from ..tournament._ranges import RANGES, parse_option
+from ..tournament import RANGES, parse_option
 from ._common import (AllowRootOption, OutputOption, SandboxOption, UsageError, check_writable,
                       on_interrupt, plural, reports_errors, root_bots_warning, write_text_file)
 
 if TYPE_CHECKING:
-    from ..tournament._config import TournamentConfig
-    from ..tournament._store import ResultsStore
+    from ..tournament import TournamentConfig
+    from ..tournament import ResultsStore
 
 tournament_app = typer.Typer(help="Run and resume tournaments.", no_args_is_help=True)
 
@@ -65,7 +65,7 @@ def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers
     if workers is not None:
         config = dataclasses.replace(config, workers=workers)
     if executor is not None:
-        from ..tournament._config import EXECUTORS
+        from ..tournament import EXECUTORS
 
         if executor not in EXECUTORS:
             raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
@@ -78,7 +78,7 @@ def _with_concurrency(config: TournamentConfig, concurrency: int | None, workers
             raise UsageError("--scheduler is for --executor dask")
         config = dataclasses.replace(config, executor="dask", scheduler=scheduler)
     if listen is not None:
-        from ..tournament._config import parse_listen
+        from ..tournament import parse_listen
 
         if config.executor != "dask":
             raise UsageError("--listen is for --executor dask (or --scheduler)")
@@ -135,9 +135,9 @@ def _play(config: TournamentConfig, store: ResultsStore, options: dict[str, Any]
     (:func:`_playing_options`), then print the standings."""
     import trio
 
-    from ..sandbox._open import cgroups_warning, open_sandbox
-    from ..tournament._runner import TournamentRunner, log_dir_of
-    from ..tournament._workers import default_workers
+    from ..sandbox import cgroups_warning, open_sandbox
+    from ..tournament import TournamentRunner, log_dir_of
+    from ..tournament import default_workers
     from ._progress import open_progress
 
     database = store.path.resolve()
@@ -199,7 +199,7 @@ def _always_faulting_lines(store: ResultsStore, warned: set[str]) -> list[str]:
     """A warning for each entrant that faulted in every game it played (but those ``warned``
     about already: broken or withdrawn), pointing at the report, where each fault is listed
     with the bot's stderr and the game's replay."""
-    from ..report._tables import always_faulting
+    from ..report import always_faulting
 
     lines = []
     for name, (games, kinds) in sorted(always_faulting(store.games()).items()):
@@ -249,8 +249,8 @@ def run_command(file: Annotated[Path, typer.Argument(metavar="FILE", help="Tourn
       arena tournament run examples/quickstart.toml
       arena tournament run t.toml -q --workers 4 --skip-broken
     """
-    from ..tournament._config import load_config
-    from ..tournament._database import open_store
+    from ..tournament import load_config
+    from ..tournament import open_store
 
     options = _numbers(options)
     config = _with_options(load_config(file), options)
@@ -272,8 +272,8 @@ def resume_command(database: Annotated[Path, typer.Argument(metavar="DB", help="
       arena tournament resume quickstart.db
       arena tournament resume t.db -q --workers 8
     """
-    from ..tournament._database import config_of_store
-    from ..tournament._store import ResultsStore
+    from ..tournament import config_of_store
+    from ..tournament import ResultsStore
 
     options = _numbers(options)
     store = ResultsStore.open(database)
@@ -310,9 +310,9 @@ def extend_command(
       arena tournament extend t.db --rounds 2
       arena tournament extend t.db --entrant my-bot-v2.toml
     """
-    from ..tournament._database import config_of_store, entrant_row
-    from ..tournament._extend import extend_config
-    from ..tournament._store import ResultsStore
+    from ..tournament import config_of_store, entrant_row
+    from ..tournament import extend_config
+    from ..tournament import ResultsStore
 
     added_rounds = 0 if rounds is None else parse_option("--rounds", rounds)
     store = ResultsStore.open(database)
@@ -338,8 +338,8 @@ def crosstable_command(database: Annotated[Path, typer.Argument(metavar="DB", he
     Example:
       arena crosstable quickstart.db
     """
-    from ..report._tables import crosstable, records_of, standings_of
-    from ..tournament._store import ResultsStore
+    from ..report import crosstable, records_of, standings_of
+    from ..tournament import ResultsStore
 
     store = ResultsStore.open(database, read_only=True)
     try:
@@ -364,8 +364,8 @@ def export_command(
       arena export t.db --format pgn -o t.pgn
       arena export t.db --replays -o games.jsonl
     """
-    from ..report._tables import export_records
-    from ..tournament._store import ResultsStore
+    from ..report import export_records
+    from ..tournament import ResultsStore
 
     if replays and fmt != ExportFormat.JSONL:
         raise UsageError(f"--replays is for --format jsonl, not {fmt}")

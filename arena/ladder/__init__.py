@@ -12,3 +12,15 @@ upload, token first). Importing this
 package imports nothing heavy: the web stack (Starlette, Hypercorn) is imported only by the
 server modules that need it.
 """
+
+import lazy_loader
+
+#: What the other parts may use of this one, by module. A name is imported when first used:
+#: a face loads nothing itself, so that a command imports only what it runs.
+__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
+    "_app": ["serve_ladder"],
+    "_config": ["check_author", "load_ladder"],
+    "_rerun": ["ladder_rerun"],
+    "_serving": ["start_serving", "until_interrupted"],
+    "_store": ["LadderStore"],
+})

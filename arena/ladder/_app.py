@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from ..tournament._config import ConfigError
+from ..tournament import ConfigError
 from . import _api, _pages
 from ._config import LadderConfig
 from ._serving import start_serving
@@ -241,7 +241,7 @@ async def serve_ladder(config: LadderConfig, sandbox_mode: str = "auto", allow_r
     Prints ``ladder: serving GAME on URL`` on stderr once the port is bound.
     Raises :class:`arena.tournament._store.StoreError` for a database that is not this ladder's.
     """
-    from ..sandbox._open import cgroups_warning, open_sandbox
+    from ..sandbox import cgroups_warning, open_sandbox
     from ._executor import worker_executor
     from ._runner import LadderRunner
 

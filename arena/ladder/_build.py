@@ -29,15 +29,15 @@ from pathlib import Path
 
 import trio
 
-from ..players._manifest import BotSpec
-from ..players._process import BotProcess, scope_of
-from ..players._program import bot_environment, program_exists
-from ..players._stderr_log import StderrLog
-from ..sandbox._botcgroup import memory_detail
-from ..sandbox._limits import Limits
-from ..sandbox._sandbox import Confinement, Sandbox, SandboxError
-from ..sandbox._spawn import spawn
-from ..sandbox._uids import UidLease
+from ..players import BotSpec
+from ..players import BotProcess, scope_of
+from ..players import bot_environment, program_exists
+from ..players import StderrLog
+from ..sandbox import memory_detail
+from ..sandbox import Limits
+from ..sandbox import Confinement, Sandbox, SandboxError
+from ..sandbox import spawn
+from ..sandbox import UidLease
 from ._tree import TreeSize, measure
 
 #: What a build step may use besides time: address space, processes, open files, file size.

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..players._manifest import ManifestError, check_name, load_manifest
-from ..players._toml import read_toml
-from ..tournament._config import ConfigError, TournamentConfig, config_from_dict
+from ..players import ManifestError, check_name, load_manifest
+from ..players import read_toml
+from ..tournament import ConfigError, TournamentConfig, config_from_dict
 
 #: Keys that only a ladder file has.
 _OWN = {"database", "host", "port", "active_versions", "max_upload_mb", "build_timeout_s", "build_max_mb",

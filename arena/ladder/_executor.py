@@ -28,11 +28,11 @@ from typing import Protocol
 
 import trio
 
-from ..match._result import MatchResult
-from ..sandbox._sandbox import Sandbox
-from ..tournament._config import TournamentConfig
-from ..tournament._handout import GameSource
-from ..tournament._schedule import ScheduledGame
+from ..match import MatchResult
+from ..sandbox import Sandbox
+from ..tournament import TournamentConfig
+from ..tournament import GameSource
+from ..tournament import ScheduledGame
 from ._vetting import hide_submissions
 
 
@@ -74,7 +74,7 @@ def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdi
     or with ``executor = "dask"`` in the ladder file, one arena worker on each worker of a Dask
     cluster (:class:`arena.tournament._dask.DaskWorkers`; a LocalCluster without ``scheduler``). Each
     stretch hides the submissions made so far from the bots (:func:`hide_submissions`)."""
-    from ..tournament._workers import Setup, Workers, default_workers, sandbox_fields
+    from ..tournament import Setup, Workers, default_workers, sandbox_fields
 
     def lost(line: str) -> None:
         print(f"warning: {line}", file=sys.stderr)
@@ -85,7 +85,7 @@ def worker_executor(workers: int, sandbox: Sandbox | None, log_dir: Path, workdi
         setup = Setup(config, log_dir, True, sandbox_fields(box)).spread(config.concurrency, processes)
         arguments = (setup, processes, source, on_result, on_death, lost)
         if config.executor == "dask":
-            from ..tournament._dask import DaskWorkers
+            from ..tournament import DaskWorkers
 
             runner = DaskWorkers(*arguments, scheduler=config.scheduler, slots=config.concurrency)
         else:

@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..players._faults import Fault, FaultKind
+from ..players import Fault, FaultKind
 
 #: Games with a fault among a version's window from which it is benched (see the module).
 BENCH_AFTER = 2

@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from ..players._faults import Fault
+from ..players import Fault
 
 #: a version's newest faults whose whole text (detail and stderr) is kept
 TEXTS_KEPT = 20

@@ -16,8 +16,8 @@ from typing import Any
 
 import msgpack
 
-from ..match._result import MatchResult
-from ..tournament._store import StoreError
+from ..match import MatchResult
+from ..tournament import StoreError
 from ._faulttext import forget_old_texts, slim, with_texts
 from ._faulttext import shown as as_shown
 from ._schema import DETAIL_MAX, REPORT_MAX, LadderTables, cap_text

@@ -31,12 +31,12 @@ from pathlib import Path
 
 import trio
 
-from ..match._checkbot import check_bot
-from ..players._manifest import BotSpec, ManifestError, load_manifest
-from ..players._timecontrol import TimeControl
-from ..sandbox._detect import detect_sandbox
-from ..sandbox._limits import Limits
-from ..sandbox._sandbox import Sandbox, SandboxError
+from ..match import check_bot
+from ..players import BotSpec, ManifestError, load_manifest
+from ..players import TimeControl
+from ..sandbox import detect_sandbox
+from ..sandbox import Limits
+from ..sandbox import Sandbox, SandboxError
 from ._archive import MANIFEST, ArchiveError, unpack
 from ._build import BUILD_LIMITS as BUILD_LIMITS
 from ._build import BUILD_MAX_BYTES as BUILD_MAX_BYTES

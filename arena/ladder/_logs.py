@@ -28,7 +28,7 @@ from pathlib import Path
 
 import trio
 
-from ..players._manifest import log_name
+from ..players import log_name
 
 #: how often the logs are looked at
 PRUNE_EVERY_S = 1.0

@@ -57,11 +57,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..ratings._bradley_terry import solve_bradley_terry
-from ..ratings._encode import from_columns, pair_scores
-from ..ratings._fit import ELO_PER_NAT
-from ..ratings._intervals import information
-from ..ratings._plackett_luce import plackett_luce_objective, solve_plackett_luce
+from ..ratings import solve_bradley_terry
+from ..ratings import from_columns, pair_scores
+from ..ratings import ELO_PER_NAT
+from ..ratings import information
+from ..ratings import plackett_luce_objective, solve_plackett_luce
 
 #: Virtual draws per entrant against a rating-0 opponent: keeps every rating finite and
 #: gives a version without games a variance of 1 / (PRIOR_DRAWS / 4) nats^2 (sd 347 Elo).

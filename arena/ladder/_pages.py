@@ -59,7 +59,7 @@ def leaderboard_page(data: dict[str, Any]) -> str:
             + _table(["#", "bot", "author", "elo", "games"], rows))
     rated = [row for row in data["rows"] if row["active"] and row["elo"] is not None]
     if rated:
-        from ..report._charts import error_bar_chart  # the report's chart: SVG, no script
+        from ..report import error_bar_chart  # the report's chart: SVG, no script
 
         body += error_bar_chart(rated, title="Elo of the active versions (95 % interval)")
     return page("Ladder", body)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from engines import Replay
 
-from ..match._rerun import Rerun, RerunError
-from ..players._manifest import BotSpec, ManifestError, load_manifest
-from ..tournament._schedule import bot_seeds_of
+from ..match import Rerun, RerunError
+from ..players import BotSpec, ManifestError, load_manifest
+from ..tournament import bot_seeds_of
 from ._config import load_ladder
 from ._store import LadderStore
 

@@ -46,11 +46,11 @@ from typing import Any
 import numpy as np
 import trio
 
-from ..match._result import EndReason, MatchResult
-from ..players._manifest import ManifestError, load_manifest
-from ..sandbox._sandbox import Sandbox
-from ..tournament._handout import WindowPlan
-from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, bot_seeds_of, keyed_seed
+from ..match import EndReason, MatchResult
+from ..players import ManifestError, load_manifest
+from ..sandbox import Sandbox
+from ..tournament import WindowPlan
+from ..tournament import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, bot_seeds_of, keyed_seed
 from ._config import LadderConfig
 from ._executor import Executor, LadderSource
 from ._faulting import GameFaults

@@ -18,9 +18,9 @@ import sqlite3
 import time
 from pathlib import Path
 
-from ..tournament._metastore import MetaStore
-from ..tournament._schedule import new_key
-from ..tournament._store import StoreError
+from ..tournament import MetaStore
+from ..tournament import new_key
+from ..tournament import StoreError
 
 FORMAT = "pirate-arena-ladder"
 SCHEMA_VERSION = 1

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..tournament._store import StoreError
+from ..tournament import StoreError
 from ._games import GameRecords
 from ._schema import DETAIL_MAX, FORMAT, REPORT_MAX, SCHEMA_VERSION, cap_text, open_database
 from ._submissions import Entrant, Status, SubmissionRecords, SubmissionRefused, hash_token

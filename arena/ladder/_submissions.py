@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..tournament._store import StoreError
+from ..tournament import StoreError
 from ._faulttext import forget_all_texts
 from ._schema import DETAIL_MAX, REPORT_MAX, LadderTables, cap_text
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import trio
 
-from ..sandbox._sandbox import Sandbox
-from ..sandbox._uids import UidError
+from ..sandbox import Sandbox
+from ..sandbox import UidError
 from ._build import BuildCaps
 from ._config import LadderConfig
 from ._intake import admit

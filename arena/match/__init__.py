@@ -8,3 +8,18 @@
 
 Uses :mod:`arena.players` and :mod:`arena.sandbox`; knows nothing of tournaments.
 """
+
+import lazy_loader
+
+#: What the other parts may use of this one, by module. A name is imported when first used:
+#: a face loads nothing itself, so that a command imports only what it runs.
+__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
+    "_checkbot": ["check_bot"],
+    "_match": ["MatchSettings", "play_match"],
+    "_replay_file": [
+        "NotAReplay", "ReplayFileError", "load_replay_file", "replay_from_dict", "save_replay_file",
+    ],
+    "_rerun": ["Rerun", "RerunError", "departure", "play_rerun"],
+    "_result": ["EndReason", "MatchResult"],
+    "_single": ["run_single_match"],
+})

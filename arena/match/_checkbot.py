@@ -24,12 +24,12 @@ import trio
 import protocol
 from engines import Replay, game_ids, get_game
 
-from ..players._faults import FaultKind
-from ..players._manifest import BotSpec
-from ..players._open_player import open_player
-from ..players._player import Player
-from ..players._timecontrol import TimeControl
-from ..sandbox._sandbox import Sandbox
+from ..players import FaultKind
+from ..players import BotSpec
+from ..players import open_player
+from ..players import Player
+from ..players import TimeControl
+from ..sandbox import Sandbox
 from ._match import MatchSettings, play_match
 from ._result import EndReason
 

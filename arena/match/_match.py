@@ -24,9 +24,9 @@ import trio
 import protocol
 from engines import Game, IllegalAction, Outcome, Replay, State, is_listed
 
-from ..players._faults import BotFault, Fault, FaultKind, FaultPolicy
-from ..players._player import Player
-from ..players._timecontrol import GameClock, TimeControl
+from ..players import BotFault, Fault, FaultKind, FaultPolicy
+from ..players import Player
+from ..players import GameClock, TimeControl
 from ._result import EndReason, MatchResult
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from engines import Replay
 
-from ..players._manifest import BotSpec
-from ..sandbox._sandbox import Sandbox
+from ..players import BotSpec
+from ..sandbox import Sandbox
 from ._match import MatchSettings
 from ._result import MatchResult
 from ._single import run_single_match

@@ -9,7 +9,7 @@ from typing import Any
 
 from engines import Replay
 
-from ..players._faults import Fault
+from ..players import Fault
 
 
 class EndReason(enum.Enum):

@@ -8,9 +8,9 @@ from typing import Any
 
 from engines import get_game
 
-from ..players._manifest import BotSpec
-from ..players._pool import open_bot_pool
-from ..sandbox._sandbox import Sandbox
+from ..players import BotSpec
+from ..players import open_bot_pool
+from ..sandbox import Sandbox
 from ._match import MatchSettings, play_match
 from ._result import MatchResult
 

@@ -11,3 +11,12 @@
 Uses :mod:`arena.match`, :mod:`arena.players`, :mod:`arena.tournament` (the store) and
 :mod:`arena.report` (the viewer); needs the ``ladder`` extra (Starlette, Hypercorn).
 """
+
+import lazy_loader
+
+#: What the other parts may use of this one, by module. A name is imported when first used:
+#: a face loads nothing itself, so that a command imports only what it runs.
+__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
+    "_serve": ["serve_play"],
+    "_session": ["PlaySetup"],
+})

@@ -21,10 +21,10 @@ import trio
 import protocol
 from engines import IllegalAction, State, is_listed
 
-from ..players._faults import BotFault, Fault, FaultKind
-from ..players._manifest import BotSpec
-from ..players._player import Player
-from ..players._timecontrol import GameClock
+from ..players import BotFault, Fault, FaultKind
+from ..players import BotSpec
+from ..players import Player
+from ..players import GameClock
 
 
 class _Decision:

@@ -9,7 +9,7 @@ from importlib import resources
 
 import engines
 
-from ..report._page import viewer_css, viewer_scripts
+from ..report import viewer_css, viewer_scripts
 
 
 def _asset(name: str) -> str:

@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 import trio
 
-from ..ladder._serving import start_serving
-from ..players._pool import open_bot_pool
-from ..sandbox._sandbox import Sandbox
+from ..ladder import start_serving
+from ..players import open_bot_pool
+from ..sandbox import Sandbox
 from ._app import build_app, local_hosts
 from ._human import HumanSeat
 from ._session import PlaySession, PlaySetup, open_play_store

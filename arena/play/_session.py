@@ -22,19 +22,19 @@ import trio
 
 import engines
 
-from ..match._match import MatchSettings, play_match
-from ..match._result import MatchResult
-from ..match._replay_file import save_replay_file
-from ..players._faults import Fault, FaultKind
-from ..players._manifest import BotSpec
-from ..players._player import Player
-from ..players._pool import BotPool
-from ..report._chunks import pack_chunk
-from ..report._meta import viewer_meta
-from ..report._page import game_payload
-from ..report._steps import pack_steps
-from ..tournament._schedule import GAME_SEED_BITS, ScheduledGame
-from ..tournament._store import ResultsStore, StoreError
+from ..match import MatchSettings, play_match
+from ..match import MatchResult
+from ..match import save_replay_file
+from ..players import Fault, FaultKind
+from ..players import BotSpec
+from ..players import Player
+from ..players import BotPool
+from ..report import pack_chunk
+from ..report import viewer_meta
+from ..report import game_payload
+from ..report import pack_steps
+from ..tournament import GAME_SEED_BITS, ScheduledGame
+from ..tournament import ResultsStore, StoreError
 from ._human import HumanPlayer, HumanSeat
 
 

@@ -21,3 +21,29 @@
 
 Uses :mod:`arena.sandbox`; knows nothing of matches or tournaments.
 """
+
+import lazy_loader
+
+#: What the other parts may use of this one, by module. A name is imported when first used:
+#: a face loads nothing itself, so that a command imports only what it runs.
+__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
+    "_faults": [
+        "BotFault", "FAULT_SETTING", "FAULT_SETTINGS", "Fault", "FaultKind", "FaultPolicy", "between_games",
+    ],
+    "_manifest": [
+        "BotSpec", "ManifestError", "check_name", "load_manifest", "log_name", "manifest_from_dict",
+        "resolve_bot",
+    ],
+    "_open_player": ["open_player"],
+    "_player": ["Player"],
+    "_pool": ["BotPool", "open_bot_pool"],
+    "_probe": ["run_probe"],
+    "_probe_judge": ["channels_left", "judge"],
+    "_process": ["BotProcess", "VIEW_REFUSED", "scope_of"],
+    "_program": ["bot_environment", "program_exists"],
+    "_settings": ["again_flags"],
+    "_startup": ["StartupError"],
+    "_stderr_log": ["StderrLog"],
+    "_timecontrol": ["GameClock", "TIME_SETTING", "TIME_SETTINGS", "TimeControl", "time_again"],
+    "_toml": ["KIND_NAMES", "describe_value", "read_toml"],
+})

@@ -46,8 +46,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..sandbox._limits import Limits
-from ..sandbox._widening import view_widening
+from ..sandbox import Limits
+from ..sandbox import view_widening
 from ._toml import describe_value, read_toml
 
 

@@ -11,7 +11,7 @@ import trio
 
 import protocol
 
-from ..sandbox._sandbox import Sandbox
+from ..sandbox import Sandbox
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
 from ._player import Player

@@ -22,7 +22,7 @@ from ._process import BotProcess
 from ._timecontrol import GameClock
 
 if TYPE_CHECKING:
-    from ..sandbox._botcgroup import BotCgroup
+    from ..sandbox import BotCgroup
 
 ARENA_NAME = "pirate-arena 0.1"
 

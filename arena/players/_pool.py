@@ -50,7 +50,7 @@ import trio
 
 import protocol
 
-from ..sandbox._sandbox import Sandbox
+from ..sandbox import Sandbox
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
 from ._open_player import open_player

@@ -28,10 +28,10 @@ from pathlib import Path
 
 import trio
 
-from ..sandbox._sandbox import Sandbox
-from ..sandbox._folders import ViewRefused
-from ..sandbox._plan import installation, plan_view, program_path
-from ..sandbox._view import shown_paths
+from ..sandbox import Sandbox
+from ..sandbox import ViewRefused
+from ..sandbox import installation, plan_view, program_path
+from ..sandbox import shown_paths
 from . import _probe_files, _probe_inside
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec

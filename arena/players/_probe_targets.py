@@ -14,7 +14,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from ..sandbox._limits import Limits
+from ..sandbox import Limits
 
 #: the probe's limits: a small process cap and memory to try them against
 PROBE_LIMITS = Limits(processes=8, memory_mb=96)

@@ -28,15 +28,15 @@ from pathlib import Path
 
 import trio
 
-from ..sandbox._botcgroup import BotCgroup
-from ..sandbox._folders import ViewRefused
-from ..sandbox._sandbox import Confinement, Sandbox, SandboxError
-from ..sandbox._seccomp import current_arch
-from ..sandbox._spawn import Child, spawn
-from ..sandbox._sysinfo import ListenerInstaller, listener_pair, receive_listener
-from ..sandbox._sysinfo import answer as answer_sysinfo
-from ..sandbox._uids import UidError, UidLease
-from ..sandbox._userns import kill_namespace, namespace_of
+from ..sandbox import BotCgroup
+from ..sandbox import ViewRefused
+from ..sandbox import Confinement, Sandbox, SandboxError
+from ..sandbox import current_arch
+from ..sandbox import Child, spawn
+from ..sandbox import ListenerInstaller, listener_pair, receive_listener
+from ..sandbox import answer as answer_sysinfo
+from ..sandbox import UidError, UidLease
+from ..sandbox import kill_namespace, namespace_of
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec, log_name
 from ._program import bot_environment, missing_program, program_exists, why_not_executable

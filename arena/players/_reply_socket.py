@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import socket
 
-from ..sandbox._loopback import PrivateLoopback
+from ..sandbox import PrivateLoopback
 
 #: ``SO_TIMESTAMPNS`` (Linux; Python's socket module does not name it)
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)

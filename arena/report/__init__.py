@@ -10,27 +10,25 @@ The names below are loaded on first use: the text tables and replays do not pay 
 HTML page's modules.
 """
 
-from __future__ import annotations
+import lazy_loader
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from ._frames import ViewError as ViewError
-    from ._frames import game_frames as game_frames
-    from ._page import REPLAY_BUDGET as REPLAY_BUDGET
-    from ._page import report_html as report_html
-    from ._page import viewer_html as viewer_html
-    from ._page import write_report as write_report
-
-#: each public name and the module that defines it
-_PUBLIC = {"ViewError": "_frames", "game_frames": "_frames", "REPLAY_BUDGET": "_page", "report_html": "_page",
-           "viewer_html": "_page", "write_report": "_page"}
-__all__ = sorted(_PUBLIC)
-
-
-def __getattr__(name: str) -> Any:
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+#: What the other parts may use of this one, by module. A name is imported when first used:
+#: a face loads nothing itself, so that a command imports only what it runs.
+__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
+    "_adaptive": ["adaptive_lines"],
+    "_charts": ["error_bar_chart"],
+    "_chunks": ["pack_chunk"],
+    "_frames": ["ViewError", "game_frames"],
+    "_luck": ["BaselineError", "LuckTally", "NoBaseline", "records_with_luck"],
+    "_meta": ["viewer_meta"],
+    "_page": [
+        "REPLAY_BUDGET", "game_payload", "report_html", "stored_meta", "viewer_css", "viewer_html",
+        "viewer_scripts", "write_report",
+    ],
+    "_replays": ["describe_replay", "is_database", "list_stored_games", "load_replay"],
+    "_steps": ["pack_steps"],
+    "_tables": [
+        "always_faulting", "crosstable", "export_records", "fault_counts", "interval_label", "records_of",
+        "standings_csv", "standings_json", "standings_of", "standings_table",
+    ],
+})

@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..tournament._store import ResultsStore, StoredGame
+from ..tournament import ResultsStore, StoredGame
 
 
 def adaptive_lines(store: ResultsStore, games: Sequence[StoredGame]) -> list[str]:
@@ -21,8 +21,8 @@ def adaptive_lines(store: ResultsStore, games: Sequence[StoredGame]) -> list[str
         return []
     if not isinstance(raw, dict) or raw.get("format") != "adaptive":
         return []
-    from ..tournament._adaptive import plan_of
-    from ..tournament._config import ConfigError, config_from_dict
+    from ..tournament import plan_of
+    from ..tournament import ConfigError, config_from_dict
 
     try:
         config = config_from_dict(raw, Path(store.meta("config_path") or "tournament.toml"))

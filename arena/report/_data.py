@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..ratings import METHODS
-from ..tournament._store import StoredGame
+from ..tournament import StoredGame
 from ._tables import records_of, standings_of, with_result
 
 #: stderr kept per fault in the report (the store keeps 16 KiB; the page needs a glance)

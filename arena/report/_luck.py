@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..ratings import GameRecord
-from ..ratings._baseline import Baseline, BaselineError, NoBaseline, game_baseline
-from ..ratings._chance import DEFAULT_SAMPLES, game_luck
-from ..tournament._store import ResultsStore, StoredGame, cache_luck, cached_luck
+from ..ratings import Baseline, BaselineError, NoBaseline, game_baseline
+from ..ratings import DEFAULT_SAMPLES, game_luck
+from ..tournament import ResultsStore, StoredGame, cache_luck, cached_luck
 from ._tables import records_of, with_result
 
 #: Seconds of computing between two batches kept: a commit costs milliseconds, and a run

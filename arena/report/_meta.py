@@ -15,7 +15,7 @@ from typing import Any
 
 from engines import Replay
 
-from ..players._timecontrol import TimeControl
+from ..players import TimeControl
 
 #: the most of a fault's stderr the viewer shows: its last lines, a glance (the report's fault
 #: table keeps more; the store keeps 16 KiB)

@@ -22,7 +22,7 @@ from typing import Any
 import engines
 from engines import Replay
 
-from ..tournament._store import ResultsStore, StoredGame
+from ..tournament import ResultsStore, StoredGame
 from ._adaptive import adaptive_lines
 from ._chunks import pack_chunk
 from ._data import faults_data, games_data, progress_data, standings_data
@@ -238,7 +238,7 @@ def report_html(store: ResultsStore, replay_budget: int = REPLAY_BUDGET, n_boot:
 
 def _corrected_section(store: ResultsStore, games: list[StoredGame]) -> str:
     """The chance-corrected points as an HTML section (docs/ratings.md)."""
-    from ..ratings._corrected import corrected_points
+    from ..ratings import corrected_points
     from ._luck import NoBaseline, records_with_luck
 
     try:

@@ -15,7 +15,7 @@ from typing import Any
 import engines
 from engines import Replay
 
-from ..match._replay_file import NotAReplay, ReplayFileError, load_replay_file, replay_from_dict
+from ..match import NotAReplay, ReplayFileError, load_replay_file, replay_from_dict
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -40,7 +40,7 @@ def load_replay(path: Path, key: str | None = None) -> tuple[Replay, dict[str, A
         return load_replay_file(path)
     if key is None:
         raise ReplayFileError(f"{path} is a results database: name a game (`arena replay {path}` lists them)")
-    from ..tournament._store import ResultsStore
+    from ..tournament import ResultsStore
 
     store = ResultsStore.open(path, read_only=True)
     try:
@@ -62,7 +62,7 @@ def load_replay(path: Path, key: str | None = None) -> tuple[Replay, dict[str, A
 
 def list_stored_games(path: Path) -> Iterator[str]:
     """One line per game of a results database: key, seats, ranks, how it ended, steps."""
-    from ..tournament._store import ResultsStore
+    from ..tournament import ResultsStore
 
     store = ResultsStore.open(path, read_only=True)
     try:

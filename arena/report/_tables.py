@@ -15,9 +15,9 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ..match._result import EndReason
+from ..match import EndReason
 from ..ratings import METHODS, GameRecord, Standings, compute_standings, write_pgn
-from ..tournament._store import StoredGame
+from ..tournament import StoredGame
 
 ARENA_ERROR = EndReason.ARENA_ERROR.value
 

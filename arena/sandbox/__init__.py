@@ -71,3 +71,26 @@ cache contention between bots running at once.
 
 Imports nothing else of the arena: every other part may use it.
 """
+
+import lazy_loader
+
+#: What the other parts may use of this one, by module. A name is imported when first used:
+#: a face loads nothing itself, so that a command imports only what it runs.
+__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
+    "_botcgroup": ["BotCgroup", "memory_detail"],
+    "_cgroups": ["find_cgroups"],
+    "_detect": ["detect_sandbox"],
+    "_folders": ["ViewRefused"],
+    "_limits": ["Limits"],
+    "_loopback": ["PrivateLoopback"],
+    "_open": ["cgroups_warning", "open_sandbox"],
+    "_plan": ["installation", "plan_view", "program_path"],
+    "_sandbox": ["Confinement", "Sandbox", "SandboxError"],
+    "_seccomp": ["current_arch"],
+    "_spawn": ["Child", "spawn"],
+    "_sysinfo": ["ListenerInstaller", "answer", "listener_pair", "receive_listener"],
+    "_uids": ["UidAllocator", "UidError", "UidLease"],
+    "_userns": ["enter_own_namespace", "kill_descendants", "kill_namespace", "namespace_of"],
+    "_view": ["shown_paths"],
+    "_widening": ["view_widening"],
+})

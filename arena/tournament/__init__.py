@@ -16,3 +16,26 @@
 Uses :mod:`arena.match`, :mod:`arena.players`, :mod:`arena.sandbox` and :mod:`arena.ratings`
 (the SPRT stop, the adaptive looks and rounds).
 """
+
+import lazy_loader
+
+#: What the other parts may use of this one, by module. A name is imported when first used:
+#: a face loads nothing itself, so that a command imports only what it runs.
+__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
+    "_access": ["write_problem"],
+    "_adaptive": ["plan_of"],
+    "_config": [
+        "ConfigError", "EXECUTORS", "TournamentConfig", "config_from_dict", "load_config", "parse_listen",
+    ],
+    "_dask": ["DaskWorkers"],
+    "_database": ["config_of_store", "entrant_row", "open_store"],
+    "_extend": ["extend_config"],
+    "_handout": ["GameSource", "WindowPlan"],
+    "_metastore": ["MetaStore"],
+    "_ranges": ["OPTIONS", "RANGES", "parse_option"],
+    "_rerun": ["tournament_rerun"],
+    "_runner": ["Progress", "TournamentRunner", "log_dir_of"],
+    "_schedule": ["GAME_SEED_BITS", "ScheduleSpec", "ScheduledGame", "bot_seeds_of", "keyed_seed", "new_key"],
+    "_store": ["ResultsStore", "StoreError", "StoredGame", "cache_luck", "cached_luck"],
+    "_workers": ["Setup", "Workers", "default_workers", "sandbox_fields"],
+})

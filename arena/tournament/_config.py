@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 import engines
 
-from ..match._match import MatchSettings
-from ..players._faults import FAULT_SETTING, FAULT_SETTINGS, FaultPolicy
-from ..players._manifest import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
-from ..players._timecontrol import TIME_SETTINGS, TimeControl
-from ..players._toml import KIND_NAMES, describe_value, read_toml
+from ..match import MatchSettings
+from ..players import FAULT_SETTING, FAULT_SETTINGS, FaultPolicy
+from ..players import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
+from ..players import TIME_SETTINGS, TimeControl
+from ..players import KIND_NAMES, describe_value, read_toml
 from ._ranges import RangeError, check_number, check_real
 from ._schedule import Format, ScheduleSpec
 
 if TYPE_CHECKING:
-    from ..ratings._sprt_watch import SprtWatch
+    from ..ratings import SprtWatch
 
 
 class ConfigError(ValueError):
@@ -288,7 +288,7 @@ def _adaptive(reader: _Reader, fmt: Format, entrants: int, rounds: int) -> Adapt
             raise reader.error(given[0], 'is for format = "adaptive"')
         return None
     text = reader.get(data, "goal", str, _REQUIRED)
-    from ..ratings._adaptive import parse_goal  # numpy: not on the CLI's start-up path
+    from ..ratings import parse_goal  # numpy: not on the CLI's start-up path
 
     try:
         goal = parse_goal(text)
@@ -315,7 +315,7 @@ def _sprt(data: dict[str, Any], fmt: Format, candidates: tuple[str, ...], names:
         return None
     if fmt is not Format.GAUNTLET:
         raise ConfigError(f"{path}: [sprt] is for format = \"gauntlet\" (one candidate against the field)")
-    from ..ratings._sprt_watch import sprt_watch_from_table  # numpy: not on the CLI's start-up path
+    from ..ratings import sprt_watch_from_table  # numpy: not on the CLI's start-up path
 
     try:
         return sprt_watch_from_table(data["sprt"], candidates, [n for n in names if n not in candidates], players)

@@ -7,7 +7,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from ..players._manifest import BotSpec
+from ..players import BotSpec
 from ._config import TournamentConfig, config_from_dict
 from ._store import ResultsStore, StoreError
 

@@ -11,10 +11,10 @@ import dataclasses
 
 from engines import Game
 
-from ..match._match import play_match
-from ..match._result import MatchResult
-from ..players._faults import FaultKind
-from ..players._pool import BotPool
+from ..match import play_match
+from ..match import MatchResult
+from ..players import FaultKind
+from ..players import BotPool
 from ._config import TournamentConfig
 from ._schedule import ScheduledGame
 

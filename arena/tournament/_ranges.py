@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..players._faults import FAULT_SETTINGS
-from ..players._timecontrol import TIME_SETTINGS
+from ..players import FAULT_SETTINGS
+from ..players import TIME_SETTINGS
 
 
 @dataclass(frozen=True)

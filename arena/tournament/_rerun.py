@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engines import Replay
 
-from ..match._rerun import Rerun, RerunError
+from ..match import Rerun, RerunError
 from ._database import config_of_store
 from ._schedule import bot_seeds_of
 from ._store import ResultsStore

@@ -31,10 +31,10 @@ import trio
 
 from engines import get_game
 
-from ..match._result import MatchResult
-from ..players._faults import between_games
-from ..players._pool import BotPool, open_bot_pool
-from ..sandbox._sandbox import Sandbox
+from ..match import MatchResult
+from ..players import between_games
+from ..players import BotPool, open_bot_pool
+from ..sandbox import Sandbox
 from ._config import TournamentConfig
 from ._handout import GameSource, WindowPlan
 from ._play import play_scheduled
@@ -43,7 +43,7 @@ from ._store import ResultsStore, StoreError
 from ._workers import default_workers
 
 if TYPE_CHECKING:
-    from ..ratings._sprt_watch import WatchTally
+    from ..ratings import WatchTally
     from ._adaptive import AdaptivePlan
 
 
@@ -165,7 +165,7 @@ class TournamentRunner:
         stored before it are kept; resume later).
         """
         if self.config.sprt is not None:
-            from ..ratings._sprt_watch import WatchTally
+            from ..ratings import WatchTally
 
             self.sprt = WatchTally(self.config.sprt)
         for stored in self.store.games():

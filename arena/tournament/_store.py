@@ -30,7 +30,7 @@ from typing import Any
 
 import msgpack
 
-from ..match._result import MatchResult
+from ..match import MatchResult
 from ._access import connect, connect_read_only, write_problem
 from ._metastore import MetaStore
 from ._schedule import SCHEDULE_VERSION, ScheduledGame, new_key

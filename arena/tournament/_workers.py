@@ -49,11 +49,11 @@ from typing import Any
 
 import trio
 
-from ..sandbox._cgroups import find_cgroups
-from ..sandbox._sandbox import Sandbox
-from ..sandbox._spawn import spawn
-from ..sandbox._userns import enter_own_namespace, kill_descendants, namespace_of
-from ..sandbox._uids import UidAllocator
+from ..sandbox import find_cgroups
+from ..sandbox import Sandbox
+from ..sandbox import spawn
+from ..sandbox import enter_own_namespace, kill_descendants, namespace_of
+from ..sandbox import UidAllocator
 from ._config import TournamentConfig
 from ._handout import LOOKAHEAD, GameSource, pick
 from ._schedule import ScheduledGame
@@ -282,7 +282,7 @@ class Workers:
         self.broken.update(broken)
         self.root_bots.update(root_bots)
         if error is not None:
-            from ..players._startup import StartupError
+            from ..players import StartupError
 
             self._stop(StartupError(error + where))
             return
@@ -414,8 +414,8 @@ def _picklable(error: BaseException) -> BaseException:
 
 async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
     """Pre-flight, then play the games ``reader`` brings until it ends."""
-    from ..players._pool import open_bot_pool
-    from ..players._startup import StartupError
+    from ..players import open_bot_pool
+    from ..players import StartupError
     from ._play import play_scheduled
 
     config = setup.config
