@@ -178,3 +178,15 @@ def test_pack_bot_puts_the_manifest_at_the_top_as_bot_toml(tmp_path):
 
     with pytest.raises(UsageError, match="is a link"):
         pack_bot(tmp_path / "mine.toml")
+
+
+def test_the_example_ladder_file_shows_every_key_a_ladder_has():
+    # examples/ladder.toml says it shows every key: a key added to the reader and not to it
+    # would be one an organiser never hears of (four were missing, issue 47).
+    from arena.ladder._config import _OWN
+
+    example = Path(__file__).resolve().parents[3] / "examples" / "ladder.toml"
+    text = example.read_text(encoding="utf-8")
+    assert sorted(key for key in _OWN - {"bots"} if f"\n{key} = " not in text) == []
+    assert "[[bots]]" in text
+    load_ladder(example)
