@@ -350,11 +350,9 @@ def compare_command(
         result = compare(records, a, b, unit="game" if per_game else "block", correct=not raw, baseline=label)
     except ValueError as error:  # the same entrant twice, or no shared game
         raise UsageError(f"{database}: {error}") from None
-    if fmt == "json":
-        typer.echo(json.dumps(result.as_dict() | ({"not_available": missing} if missing else {}), indent=2))
-    else:
-        typer.echo("\n".join(result.lines() + ([f"chance correction: {missing}; the figures are raw"] if missing
-                                                else [])))
+    note = [f"chance correction: {missing}; the figures are raw"] if missing else []
+    typer.echo(json.dumps(result.as_dict() | ({"not_available": missing} if missing else {}), indent=2)
+               if fmt == "json" else "\n".join(result.lines() + note))
 
 
 def _shared_luck(database: Path, a: str, b: str) -> tuple[list[GameRecord], str]:
