@@ -1,4 +1,4 @@
-"""Adaptive scheduling against a uniform sample of tables (issue 46 part 2).
+"""Adaptive scheduling against Swiss and a uniform sample of tables (issue 46 part 2).
 
 Simulated fields of known Plackett-Luce strengths: ``N`` entrants, ratings drawn
 from a normal distribution with a standard deviation of ``--spread`` Elo (200 by
@@ -15,13 +15,16 @@ Per field, with the goal ``top K`` at ``--error`` and an indifference margin of
   says decided (or its looks are spent); games used, and whether the answer is
   right: every entrant named is within the margin of the true K-th best (the
   guarantee), and, stricter, whether it is exactly the true top K;
+- swiss: every round seats the whole field by points so far (neighbours in the standing
+  at a table), and the same judge looks at the same geometric points until it decides
+  (``--swiss-runs`` fields);
 - uniform: tables drawn uniformly among all k-subsets (what ``max_tables``
   samples from round-robin), blocks of ``k`` games, Plackett-Luce fitted at
   geometric checkpoints and its top K taken; its error at each checkpoint over
   the fields, and the games at which it first reaches the stated error (and
   1 %), interpolated on a log scale between checkpoints.
 
-    PYTHONPATH=. python benchmarks/bench_adaptive.py --n 64 --k 4 --runs 500
+    PYTHONPATH=. python benchmarks/bench_adaptive.py --n 64 --k 4 --runs 500 --swiss-runs 100
 """
 
 from __future__ import annotations
