@@ -36,13 +36,13 @@ ECHO = [sys.executable, str(HERE / "echo_bot.py")]
 
 
 def _worker_rss_kib(parent: int) -> list[int]:
-    """VmRSS of each worker process (``arena.tournament._workers``) whose parent is ``parent``."""
+    """VmRSS of each worker process (``arena.tournament._worker_process``) whose parent is ``parent``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            if b"arena.tournament._workers" not in Path(f"/proc/{entry}/cmdline").read_bytes():
+            if b"arena.tournament._worker_process" not in Path(f"/proc/{entry}/cmdline").read_bytes():
                 continue
             status = Path(f"/proc/{entry}/status").read_text()
         except OSError:

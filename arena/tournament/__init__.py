@@ -11,7 +11,9 @@
 - :mod:`._runner`: :class:`TournamentRunner`, the games missing from the store played
   concurrently; :mod:`._handout`: which game goes to which worker (rotation-major windows);
 - :mod:`._play`: one scheduled game, shared by the runner and the workers;
-- :mod:`._workers`: worker processes on this machine; :mod:`._dask`: on a Dask cluster.
+- :mod:`._workers`: worker processes on this machine, as the coordinator runs them; :mod:`._dask`:
+  on a Dask cluster; :mod:`._worker_process`: the worker process's program;
+  :mod:`._worker_setup`: what a worker is given; :mod:`._frames`: the messages' framing.
 
 Uses :mod:`arena.match`, :mod:`arena.players`, :mod:`arena.sandbox` and :mod:`arena.ratings`
 (the SPRT stop, the adaptive looks and rounds).
@@ -37,5 +39,6 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
     "_runner": ["Progress", "TournamentRunner", "log_dir_of"],
     "_schedule": ["GAME_SEED_BITS", "ScheduleSpec", "ScheduledGame", "bot_seeds_of", "keyed_seed", "new_key"],
     "_store": ["ResultsStore", "StoreError", "StoredGame", "cache_luck", "cached_luck"],
-    "_workers": ["Setup", "Workers", "default_workers", "sandbox_fields"],
+    "_worker_setup": ["Setup", "sandbox_fields"],
+    "_workers": ["Workers", "default_workers"],
 })

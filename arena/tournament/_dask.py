@@ -2,7 +2,7 @@
 
 Each Dask worker hosts one long-lived arena worker: a Dask task (:func:`host_arena_worker`)
 connects back to the coordinator over TCP and starts ``python -m arena.tournament._dask``, the very
-program of a local worker (:mod:`arena.tournament._workers`) with that socket as its stdin and stdout.
+program of a local worker (:mod:`arena.tournament._worker_process`) with that socket as its stdin and stdout.
 The coordinator serves it exactly as it serves a local worker process (:class:`DaskWorkers`
 is a :class:`~arena.tournament._workers.Workers`): it owns the schedule, is the only store writer, sends
 games and stores the results. So everything a local worker guarantees holds unchanged on the
@@ -46,7 +46,8 @@ from typing import Any
 import trio
 
 from ._config import ConfigError, parse_listen
-from ._workers import FrameReader, WorkerLost, Workers, frame
+from ._frames import FrameReader, frame
+from ._workers import WorkerLost, Workers
 
 INSTALL = "pip install 'pirate-arena[cluster]'"
 _TOKEN_BYTES = 32
@@ -340,7 +341,7 @@ async def _receive_exactly(stream: trio.abc.ReceiveStream, size: int) -> bytes |
 
 def main() -> None:
     _die_with_parent()
-    from ._workers import main as worker_main
+    from ._worker_process import main as worker_main
 
     worker_main()
 

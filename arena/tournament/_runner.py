@@ -231,7 +231,8 @@ class TournamentRunner:
         """Play on ``processes`` worker processes (:mod:`arena.tournament._workers`), or on a Dask
         cluster (:mod:`arena.tournament._dask`), ``slots`` games at once in all; this process stores each
         result as it comes back."""
-        from ._workers import Setup, Workers, sandbox_fields
+        from ._worker_setup import Setup, sandbox_fields
+        from ._workers import Workers
 
         # The log folder's absolute path: a Dask worker's process may run in another folder.
         setup = Setup(self.config, log_dir_of(self.store.path).resolve(), self.skip_broken,

@@ -2,7 +2,7 @@
 
 The coordinator (the process that runs :class:`~arena.tournament._runner.TournamentRunner`) owns
 the schedule and is the only writer of the store. It starts ``workers`` copies of this
-module (``python -m arena.tournament._workers``), each with its own trio loop, its own
+program (``python -m arena.tournament._worker_process``), each with its own trio loop, its own
 :class:`~arena.players._pool.BotPool` (so the pool's rules, among them "no process sees a deal
 twice", hold in each) and its own share of the concurrency. Messages are length-prefixed
 pickles over the worker's stdin and stdout (pipes; on a Dask cluster one TCP socket, see
@@ -35,30 +35,21 @@ coordinator cannot reach its cgroups).
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import os
-import pickle
-import signal
-import struct
 import subprocess
 import sys
-from collections import deque
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import trio
 
 from ..sandbox import find_cgroups
-from ..sandbox import Sandbox
 from ..sandbox import spawn
 from ..sandbox import enter_own_namespace, kill_descendants, namespace_of
-from ..sandbox import UidAllocator
-from ._config import TournamentConfig
-from ._handout import LOOKAHEAD, GameSource, pick
+from ._frames import FrameReader, frame
+from ._handout import LOOKAHEAD, GameSource
 from ._schedule import ScheduledGame
-
-_HEADER = struct.Struct(">I")
+from ._worker_setup import Setup
 
 
 def default_workers() -> int:
@@ -68,87 +59,6 @@ def default_workers() -> int:
     except (AttributeError, OSError):
         return os.cpu_count() or 1
 
-
-@dataclass(frozen=True)
-class Setup:
-    """What a worker needs to play games: the tournament, how to confine bots, its share."""
-
-    config: TournamentConfig
-    log_dir: Path
-    skip_broken: bool
-    #: the coordinator's sandbox, without its per-process parts (cgroup folder, uid counter)
-    sandbox: dict[str, Any] | None
-    #: games at once on this worker, and bot processes its pool keeps per entrant
-    slots: int = 1
-    keep: int = 1
-    #: entrants withdrawn before this worker started (entrant -> why): not started at all
-    withdrawn: dict[str, str] = dataclasses.field(default_factory=dict)
-
-    def spread(self, slots: int, processes: int) -> Setup:
-        """This setup for each of ``processes`` workers sharing ``slots`` games at once. Each
-        worker's pool keeps a process per entrant for each of its slots (an entrant plays at
-        most that many games at once), as in one process (TournamentRunner._play)."""
-        share = -(-slots // processes)
-        return dataclasses.replace(self, slots=share, keep=share)
-
-
-#: the parts of a Sandbox that belong to one process: a worker makes its own
-_PER_PROCESS = frozenset({"cgroups", "uids", "root_bots", "_ids", "_loopback"})
-
-
-def sandbox_fields(sandbox: Sandbox | None) -> dict[str, Any] | None:
-    """What a worker needs to confine bots as the coordinator does: every field of the
-    coordinator's sandbox (a field added later travels too), but its per-process parts."""
-    if sandbox is None:
-        return None
-    fields = {field.name: getattr(sandbox, field.name) for field in dataclasses.fields(sandbox)
-              if field.name not in _PER_PROCESS}
-    fields["cgroups"] = sandbox.cgroups is not None  # a worker finds its own machine's
-    return fields
-
-
-def _worker_sandbox(fields: dict[str, Any] | None) -> Sandbox | None:
-    if fields is None:
-        return None
-    fields = dict(fields)
-    cgroups = fields.pop("cgroups")
-    # Its own cgroup folders, named after its pid like an arena's: if the worker is killed, the
-    # coordinator (or any later arena) sweeps them. Found again here: a Dask worker's machine
-    # may offer other hierarchies than the coordinator's.
-    return Sandbox(**fields, cgroups=find_cgroups(f"pirate-arena-{os.getpid()}") if cgroups else None,
-                   uids=UidAllocator(), _ids=itertools.count())
-
-
-def frame(message: tuple) -> bytes:
-    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    return _HEADER.pack(len(payload)) + payload
-
-
-class FrameReader:
-    """Whole messages from a byte stream; ``None`` at its end."""
-
-    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
-        self.stream = stream
-        self.buffer = bytearray()
-
-    async def receive(self) -> tuple | None:
-        while True:
-            if len(self.buffer) >= _HEADER.size:
-                (size,) = _HEADER.unpack_from(self.buffer)
-                if len(self.buffer) >= _HEADER.size + size:
-                    payload = bytes(self.buffer[_HEADER.size:_HEADER.size + size])
-                    del self.buffer[:_HEADER.size + size]
-                    return pickle.loads(payload)
-            try:
-                data = await self.stream.receive_some(1 << 16)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                data = b""
-            if not data:
-                return None
-            self.buffer += data
-
-
-# -- the coordinator's side ------------------------------------------------------------------
 
 class WorkerLost(Exception):
     """Workers keep dying: the tournament stops (its stored games are kept; resume later)."""
@@ -217,7 +127,7 @@ class Workers:
         # Without root, in a user namespace of its own, which holds its bots' (see _userns): a
         # worker that dies leaves nothing its coordinator cannot find (kill_worker_bots).
         own = bool((self.setup.sandbox or {}).get("own_namespaces"))
-        process = await spawn([sys.executable, "-m", "arena.tournament._workers"],
+        process = await spawn([sys.executable, "-m", "arena.tournament._worker_process"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0,
                               preexec_fn=enter_own_namespace if own else None)
         namespace = namespace_of(process.pid) if own else None
@@ -366,127 +276,3 @@ def kill_worker_bots(setup: Setup, pid: int, namespace: int | None = None) -> No
     layout = find_cgroups(f"pirate-arena-{pid}")
     if layout is not None:
         layout.close()
-
-
-def _sweep_dead_workers(sandbox: Sandbox | None) -> None:
-    """Kill what arena processes that died (those of other workers included) left on this
-    machine: a game given back by a dead worker may be one of theirs."""
-    if sandbox is not None and sandbox.cgroups is not None:
-        sandbox.cgroups.sweep_stale()
-
-
-# -- the worker process ---------------------------------------------------------------------
-
-async def _worker_main() -> None:
-    stdin = trio.lowlevel.FdStream(os.dup(0))
-    stdout = trio.lowlevel.FdStream(os.dup(1))
-    reader = FrameReader(stdin)
-    write_lock = trio.Lock()
-
-    async def send(message: tuple) -> None:
-        async with write_lock:
-            await stdout.send_all(frame(message))
-
-    first = await reader.receive()
-    if first is None:
-        return
-    try:
-        await _play_games(first[1], reader, send)
-    except (Exception, BaseExceptionGroup) as error:
-        # A bot that may not run here (SandboxError), an unusable log folder...: the
-        # coordinator raises it as its own, so the user sees the same one line as without workers.
-        await send(("fatal", _picklable(_first_leaf(error))))
-
-
-def _first_leaf(error: BaseException) -> BaseException:
-    while isinstance(error, BaseExceptionGroup):
-        error = error.exceptions[0]
-    return error
-
-
-def _picklable(error: BaseException) -> BaseException:
-    try:
-        pickle.loads(pickle.dumps(error))
-        return error
-    except Exception:
-        return RuntimeError(f"worker process: {type(error).__name__}: {error}")
-
-
-async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
-    """Pre-flight, then play the games ``reader`` brings until it ends."""
-    from ..players import open_bot_pool
-    from ..players import StartupError
-    from ._play import play_scheduled
-
-    config = setup.config
-    # On a Dask worker of another machine the coordinator's log folder may not exist yet.
-    setup.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    sandbox = _worker_sandbox(setup.sandbox)
-    specs = {spec.name: spec for spec in config.entrants}
-    deaths: list[tuple[str, str]] = []
-    # The games sent and not begun (the coordinator sends at most twice the slots ahead): each
-    # slot takes the first that can start at once on the pool's idle processes (pick).
-    queue: deque[ScheduledGame] = deque()
-    arrived = trio.Event()
-    try:
-        async with open_bot_pool(specs, config.settings.time_control.startup_ms / 1000, sandbox, setup.log_dir,
-                                 keep=setup.keep, on_death=lambda name, detail: deaths.append((name, detail))) as pool:
-            try:
-                broken = await pool.preflight([name for name in specs if name not in setup.withdrawn],
-                                              skip_broken=setup.skip_broken)
-            except StartupError as error:
-                await send(("ready", [], str(error), sorted(sandbox.root_bots) if sandbox else []))
-                return
-            for name, detail in setup.withdrawn.items():
-                pool.withdraw(name, detail)
-            await send(("ready", broken, None, sorted(sandbox.root_bots) if sandbox else []))
-            from engines import get_game
-
-            game = get_game(config.game)
-
-            async def slot() -> None:
-                while True:
-                    while not queue:
-                        await arrived.wait()
-                    scheduled = pick(queue, lambda next_game: pool.ready(next_game.seats, next_game.seed),
-                                     LOOKAHEAD * setup.slots)
-                    result = await play_scheduled(game, scheduled, pool, config)
-                    while deaths:
-                        await send(("death", *deaths.pop(0)))
-                    await send(("result", scheduled.key, result))
-
-            async with trio.open_nursery() as nursery:
-                for _ in range(setup.slots):
-                    nursery.start_soon(slot)
-                while (message := await reader.receive()) is not None:
-                    if message[0] == "withdraw":
-                        pool.withdraw(message[1], message[2])
-                        continue
-                    _, scheduled, sweep = message
-                    if sweep:
-                        _sweep_dead_workers(sandbox)
-                    queue.append(scheduled)
-                    arrived.set()
-                    arrived = trio.Event()
-                # stdin closed: the coordinator is done with us (or gone); games in flight are dropped
-                nursery.cancel_scope.cancel()
-    finally:
-        if sandbox is not None:
-            sandbox.close()
-
-
-def main() -> None:
-    # Ctrl-C is the coordinator's to handle: it closes our stdin, and we stop our bots then.
-    # (The terminal's does not reach us: we run in a process group of our own. This is for a
-    # SIGINT sent to us alone.)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Nothing but frames may reach the coordinator's pipe: stray prints go to stderr.
-    sys.stdout = sys.stderr
-    try:
-        trio.run(_worker_main)
-    except (BrokenPipeError, trio.BrokenResourceError):
-        pass  # the coordinator is gone
-
-
-if __name__ == "__main__":
-    main()

@@ -76,7 +76,7 @@ def test_ctrl_c_in_a_match(tmp_path):
 
 
 def _workers_of(pid: int) -> list[int]:
-    """The worker processes (``python -m arena.tournament._workers``) that ``pid`` started."""
+    """The worker processes (``python -m arena.tournament._worker_process``) that ``pid`` started."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -86,7 +86,7 @@ def _workers_of(pid: int) -> list[int]:
             cmdline = (entry / "cmdline").read_bytes()
         except (OSError, IndexError, ValueError):
             continue
-        if ppid == pid and b"arena.tournament._workers" in cmdline:
+        if ppid == pid and b"arena.tournament._worker_process" in cmdline:
             found.append(int(entry.name))
     return found
 

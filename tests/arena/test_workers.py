@@ -25,7 +25,7 @@ def stored(db: Path) -> int:
 
 
 def worker_pids(parent: int) -> list[int]:
-    """The worker processes (``python -m arena.tournament._workers``) whose parent is ``parent``."""
+    """The worker processes (``python -m arena.tournament._worker_process``) whose parent is ``parent``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -35,7 +35,7 @@ def worker_pids(parent: int) -> list[int]:
             command = Path(f"/proc/{entry}/cmdline").read_bytes()
         except OSError:
             continue
-        if int(stat.rpartition(")")[2].split()[1]) == parent and b"arena.tournament._workers" in command:
+        if int(stat.rpartition(")")[2].split()[1]) == parent and b"arena.tournament._worker_process" in command:
             found.append(int(entry))
     return sorted(found)
 
@@ -87,11 +87,11 @@ def test_a_workers_sandbox_confines_bots_as_the_coordinators_does():
     # A field a worker did not receive would be a protection its bots silently lack (the
     # seccomp filter was one such field).
     from arena.sandbox._detect import detect_sandbox
-    from arena.tournament._workers import _PER_PROCESS, _worker_sandbox, sandbox_fields
+    from arena.tournament._worker_setup import _PER_PROCESS, sandbox_fields, worker_sandbox
 
     coordinator = detect_sandbox("auto")
     try:
-        worker = _worker_sandbox(sandbox_fields(coordinator))
+        worker = worker_sandbox(sandbox_fields(coordinator))
         shared = [field.name for field in dataclasses.fields(coordinator) if field.name not in _PER_PROCESS]
         assert {name: getattr(worker, name) for name in shared} == {name: getattr(coordinator, name) for name in shared}
         assert "seccomp" in shared and "private_network" in shared
