@@ -46,7 +46,7 @@ from typing import Any
 import trio
 
 from ._config import ConfigError, parse_listen
-from ._frames import FrameReader, frame
+from ._frames import frame
 from ._workers import WorkerLost, Workers
 
 INSTALL = "pip install 'pirate-arena[cluster]'"
