@@ -5,9 +5,10 @@
 - :mod:`._adaptive`: an adaptive tournament's rounds, each chosen from the stored results of
   the rounds before it, until its question is decided;
 - :mod:`._extend`: growing a played tournament (rounds, entrants, candidates);
-- :mod:`._store`: the results database (SQLite), :mod:`._database`: a tournament's database
-  made for its configuration and read back, :mod:`._access`: opened read-only, or why it
-  cannot be written;
+- :mod:`._store`: the results database (SQLite), :mod:`._atomic_create`: its file made whole or
+  not at all, :mod:`._luck_cache`: the chance correction's luck kept in it, :mod:`._database`:
+  a tournament's database made for its configuration and read back, :mod:`._access`: opened
+  read-only, or why it cannot be written;
 - :mod:`._runner`: :class:`TournamentRunner`, the games missing from the store played
   concurrently; :mod:`._handout`: which game goes to which worker (rotation-major windows);
 - :mod:`._play`: one scheduled game, shared by the runner and the workers;
@@ -33,12 +34,13 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
     "_database": ["config_of_store", "entrant_row", "open_store"],
     "_extend": ["extend_config"],
     "_handout": ["GameSource", "WindowPlan"],
+    "_luck_cache": ["cache_luck", "cached_luck"],
     "_metastore": ["MetaStore"],
     "_ranges": ["OPTIONS", "RANGES", "parse_option"],
     "_rerun": ["tournament_rerun"],
     "_runner": ["Progress", "TournamentRunner", "log_dir_of"],
     "_schedule": ["GAME_SEED_BITS", "ScheduleSpec", "ScheduledGame", "bot_seeds_of", "keyed_seed", "new_key"],
-    "_store": ["ResultsStore", "StoreError", "StoredGame", "cache_luck", "cached_luck"],
+    "_store": ["ResultsStore", "StoreError", "StoredGame"],
     "_worker_setup": ["Setup", "sandbox_fields"],
     "_workers": ["Workers", "default_workers"],
 })

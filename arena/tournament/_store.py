@@ -11,17 +11,14 @@ version of the schedule its games are keyed by (:data:`arena.tournament._schedul
 absent: a database made before there were versions). :meth:`ResultsStore.extend` grows the
 tournament a database holds, keeping every stored game. A database appears under
 its name only once it is complete (built in a temporary file beside it, then linked into
-place), so a run killed while creating it leaves no half-made database behind.
+place, :mod:`._atomic_create`), so a run killed while creating it leaves no half-made database
+behind. The chance correction's cache of luck matrices lives in the same file (:mod:`._luck_cache`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
-import os
 import sqlite3
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -32,6 +29,7 @@ import msgpack
 
 from ..match import MatchResult
 from ._access import connect, connect_read_only, write_problem
+from ._atomic_create import create_atomically, exists, remove_leftovers
 from ._metastore import MetaStore
 from ._schedule import SCHEDULE_VERSION, ScheduledGame, new_key
 
@@ -112,15 +110,20 @@ class ResultsStore(MetaStore):
         behind are removed. Raises :class:`StoreError` if the file belongs to another
         tournament or is not ours.
         """
-        if not _exists(path):
+        if not exists(path):
             meta = {
                 "format": FORMAT, "schema": str(SCHEMA_VERSION), "fingerprint": fingerprint,
                 "config": json.dumps(raw_config, default=str), "config_path": str(config_path.resolve()),
                 "created_at": str(time.time()), "seed_key": new_key().hex(),
                 "schedule": str(SCHEDULE_VERSION),
             }
-            _remove_leftovers(path)
-            _create_atomically(path, meta, list(entrants))
+            remove_leftovers(path)
+            try:
+                create_atomically(path, _SCHEMA, meta, list(entrants))
+            except sqlite3.Error as error:
+                raise StoreError(f"{path}: cannot create database ({error})") from None
+            except OSError as error:
+                raise StoreError(f"{path}: cannot create database ({error.strerror or error})") from None
         store = cls.open(path)
         if store.meta("fingerprint") != fingerprint:
             store.close()
@@ -281,45 +284,6 @@ class ResultsStore(MetaStore):
         return msgpack.unpackb(row[0], strict_map_key=False) if row else None
 
 
-_LUCK = ("CREATE TABLE IF NOT EXISTS luck (key TEXT NOT NULL, baseline TEXT NOT NULL, samples INTEGER NOT NULL, "
-         "value TEXT NOT NULL, PRIMARY KEY (key, baseline, samples))")
-
-
-def cached_luck(store: ResultsStore, baseline: str, samples: int) -> dict[str, list[list[float]]]:
-    """The chance correction's luck matrices already computed for ``store``'s games under
-    ``baseline`` (its label: version and hash) with ``samples``, by game key. A cache: the
-    luck is a pure function of the replay, the baseline and the samples."""
-    try:
-        rows = store._db.execute("SELECT key, value FROM luck WHERE baseline = ? AND samples = ?",
-                                 (baseline, samples))
-        return {key: json.loads(value) for key, value in rows}
-    except sqlite3.OperationalError:
-        return {}  # no luck yet: the table is made with the first
-
-
-def cache_luck(store: ResultsStore, baseline: str, samples: int, luck: dict[str, list[list[float]]]) -> str | None:
-    """Keep computed luck matrices (see :func:`cached_luck`) in one transaction: all of them,
-    or none if it is interrupted (Ctrl-C). Returns None once they are kept, else why they
-    are not (a read-only database, one locked by a writer for longer than the busy timeout):
-    a cache, which the next run computes again, so not an error."""
-    db = store._db
-    rows = [(key, baseline, samples, json.dumps(value)) for key, value in luck.items()]
-    try:
-        # Autocommit connection: without BEGIN every row would be a transaction of its own.
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(_LUCK)
-            db.executemany("INSERT OR REPLACE INTO luck VALUES (?, ?, ?, ?)", rows)
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-    except sqlite3.Error as error:
-        return str(error)
-    return None
-
-
 def _moves_column(result: MatchResult) -> list[Any]:
     """The ``moves`` column: per decision ``[seat, elapsed_ms, by_bot, reserve_ms]`` (the last
     left out when the result has no reserves: a database of an earlier version holds triples)."""
@@ -327,108 +291,3 @@ def _moves_column(result: MatchResult) -> list[Any]:
         return [list(move) for move in result.moves]
     return [[*move, reserve] for move, reserve in zip(result.moves, result.reserves_ms)]
 
-
-def _exists(path: Path) -> bool:
-    """Whether ``path`` holds something; an empty file (an older arena killed while creating
-    it, or a ``touch``) counts as absent and is replaced."""
-    try:
-        return path.stat().st_size > 0
-    except FileNotFoundError:
-        return False
-
-
-def _temp_prefix(path: Path) -> str:
-    return f".{path.name}.creating-"
-
-
-def _create_atomically(path: Path, meta: dict[str, str], entrants: list[tuple[str, dict[str, Any]]]) -> None:
-    """Build the database in a temporary file (mode 0600), then link it into place.
-
-    The temporary file is locked (``flock``) while it is built, so :func:`_remove_leftovers`
-    of a concurrent run leaves it alone. If another run published ``path`` first, its file
-    stays and ours is dropped: the caller then opens theirs and compares fingerprints.
-    """
-    try:
-        fd, name = tempfile.mkstemp(prefix=_temp_prefix(path), dir=path.parent)
-    except OSError as error:
-        raise StoreError(f"{path}: cannot create database ({error.strerror or error})") from None
-    temp = Path(name)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        _build(temp, meta, entrants)
-        os.fsync(fd)
-        _publish(temp, path)
-    except sqlite3.Error as error:
-        raise StoreError(f"{path}: cannot create database ({error})") from None
-    except OSError as error:
-        raise StoreError(f"{path}: cannot create database ({error.strerror or error})") from None
-    finally:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        os.close(fd)
-
-
-def _build(temp: Path, meta: dict[str, str], entrants: list[tuple[str, dict[str, Any]]]) -> None:
-    db = sqlite3.connect(temp, isolation_level=None)
-    try:
-        # No journal file beside the temporary one: a failed build is deleted, never rolled back.
-        db.execute("PRAGMA journal_mode=MEMORY")
-        db.execute("BEGIN")
-        for statement in _SCHEMA.strip().split(";"):
-            if statement.strip():
-                db.execute(statement)
-        db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-        db.executemany("INSERT INTO entrants VALUES (?, ?)",
-                       [(name, json.dumps(spec, default=str)) for name, spec in entrants])
-        db.execute("COMMIT")
-    finally:
-        db.close()
-
-
-def _publish(temp: Path, path: Path) -> None:
-    """Make the finished ``temp`` appear as ``path``, never over a database that exists."""
-    try:
-        os.link(temp, path)
-    except FileExistsError:
-        if not _exists(path):
-            os.replace(temp, path)  # an empty file: replace it in one step
-        # else: another run created it first; keep theirs
-    except OSError:
-        # A filesystem without hard links: rename is still atomic, but would replace a
-        # database created since our check; check once more just before.
-        if _exists(path):
-            return
-        os.replace(temp, path)
-    _sync_folder(path.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _remove_leftovers(path: Path) -> None:
-    """Delete temporary files of runs killed while creating ``path`` (no live run holds their lock)."""
-    prefix = _temp_prefix(path)
-    try:
-        names = [name for name in os.listdir(path.parent) if name.startswith(prefix)]
-    except OSError:
-        return
-    for temp in (path.parent / name for name in names):
-        try:
-            fd = os.open(temp, os.O_RDONLY)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            continue  # a live run is building it
-        else:
-            with contextlib.suppress(OSError):
-                temp.unlink()
-        finally:
-            os.close(fd)

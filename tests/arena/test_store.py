@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament import _store
+from arena.tournament import _atomic_create
 from arena.tournament._store import ResultsStore, StoreError
 
 ENTRANTS = [("a", {"command": ["a"]}), ("b", {"command": ["b"]})]
@@ -93,7 +93,7 @@ def test_an_error_at_any_step_leaves_nothing(tmp_path, monkeypatch, step):
     def broken(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(_store, step, broken)
+    monkeypatch.setattr(_atomic_create, step, broken)
     with pytest.raises(StoreError, match=r"t.db: cannot create database \(No space left on device\)"):
         create(tmp_path / "t.db")
     assert os.listdir(tmp_path) == []
@@ -104,9 +104,9 @@ def test_an_error_at_any_step_leaves_nothing(tmp_path, monkeypatch, step):
 KILLER = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
-    from arena.tournament import _store
+    from arena.tournament import _atomic_create, _store
 
-    setattr(_store, sys.argv[2], lambda *args: os.kill(os.getpid(), signal.SIGKILL))
+    setattr(_atomic_create, sys.argv[2], lambda *args: os.kill(os.getpid(), signal.SIGKILL))
     _store.ResultsStore.create(Path(sys.argv[1]), "fp", {}, Path("t.toml"), [])
 """)
 
@@ -130,7 +130,7 @@ def test_a_kill_in_the_middle_of_the_build_leaves_no_database(tmp_path):
     script = textwrap.dedent("""
         import json, os, signal, sys
         from pathlib import Path
-        from arena.tournament import _store
+        from arena.tournament import _atomic_create, _store
 
         class Dying:
             def dumps(self, value, **kwargs):  # the entrant's row is made inside the transaction
@@ -138,7 +138,7 @@ def test_a_kill_in_the_middle_of_the_build_leaves_no_database(tmp_path):
                     os.kill(os.getpid(), signal.SIGKILL)
                 return json.dumps(value, **kwargs)
 
-        _store.json = Dying()
+        _atomic_create.json = Dying()
         _store.ResultsStore.create(Path(sys.argv[1]), "fp", {}, Path("t.toml"), [("a", {"dies": "here"})])
     """)
     done = subprocess.run([sys.executable, "-c", script, str(db)], capture_output=True, text=True)
@@ -162,17 +162,17 @@ def test_a_temporary_file_that_a_live_run_is_building_is_left_alone(tmp_path):
 def test_a_database_created_meanwhile_by_another_run_is_kept(tmp_path, monkeypatch):
     """Two runs create the same database at once: the second one's link finds the first's file."""
     db = tmp_path / "t.db"
-    original = _store._publish
+    original = _atomic_create._publish
 
     def late(temp, path):
-        monkeypatch.setattr(_store, "_publish", original)
+        monkeypatch.setattr(_atomic_create, "_publish", original)
         other = create(path, fingerprint="fp")  # another run, first to publish
         nonlocal first_key
         first_key = other.seed_key()
         other.close()
         original(temp, path)
 
-    monkeypatch.setattr(_store, "_publish", late)
+    monkeypatch.setattr(_atomic_create, "_publish", late)
     first_key = None
     store = create(db)
     assert store.seed_key() == first_key
