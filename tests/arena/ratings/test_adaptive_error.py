@@ -2,12 +2,14 @@
 of each look, the weight of each pair, and that a weighted look still stops where it should."""
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from arena.ratings._adaptive import Goal, judge, parse_goal
 from arena.ratings._adaptive_error import FAR_WEIGHT, look_share, pair_weights
+from arena.ratings._adaptive_round import next_round
 from arena.ratings._fit import ELO_PER_NAT
 
 from .test_adaptive import _play, _run
@@ -50,11 +52,21 @@ def test_the_weights_come_from_the_previous_look_and_hold_for_every_truth():
 
 
 @pytest.mark.parametrize(("elo", "size", "seed", "look", "games"), [
-    ([900, 600, 300, 0, -100, -200, -300, -400], 4, 1, 6, 48),
-    ([400, 250, 200, 150, 0, -50, -100, -300, -350, -400], 4, 9, 11, 252),
-    ([400, 250, 200, 150, 0, -50, -100, -300, -350, -400], 2, 9, 21, 490),
+    ([900, 600, 300, 0, -100, -200, -300, -400], 4, 1, 5, 56),
+    ([400, 250, 200, 150, 0, -50, -100, -300, -350, -400], 4, 9, 11, 308),
+    ([400, 250, 200, 150, 0, -50, -100, -300, -350, -400], 2, 9, 20, 840),
 ])
 def test_a_seeded_field_stops_at_the_same_look_with_the_right_top_3(elo, size, seed, look, games):
     verdict, _, played = _run(elo, size, parse_goal("top 3"), seed=seed)
     assert (verdict.look, played, verdict.answer) == (look, games, (0, 1, 2))
     assert verdict.decided and verdict.z == pytest.approx(2.9235, abs=1e-4)  # one pair near: z of the look
+
+
+def test_a_round_keeps_growing_when_every_undecided_entrant_is_near_the_stop():
+    previous = _previous_look()  # 0, 1, 2 undecided
+    near = replace(previous, closeness={i: 0.9 * previous.z for i in previous.undecided})
+    far = replace(previous, closeness={i: 0.0 for i in previous.undecided})
+    # 3 undecided at 2 seats, a quarter of 40 tables so far: 7 layers of 2 tables at full weight;
+    # at weight 0.2 each would sit in 1 layer (2 tables), scaled to 0.4 it sits in 3
+    assert len(next_round(far, 2, 1, 40)) == 14
+    assert len(next_round(near, 2, 1, 40)) == 6
