@@ -12,6 +12,8 @@
 - :mod:`._timecontrol`: the clock (per-move limit, reserve, margin, ponder, in turn);
 - :mod:`._faults`: fault kinds, fault records and the fault policy;
 - :mod:`._pool`: bot processes kept and reused across games, under the rotation rule;
+  :mod:`._pooled_process`: one of them, in a task of its own; :mod:`._open_pool`:
+  :func:`open_bot_pool`, a pool opened and, on exit, every process of it shut down;
 - :mod:`._startup`: an entrant that cannot start: :class:`StartupError` and its one line;
 - ``arena doctor``'s probe bot, started as a tournament starts bots: :mod:`._probe` starts it
   and freezes it in its window; :mod:`._probe_inside` is the program it runs in the sandbox
@@ -35,8 +37,9 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
         "resolve_bot",
     ],
     "_open_player": ["open_player"],
+    "_open_pool": ["open_bot_pool"],
     "_player": ["Player"],
-    "_pool": ["BotPool", "open_bot_pool"],
+    "_pool": ["BotPool"],
     "_probe": ["run_probe"],
     "_probe_judge": ["channels_left", "judge"],
     "_process": ["BotProcess", "VIEW_REFUSED", "scope_of"],

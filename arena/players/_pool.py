@@ -41,9 +41,8 @@ cluster, the ladder) keeps them:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import trio
@@ -53,26 +52,13 @@ import protocol
 from ..sandbox import Sandbox
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec
-from ._open_player import open_player
 from ._player import Player
+from ._pooled_process import PooledProcess, died_between_games, serve_pooled
 from ._startup import StartupError, startup_message
 
 #: How long a process charged between games may take to shut down before its game goes on
 #: (its last stderr lines go with the fault).
 _CHARGED_CLOSE_S = 2.0
-
-
-@dataclass(eq=False)
-class _Process:
-    """One started bot of the pool, with the deals it has been handed out for."""
-
-    name: str
-    player: Player
-    release: trio.Event
-    closed: trio.Event
-    deals: set[int] = field(default_factory=set)
-    games: int = 0
-    busy: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,19 +99,19 @@ class BotPool:
         self.broken: dict[str, Player] = {}
         #: entrants withdrawn (:meth:`withdraw`), with the fault each of their seats gets
         self.withdrawn: dict[str, BotFault] = {}
-        self._idle: dict[str, list[_Process]] = {name: [] for name in specs}
-        self._busy: dict[int, _Process] = {}
+        self._idle: dict[str, list[PooledProcess]] = {name: [] for name in specs}
+        self._busy: dict[int, PooledProcess] = {}
         #: (entrant, deal) of the games being checked out: no other game of the deal may start
         self._claims: set[tuple[str, int]] = set()
         #: processes that misbehaved between games, ended, their fault not yet charged to a
         #: game (each stands in, failed, for its entrant's next seat), per entrant
-        self._charges: dict[str, list[_Process]] = {name: [] for name in specs}
+        self._charges: dict[str, list[PooledProcess]] = {name: [] for name in specs}
         #: processes told to shut down (a fault in a game, the keep limit, a withdrawal, ...)
         #: and perhaps not gone yet: a game of a deal one of them saw waits for it
-        self._ending: list[_Process] = []
+        self._ending: list[PooledProcess] = []
         #: processes taken from the idle ones for a game, waiting until they have read their
         #: last game's end: neither idle nor busy, yet about to play on
-        self._handing: list[_Process] = []
+        self._handing: list[PooledProcess] = []
         #: spares being started (:meth:`_start_spare`), per entrant
         self._starting: dict[str, int] = {name: 0 for name in specs}
         #: set by :meth:`release_all`: no spare is started or kept after it
@@ -149,7 +135,7 @@ class BotPool:
         (forfeited from the start, not started again).
         """
         names = list(dict.fromkeys(names))
-        started: dict[str, _Process] = {}
+        started: dict[str, PooledProcess] = {}
 
         async def start(name: str) -> None:
             started[name] = await self._start(name)
@@ -250,7 +236,7 @@ class BotPool:
             failure = player.failure
             if failure is not None:
                 if entry.games > 1 and failure.kind is FaultKind.CRASH and player.read_nothing_of_game():
-                    late[seat] = _died_between_games(player)
+                    late[seat] = died_between_games(player)
                     self._charged += 1
                 elif name not in self.withdrawn:
                     self._start_spare(name)  # a fault in the game: its next game takes a warm one
@@ -352,7 +338,7 @@ class BotPool:
             return entry.player
         return self._busy_with(await self._start(name), deal)
 
-    def _busy_with(self, entry: _Process, deal: int) -> Player:
+    def _busy_with(self, entry: PooledProcess, deal: int) -> Player:
         entry.deals.add(deal)
         entry.games += 1
         entry.busy = True
@@ -360,7 +346,7 @@ class BotPool:
         self._busy[id(entry.player)] = entry
         return entry.player
 
-    def _keep_if_well(self, entry: _Process) -> bool:
+    def _keep_if_well(self, entry: PooledProcess) -> bool:
         """Whether ``entry`` (back from a game) did nothing wrong since; if it did, it is
         ended and its fault waits for the entrant's next game."""
         fault = entry.player.idle_fault()
@@ -372,13 +358,13 @@ class BotPool:
         self._charged += 1
         return False
 
-    def _release(self, entry: _Process) -> None:
+    def _release(self, entry: PooledProcess) -> None:
         """Tell ``entry``'s process to shut down; until it is gone, no game of a deal it saw starts."""
         entry.release.set()
         if entry.deals:
             self._ending.append(entry)
 
-    def _end(self, entry: _Process) -> None:
+    def _end(self, entry: PooledProcess) -> None:
         """End an idle process, charging first what it did wrong since its game."""
         if self._keep_if_well(entry):
             self._release(entry)
@@ -389,9 +375,10 @@ class BotPool:
         player.failure = fault
         return player
 
-    async def _start(self, name: str) -> _Process:
+    async def _start(self, name: str) -> PooledProcess:
         self.started += 1
-        return await self.nursery.start(self._serve, name)
+        return await self.nursery.start(serve_pooled, name, self.specs[name], self.startup_s, self.sandbox,
+                                        self.log_dir)
 
     def _start_spare(self, name: str) -> None:
         """Start a process of ``name`` in the background, for its next game, unless the pool is
@@ -412,42 +399,3 @@ class BotPool:
         finally:
             self._starting[name] -= 1
             self._notify()
-
-    async def _serve(self, name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        release, closed = trio.Event(), trio.Event()
-        try:
-            async with open_player(self.specs[name], self.startup_s, sandbox=self.sandbox,
-                                   log_dir=self.log_dir) as player:
-                task_status.started(_Process(name, player, release, closed))
-                await release.wait()
-        finally:
-            closed.set()
-
-
-def _died_between_games(player: Player) -> BotFault:
-    code = player.process.returncode() if player.process is not None else None
-    how = ("closed its stdout" if code is None else
-           f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}")
-    return BotFault(FaultKind.CRASH, f"{how} between games", between_games=True)
-
-
-@asynccontextmanager
-async def open_bot_pool(specs: Mapping[str, BotSpec], startup_s: float, sandbox: Sandbox | None = None,
-                        log_dir: Path | None = None, keep: int = 1,
-                        on_death: Callable[[str, str], None] | None = None) -> AsyncIterator[BotPool]:
-    """A :class:`BotPool` (arguments as there) whose processes all shut down on exit.
-
-    A :class:`StartupError` raised in the block comes out as itself, not inside an exception
-    group, so that the command line reports it as one line.
-    """
-    failure = None
-    async with trio.open_nursery() as nursery:
-        pool = BotPool(nursery, specs, startup_s, sandbox, log_dir, keep, on_death)
-        try:
-            yield pool
-        except StartupError as error:
-            failure = error
-        finally:
-            pool.release_all()
-    if failure is not None:
-        raise failure

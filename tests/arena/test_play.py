@@ -26,7 +26,7 @@ from arena.play._human import HumanSeat
 from arena.play._serve import serve_play
 from arena.play._session import PlaySession, PlaySetup
 from arena.players._manifest import BotSpec
-from arena.players._pool import open_bot_pool
+from arena.players._open_pool import open_bot_pool
 from arena.players._timecontrol import TimeControl
 from engines import Replay
 
