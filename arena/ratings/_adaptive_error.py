@@ -1,8 +1,9 @@
 """How an adaptive tournament spends its error: over looks, and over the pairs of a look.
 
-Two pure rules (issue 46 part 2), both fixed before the data they are used on, which is
-what makes the union bound in docs/ratings.md ("Adaptive scheduling", "The error split")
-hold however the schedule depends on earlier results:
+Two pure rules (issue 46 part 2), both fixed by earlier looks before the data they are used
+on, so the union bound in docs/ratings.md ("Adaptive scheduling", "The error split") holds
+however the schedule and the stop depend on earlier results, up to the approximation every
+Wald bound here makes (a look's statistic, given what earlier looks chose, close to normal):
 
 - :func:`look_share`: the share of the error a look may spend, a fixed sequence over
   ``1..max_looks`` summing to at most 1. Few looks ever stop a tournament in the first
