@@ -113,9 +113,7 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
     if corrected and fmt == "csv":
         raise UsageError("--corrected shows a second table: use --format table or json")
     standings = _standings(records_of(games), n_boot, pinned)
-    if not corrected:
-        _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
-    else:
+    if corrected:
         from ..ratings import corrected_points, corrected_table
         from ..report import NoBaseline
 
@@ -124,18 +122,19 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
             rows, missing = corrected_points(records), None
         except NoBaseline as error:  # a game without a baseline: its raw figures stand
             label, rows, missing = None, [], str(error)
-        if fmt == "json":
-            from ..report import standings_json
+    if fmt == "json":  # the standings, and "corrected" (asked for), "adaptive" (that format) below them
+        from ..report import adaptive_state, standings_json
 
-            data = json.loads(standings_json(standings, fault_counts(games)))
+        data = json.loads(standings_json(standings, fault_counts(games)))
+        if corrected:
             data["corrected"] = {"baseline": label, "rows": [row.as_dict() for row in rows]} | (
                 {"not_available": missing} if missing else {})
-            typer.echo(json.dumps(data, indent=2))
-            return
-        _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
-        typer.echo("")
-        typer.echo(f"chance-corrected points: {missing}; the raw figures above stand" if missing
-                   else corrected_table(rows, label))
+        typer.echo(json.dumps(data | ({"adaptive": state} if (state := adaptive_state(store, games)) else {}), indent=2))
+        return
+    _echo_standings(standings, fault_counts(games), max(len(game.seats) for game in games), fmt)
+    if corrected:
+        typer.echo("\n" + (f"chance-corrected points: {missing}; the raw figures above stand" if missing
+                           else corrected_table(rows, label)))
     if fmt == "table":
         from ..report import adaptive_lines
 

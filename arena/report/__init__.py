@@ -15,7 +15,7 @@ import lazy_loader
 #: What the other parts may use of this one, by module. A name is imported when first used:
 #: a face loads nothing itself, so that a command imports only what it runs.
 __getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
-    "_adaptive": ["adaptive_lines"],
+    "_adaptive": ["adaptive_lines", "adaptive_state"],
     "_charts": ["error_bar_chart"],
     "_chunks": ["pack_chunk"],
     "_frames": ["ViewError", "game_frames"],

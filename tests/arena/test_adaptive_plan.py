@@ -1,10 +1,13 @@
 """An adaptive tournament's file and its rounds, without processes: the config's one-line
 errors, the games of a round (keys, deals, seats), the rounds rebuilt from stored results in
-any order, and the stops (decided, or a bound of rounds or tables)."""
+any order, the stops (decided, or a bound of rounds or tables), and where the question
+stands as the JSON standings give it."""
 
+import json
 import random
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -206,3 +209,30 @@ async def test_the_source_asks_for_the_next_round_once_every_game_of_one_is_done
         nursery.start_soon(worker, "b")
     # asked when the first games were all played, then after the next round's, which was the last
     assert asked == [len(first) - 2, len(first)] and sorted(taken) == sorted(game.key for game in first)
+
+
+def test_where_the_question_stands_as_json_stopped_open_and_before_the_first_look(tmp_path):
+    from arena.report import adaptive_lines, adaptive_state
+
+    path = adaptive_file(tmp_path, 'goal = "order"\nrounds = 2', entrants=6)
+    config = load_config(path)
+    plan = AdaptivePlan(config, KEY)
+    games = [SimpleNamespace(round=game.round, key=game.key, seats=game.seats, ranks=ranks_of(game.seats, number % 4 == 0))
+             for played in play_out(plan) for number, game in enumerate(played)]  # the ranks play_out gave
+    meta = {"config": json.dumps(config.raw, default=str), "config_path": str(path)}
+    store = SimpleNamespace(meta=meta.get, path=tmp_path / "a.db")
+    state = adaptive_state(store, games)
+    assert state == {"goal": "order", "error": 0.05, "margin": 20.0, "state": "undecided",
+                     "answer": plan.stop.rpartition("likeliest order = ")[2].split(" > "),
+                     "games": len(games), "rounds": 2, "undecided": plan.undecided(), "lines": [
+                         f"adaptive: {plan.stop}; play more rounds with: arena tournament extend {store.path} --rounds N"]}
+    first = [game for game in games if game.round == 0]
+    state = adaptive_state(store, first)
+    assert (state["state"], state["games"], state["rounds"], len(state["answer"])) == ("open", len(first), 1, 6)
+    assert state["lines"] == adaptive_lines(store, first) and len(state["lines"]) == 2
+    assert state["lines"][1].endswith(f"is for {len(state['undecided'])} undecided: {', '.join(state['undecided'])}")
+    assert adaptive_state(store, first[:1]) == {
+        "goal": "order", "error": 0.05, "margin": 20.0, "state": "open", "answer": None, "games": 0, "rounds": 0,
+        "undecided": [f"e{i}" for i in range(6)], "lines": ["adaptive: order at error 0.05: open, round 1 not complete (1 games)"]}
+    meta["config"] = json.dumps({**config.raw, "format": "round-robin"}, default=str)
+    assert adaptive_state(store, games) is None and adaptive_lines(store, games) == []

@@ -58,6 +58,7 @@ def test_standings_formats_anchor_and_sprt(tmp_path):
     assert csv[0].startswith("rank,name,elo,minus,plus") and len(csv) == 3
     anchored = json.loads(arena("standings", str(db), "--format", "json", "--anchor", "r0=1500").stdout)
     assert {row["name"]: row["elo"] for row in anchored["rows"]}["r0"] == 1500
+    assert "adaptive" not in anchored  # the field of an adaptive tournament only
     result = arena("sprt", str(db), "r0", "r1", "--elo0", "0", "--elo1", "50", "--format", "json", check=False)
     assert result.returncode in (0, 1, 3)  # H1, H0, undecided
     sprt = json.loads(result.stdout)
