@@ -20,9 +20,19 @@ Per field, with the goal ``top K`` at ``--error`` and an indifference margin of
   (``--swiss-runs`` fields);
 - uniform: tables drawn uniformly among all k-subsets (what ``max_tables``
   samples from round-robin), blocks of ``k`` games, Plackett-Luce fitted at
-  geometric checkpoints and its top K taken; its error at each checkpoint over
-  the fields, and the games at which it first reaches the stated error (and
-  1 %), interpolated on a log scale between checkpoints.
+  checkpoints and its top K taken, judged by the same rule as adaptive (wrong =
+  an entrant named more than the margin below the true K-th best), on the same
+  fields (the first ``--uniform-runs`` of adaptive's) with its own random stream
+  (so its games do not depend on how many draws adaptive or Swiss used). The
+  checkpoints are a factor sqrt(2) apart, 2^(1/6) while the error is between
+  half and twice the target; the sweep stops once the error is at or below
+  ``--uniform-until`` at two checkpoints in a row. The games at which uniform
+  reaches an error: the error curve over the fields made monotone (isotonic,
+  non-increasing: more games of a uniform sample do not raise the expected
+  error), first crossing, linear in log games between checkpoints; its 95 %
+  interval and that of the ratio to adaptive's mean games from a paired
+  bootstrap over the fields (adaptive and uniform on the same resampled
+  fields). The raw "stays at or below from here on" point is printed beside it.
 
     PYTHONPATH=. python benchmarks/bench_adaptive.py --n 64 --k 4 --runs 500 --swiss-runs 100
 """
@@ -104,34 +114,64 @@ def swiss(strength, k_table, goal, error, rng):
             return verdict, played * k_table
 
 
-def uniform(fields, k_table, k, margin, checkpoints, rng):
-    """Error of the uniform sample at each checkpoint, swept over all fields at once.
+def uniform(fields, k_table, k, margin, first, target, until, cap, rng):
+    """Wrong answers of the uniform sample per field and checkpoint, swept over all fields at once.
 
-    Stops once the error has been at or below 1 % at two checkpoints in a row
-    (later checkpoints are reported as not measured).
+    Returns ``(checkpoints, wrong)``, ``wrong`` a (fields, checkpoints) boolean array judged
+    as adaptive is (beyond the margin). Checkpoints start at ``first`` games and grow by
+    sqrt(2), by 2^(1/6) while the error is within a factor 2 of ``target``; the sweep stops
+    once the error is at or below ``until`` at two checkpoints in a row, or past ``cap`` games.
     """
     n = len(fields[0])
     orders = [np.zeros((0, k_table), dtype=np.int16) for _ in fields]
     starts = [None] * len(fields)
-    errors, done = [], 0
-    for games in checkpoints:
-        wrong = 0
+    checkpoints, columns, done, games = [], [], 0, first
+    while games <= cap:
+        wrong = np.zeros(len(fields), dtype=bool)
         for f, strength in enumerate(fields):
             extra = (games - len(orders[f])) // k_table
             tables = np.argsort(rng.random((extra, n)), axis=1)[:, :k_table]
             orders[f] = np.concatenate([orders[f], play(strength, tables, rng).astype(np.int16)])
             fit = fit_indices(n, orders[f], start=starts[f], tolerance=1e-5)
             starts[f] = fit.strength
-            wrong += not right(strength, np.argsort(-fit.strength)[:k], k, margin)[0]
-        errors.append(wrong / len(fields))
-        done = done + 1 if errors[-1] <= 0.01 else 0
+            wrong[f] = not right(strength, np.argsort(-fit.strength)[:k], k, margin)[0]
+        checkpoints.append(games)
+        columns.append(wrong)
+        error = wrong.mean()
+        print(f"  uniform {games} games: error {error:.3f}", flush=True)
+        done = done + 1 if error <= until else 0
         if done == 2:
             break
-    return errors
+        step = 2 ** (1 / 6) if target / 2 <= error <= 2 * target else 2 ** 0.5
+        games = max(games + k_table, int(games * step) // k_table * k_table)
+    return checkpoints, np.array(columns).T
+
+
+def monotone(errors: np.ndarray) -> np.ndarray:
+    """Least-squares non-increasing fit to ``errors`` (pool adjacent violators, equal weights)."""
+    blocks: list[list[float]] = []  # [mean, size]
+    for e in errors:
+        blocks.append([float(e), 1.0])
+        while len(blocks) > 1 and blocks[-2][0] < blocks[-1][0]:
+            m2, w2 = blocks.pop()
+            m1, w1 = blocks.pop()
+            blocks.append([(m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2])
+    return np.concatenate([np.full(int(w), m) for m, w in blocks])
+
+
+def crossing(checkpoints, errors, target):
+    """Games at which the non-increasing ``errors`` first reach ``target`` (log-linear between points)."""
+    for j, e in enumerate(errors):
+        if e <= target:
+            if j == 0:
+                return float(checkpoints[0])
+            g0, g1, e0 = math.log(checkpoints[j - 1]), math.log(checkpoints[j]), errors[j - 1]
+            return math.exp(g0 + (g1 - g0) * (e0 - target) / max(e0 - e, 1e-12))
+    return math.inf
 
 
 def reach(checkpoints, errors, target):
-    """Games from which the uniform error stays at or below ``target`` (log-linear between points)."""
+    """Games from which the raw error stays at or below ``target`` (log-linear between points)."""
     for j, e in enumerate(errors):
         if all(later <= target for later in errors[j:]):
             if j == 0:
@@ -141,8 +181,47 @@ def reach(checkpoints, errors, target):
     return math.inf
 
 
-def tournaments(name, a, fields, run, runs) -> float:
-    """Play ``runs`` tournaments (``run(r)`` -> (verdict, games)), print and return the mean games."""
+def wilson(wrong: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson interval of a binomial proportion."""
+    p = wrong / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def report_uniform(checkpoints, wrong, adaptive_games, target, until, resamples, rng) -> None:
+    """The uniform error curve, its crossings of ``target`` and 1 % (when swept that far), with
+    paired bootstrap intervals."""
+    fields = len(wrong)
+    errors = wrong.mean(axis=0)
+    print("uniform error by games (95 % Wilson): " + ", ".join(
+        f"{c}:{e:.3f} [{lo:.3f}, {hi:.3f}]" for c, e, (lo, hi) in
+        zip(checkpoints, errors, (wilson(int(w), fields) for w in wrong.sum(axis=0)))))
+    paired = adaptive_games[:fields]
+    for level in sorted({target} | ({0.01} if until <= 0.01 else set()), reverse=True):
+        point = crossing(checkpoints, monotone(errors), level)
+        raw = reach(checkpoints, errors, level)
+        boot_u, boot_r = [], []
+        for _ in range(resamples):
+            idx = rng.integers(0, fields, fields)
+            u = crossing(checkpoints, monotone(wrong[idx].mean(axis=0)), level)
+            boot_u.append(u)
+            boot_r.append(u / paired[idx].mean())
+        # "nearest": no interpolation, so a resample that never reached the level (inf) gives
+        # an open upper bound, beyond the last checkpoint, instead of nan
+        lo_u, hi_u = np.quantile(boot_u, [0.025, 0.975], method="nearest")
+        lo_r, hi_r = np.quantile(boot_r, [0.025, 0.975], method="nearest")
+        beyond = f"> {checkpoints[-1]}"
+        print(f"uniform reaches {level} at {point:.0f} games (95 % CI {lo_u:.0f}-"
+              f"{beyond if np.isinf(hi_u) else f'{hi_u:.0f}'}; raw 'stays below' {raw:.0f}); "
+              f"adaptive mean on these {fields} fields {paired.mean():.0f}: ratio "
+              f"{point / paired.mean():.2f}x (95 % CI {lo_r:.2f}-"
+              f"{'open' if np.isinf(hi_r) else f'{hi_r:.2f}'}x); "
+              f"bootstrap resamples not reaching it {int(np.isinf(boot_u).sum())}/{resamples}", flush=True)
+
+
+def tournaments(name, a, fields, run, runs) -> np.ndarray:
+    """Play ``runs`` tournaments (``run(r)`` -> (verdict, games)), print and return the games of each."""
     t0 = time.time()
     games, within, exact, spent = [], 0, 0, 0
     for r in range(runs):
@@ -157,7 +236,7 @@ def tournaments(name, a, fields, run, runs) -> float:
           f"{np.median(g):.0f} p90 {np.percentile(g, 90):.0f} max {g.max()}; wrong beyond the margin "
           f"{runs - within}/{runs} = {(runs - within) / runs:.3f}; not the exact top {a.top} "
           f"{runs - exact}/{runs}; looks spent {spent}", flush=True)
-    return float(g.mean())
+    return g
 
 
 def main() -> None:
@@ -169,35 +248,39 @@ def main() -> None:
     ap.add_argument("--margin", type=float, default=20.0, help="indifference margin, Elo")
     ap.add_argument("--spread", type=float, default=200.0, help="SD of the field's ratings, Elo")
     ap.add_argument("--runs", type=int, default=500, help="adaptive tournaments")
-    ap.add_argument("--uniform-runs", type=int, default=300)
+    ap.add_argument("--uniform-runs", type=int, default=300,
+                    help="fields for the uniform sample (the first of adaptive's; at most --runs)")
+    ap.add_argument("--uniform-until", type=float, default=0.01,
+                    help="stop the uniform sweep once its error is at or below this twice in a row")
+    ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples over fields")
     ap.add_argument("--swiss-runs", type=int, default=500, help="Swiss tournaments (0: none)")
     ap.add_argument("--seed", type=int, default=46)
     a = ap.parse_args()
+    if a.uniform_runs > a.runs:
+        ap.error("--uniform-runs must not exceed --runs (uniform is paired with adaptive's fields)")
     goal = parse_goal(f"top {a.top}", margin=a.margin)
     rng = np.random.default_rng(a.seed)
     print(f"N={a.n} k={a.k} top {a.top} error {a.error} margin {a.margin:g} Elo spread {a.spread:g} Elo",
           flush=True)
     fields = [rng.normal(0.0, a.spread, a.n) / ELO_PER_NAT
               for _ in range(max(a.runs, a.uniform_runs, a.swiss_runs))]
-    mean_games = tournaments("adaptive", a, fields, lambda r: adaptive(
+    adaptive_games = tournaments("adaptive", a, fields, lambda r: adaptive(
         fields[r], a.k, goal, a.error, a.seed + r, rng), a.runs)
+    mean_games = float(adaptive_games.mean())
     if a.swiss_runs:
         swiss_games = tournaments("swiss", a, fields, lambda r: swiss(fields[r], a.k, goal, a.error, rng),
-                                  a.swiss_runs)
+                                  a.swiss_runs).mean()
         print(f"swiss plays {swiss_games / mean_games:.1f}x the games of adaptive")
-    per_entrant = a.n * a.k  # games of one block per entrant, roughly
-    checkpoints = sorted({int(per_entrant * 2 ** (h / 2)) // a.k * a.k for h in range(0, 25)})
-    checkpoints = [c for c in checkpoints if c <= 40 * mean_games] or checkpoints[:1]
-    t0 = time.time()
-    errors = uniform(fields[: a.uniform_runs], a.k, a.top, a.margin, checkpoints, rng) if a.uniform_runs else []
-    t_uniform = time.time() - t0
-    u05, u01 = reach(checkpoints, errors, a.error), reach(checkpoints, errors, 0.01)
-    if not errors:
+    if not a.uniform_runs:
         return
-    print(f"uniform ({a.uniform_runs} fields, {t_uniform:.0f} s): error by games "
-          + ", ".join(f"{c}:{e:.3f}" for c, e in zip(checkpoints, errors)))
-    print(f"uniform reaches {a.error} at {u05:.0f} games ({u05 / mean_games:.1f}x adaptive), "
-          f"0.01 at {u01:.0f} games ({u01 / mean_games:.1f}x)")
+    t0 = time.time()
+    uniform_rng = np.random.default_rng([a.seed, 2])  # independent of adaptive's and Swiss's draws
+    checkpoints, wrong = uniform(fields[: a.uniform_runs], a.k, a.top, a.margin, first=a.n * a.k,
+                                 target=a.error, until=a.uniform_until, cap=40 * mean_games,
+                                 rng=uniform_rng)
+    print(f"uniform ({a.uniform_runs} fields, {time.time() - t0:.0f} s)")
+    report_uniform(checkpoints, wrong, adaptive_games, a.error, a.uniform_until, a.bootstrap,
+                   np.random.default_rng([a.seed, 3]))
 
 
 if __name__ == "__main__":
