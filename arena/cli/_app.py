@@ -21,9 +21,7 @@ import typer
 
 import engines
 
-from ..players import FaultPolicy
-from ..players import FAULT_SETTING, FAULT_SETTINGS
-from ..players import again_flags
+from ..players import FaultPolicy, FAULT_SETTING, FAULT_SETTINGS, again_flags
 from ..players import TIME_SETTING, TimeControl, time_again
 from ..tournament import parse_option
 from ._common import (AllowRootOption, ArenaGroup, GameOptionOption, KeyOption, OldKeyOption, SandboxOption,
@@ -181,8 +179,7 @@ def match_command(
     """
     import trio
 
-    from ..match import save_replay_file
-    from ..match import run_single_match
+    from ..match import save_replay_file, run_single_match
     from ..players import resolve_bot
     from ..sandbox import open_sandbox
 

@@ -9,8 +9,7 @@ import trio
 import typer
 
 from ..match import check_bot
-from ..players import BotSpec
-from ..players import TimeControl
+from ..players import BotSpec, TimeControl
 from ..sandbox import open_sandbox
 from ._common import on_interrupt, root_bots_warning
 

@@ -28,8 +28,7 @@ def run_doctor(specs: list[BotSpec], sandbox: str, allow_root_bots: bool) -> Non
     from ..sandbox import open_sandbox
     from ._width import fill_line, fit_widths, terminal_columns
 
-    from ..players import BotFault
-    from ..players import VIEW_REFUSED
+    from ..players import BotFault, VIEW_REFUSED
 
     def table(rows: list[list[str]], headers: list[str]) -> str:  # wrapped to the terminal's width
         return tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, terminal_columns()))

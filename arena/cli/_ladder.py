@@ -24,8 +24,7 @@ AuthorArgument = Annotated[str, typer.Argument(metavar="NAME", help="The author 
 
 
 def _store(ladder: Path):
-    from ..ladder import load_ladder
-    from ..ladder import LadderStore
+    from ..ladder import load_ladder, LadderStore
 
     config = load_ladder(ladder)
     return LadderStore.open(config.database, config.game, config.players)
@@ -51,9 +50,7 @@ def serve_command(
 
     import trio
 
-    from ..ladder import serve_ladder
-    from ..ladder import load_ladder
-    from ..ladder import until_interrupted
+    from ..ladder import serve_ladder, load_ladder, until_interrupted
 
     config = load_ladder(ladder)
     if port is not None and not 0 <= port <= 65535:

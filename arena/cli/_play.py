@@ -135,8 +135,7 @@ def _serve(game, players, humans, bots, first_seed, options, settings, human_mov
     import trio
 
     from ..ladder import until_interrupted
-    from ..play import serve_play
-    from ..play import PlaySetup
+    from ..play import serve_play, PlaySetup
     from ..sandbox import open_sandbox
 
     setup = PlaySetup(game=game, players=players, humans=humans, bots=bots, seed=first_seed, options=options,

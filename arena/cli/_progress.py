@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ._common import plural
 
 if TYPE_CHECKING:
-    from ..tournament import Progress
-    from ..tournament import StoredGame
+    from ..tournament import Progress, StoredGame
 
 
 def _clock(seconds: float | None) -> str:

@@ -293,8 +293,7 @@ def sprt_command(
     Example:
       arena sprt t.db bot-v2 bot-v1 --elo0 0 --elo1 10
     """
-    from ..ratings import SprtDecision, sprt
-    from ..ratings import check_parameters
+    from ..ratings import SprtDecision, sprt, check_parameters
 
     fmt = _text_format(fmt, "sprt")
     try:
@@ -363,8 +362,7 @@ def _shared_luck(database: Path, a: str, b: str) -> tuple[list[GameRecord], str]
     line saying how much is kept, exit code 130.
     """
     from ..report import LuckTally
-    from ..tournament import write_problem
-    from ..tournament import ResultsStore
+    from ..tournament import write_problem, ResultsStore
 
     problem = write_problem(database)
     store = ResultsStore.open(database, read_only=problem is not None)

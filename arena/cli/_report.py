@@ -72,10 +72,7 @@ def view_command(
     from engines import Replay
 
     from ..match import load_replay_file
-    from ..report import ViewError, viewer_html
-    from ..report import viewer_meta
-    from ..report import stored_meta
-    from ..report import is_database
+    from ..report import ViewError, viewer_html, viewer_meta, stored_meta, is_database
     from ..tournament import ResultsStore
 
     _writable(output)

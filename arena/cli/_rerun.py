@@ -67,8 +67,7 @@ def rerun_command(
     """
     import trio
 
-    from ..match import save_replay_file
-    from ..match import departure, play_rerun
+    from ..match import save_replay_file, departure, play_rerun
     from ..players import resolve_bot
     from ..report import is_database
     from ..sandbox import open_sandbox

@@ -17,8 +17,7 @@ from ._common import (AllowRootOption, OutputOption, SandboxOption, UsageError, 
                       on_interrupt, plural, reports_errors, root_bots_warning, write_text_file)
 
 if TYPE_CHECKING:
-    from ..tournament import TournamentConfig
-    from ..tournament import ResultsStore
+    from ..tournament import TournamentConfig, ResultsStore
 
 tournament_app = typer.Typer(help="Run and resume tournaments.", no_args_is_help=True)
 
@@ -136,8 +135,7 @@ def _play(config: TournamentConfig, store: ResultsStore, options: dict[str, Any]
     import trio
 
     from ..sandbox import cgroups_warning, open_sandbox
-    from ..tournament import TournamentRunner, log_dir_of
-    from ..tournament import default_workers
+    from ..tournament import TournamentRunner, log_dir_of, default_workers
     from ._progress import open_progress
 
     database = store.path.resolve()
@@ -249,8 +247,7 @@ def run_command(file: Annotated[Path, typer.Argument(metavar="FILE", help="Tourn
       arena tournament run examples/quickstart.toml
       arena tournament run t.toml -q --workers 4 --skip-broken
     """
-    from ..tournament import load_config
-    from ..tournament import open_store
+    from ..tournament import load_config, open_store
 
     options = _numbers(options)
     config = _with_options(load_config(file), options)
@@ -272,8 +269,7 @@ def resume_command(database: Annotated[Path, typer.Argument(metavar="DB", help="
       arena tournament resume quickstart.db
       arena tournament resume t.db -q --workers 8
     """
-    from ..tournament import config_of_store
-    from ..tournament import ResultsStore
+    from ..tournament import config_of_store, ResultsStore
 
     options = _numbers(options)
     store = ResultsStore.open(database)
@@ -310,9 +306,7 @@ def extend_command(
       arena tournament extend t.db --rounds 2
       arena tournament extend t.db --entrant my-bot-v2.toml
     """
-    from ..tournament import config_of_store, entrant_row
-    from ..tournament import extend_config
-    from ..tournament import ResultsStore
+    from ..tournament import config_of_store, entrant_row, extend_config, ResultsStore
 
     added_rounds = 0 if rounds is None else parse_option("--rounds", rounds)
     store = ResultsStore.open(database)

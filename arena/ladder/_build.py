@@ -29,15 +29,8 @@ from pathlib import Path
 
 import trio
 
-from ..players import BotSpec
-from ..players import BotProcess, scope_of
-from ..players import bot_environment, program_exists
-from ..players import StderrLog
-from ..sandbox import memory_detail
-from ..sandbox import Limits
-from ..sandbox import Confinement, Sandbox, SandboxError
-from ..sandbox import spawn
-from ..sandbox import UidLease
+from ..players import BotSpec, BotProcess, scope_of, bot_environment, program_exists, StderrLog
+from ..sandbox import memory_detail, Limits, Confinement, Sandbox, SandboxError, spawn, UidLease
 from ._tree import TreeSize, measure
 
 #: What a build step may use besides time: address space, processes, open files, file size.

@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..players import ManifestError, check_name, load_manifest
-from ..players import read_toml
+from ..players import ManifestError, check_name, load_manifest, read_toml
 from ..tournament import ConfigError, TournamentConfig, config_from_dict
 
 #: Keys that only a ladder file has.

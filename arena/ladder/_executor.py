@@ -30,9 +30,7 @@ import trio
 
 from ..match import MatchResult
 from ..sandbox import Sandbox
-from ..tournament import TournamentConfig
-from ..tournament import GameSource
-from ..tournament import ScheduledGame
+from ..tournament import TournamentConfig, GameSource, ScheduledGame
 from ._vetting import hide_submissions
 
 

@@ -32,11 +32,8 @@ from pathlib import Path
 import trio
 
 from ..match import check_bot
-from ..players import BotSpec, ManifestError, load_manifest
-from ..players import TimeControl
-from ..sandbox import detect_sandbox
-from ..sandbox import Limits
-from ..sandbox import Sandbox, SandboxError
+from ..players import BotSpec, ManifestError, load_manifest, TimeControl
+from ..sandbox import detect_sandbox, Limits, Sandbox, SandboxError
 from ._archive import MANIFEST, ArchiveError, unpack
 from ._build import BUILD_LIMITS as BUILD_LIMITS
 from ._build import BUILD_MAX_BYTES as BUILD_MAX_BYTES

@@ -57,10 +57,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..ratings import solve_bradley_terry
-from ..ratings import from_columns, pair_scores
-from ..ratings import ELO_PER_NAT
-from ..ratings import information
+from ..ratings import solve_bradley_terry, from_columns, pair_scores, ELO_PER_NAT, information
 from ..ratings import plackett_luce_objective, solve_plackett_luce
 
 #: Virtual draws per entrant against a rating-0 opponent: keeps every rating finite and

@@ -49,8 +49,7 @@ import trio
 from ..match import EndReason, MatchResult
 from ..players import ManifestError, load_manifest
 from ..sandbox import Sandbox
-from ..tournament import WindowPlan
-from ..tournament import GAME_SEED_BITS, ScheduledGame, ScheduleSpec, bot_seeds_of, keyed_seed
+from ..tournament import WindowPlan, GAME_SEED_BITS, ScheduledGame, ScheduleSpec, bot_seeds_of, keyed_seed
 from ._config import LadderConfig
 from ._executor import Executor, LadderSource
 from ._faulting import GameFaults

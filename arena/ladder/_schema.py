@@ -18,9 +18,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from ..tournament import MetaStore
-from ..tournament import new_key
-from ..tournament import StoreError
+from ..tournament import MetaStore, new_key, StoreError
 
 FORMAT = "pirate-arena-ladder"
 SCHEMA_VERSION = 1

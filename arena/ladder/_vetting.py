@@ -24,8 +24,7 @@ from pathlib import Path
 
 import trio
 
-from ..sandbox import Sandbox
-from ..sandbox import UidError
+from ..sandbox import Sandbox, UidError
 from ._build import BuildCaps
 from ._config import LadderConfig
 from ._intake import admit

@@ -24,11 +24,7 @@ import trio
 import protocol
 from engines import Replay, game_ids, get_game
 
-from ..players import FaultKind
-from ..players import BotSpec
-from ..players import open_player
-from ..players import Player
-from ..players import TimeControl
+from ..players import FaultKind, BotSpec, open_player, Player, TimeControl
 from ..sandbox import Sandbox
 from ._match import MatchSettings, play_match
 from ._result import EndReason

@@ -24,9 +24,7 @@ import trio
 import protocol
 from engines import Game, IllegalAction, Outcome, Replay, State, is_listed
 
-from ..players import BotFault, Fault, FaultKind, FaultPolicy
-from ..players import Player
-from ..players import GameClock, TimeControl
+from ..players import BotFault, Fault, FaultKind, FaultPolicy, Player, GameClock, TimeControl
 from ._result import EndReason, MatchResult
 
 

@@ -8,8 +8,7 @@ from typing import Any
 
 from engines import get_game
 
-from ..players import BotSpec
-from ..players import open_bot_pool
+from ..players import BotSpec, open_bot_pool
 from ..sandbox import Sandbox
 from ._match import MatchSettings, play_match
 from ._result import MatchResult

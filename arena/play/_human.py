@@ -21,10 +21,7 @@ import trio
 import protocol
 from engines import IllegalAction, State, is_listed
 
-from ..players import BotFault, Fault, FaultKind
-from ..players import BotSpec
-from ..players import Player
-from ..players import GameClock
+from ..players import BotFault, Fault, FaultKind, BotSpec, Player, GameClock
 
 
 class _Decision:

@@ -22,19 +22,10 @@ import trio
 
 import engines
 
-from ..match import MatchSettings, play_match
-from ..match import MatchResult
-from ..match import save_replay_file
-from ..players import Fault, FaultKind
-from ..players import BotSpec
-from ..players import Player
-from ..players import BotPool
-from ..report import pack_chunk
-from ..report import viewer_meta
-from ..report import game_payload
-from ..report import pack_steps
-from ..tournament import GAME_SEED_BITS, ScheduledGame
-from ..tournament import ResultsStore, StoreError
+from ..match import MatchSettings, play_match, MatchResult, save_replay_file
+from ..players import Fault, FaultKind, BotSpec, Player, BotPool
+from ..report import pack_chunk, viewer_meta, game_payload, pack_steps
+from ..tournament import GAME_SEED_BITS, ScheduledGame, ResultsStore, StoreError
 from ._human import HumanPlayer, HumanSeat
 
 

@@ -46,8 +46,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..sandbox import Limits
-from ..sandbox import view_widening
+from ..sandbox import Limits, view_widening
 from ._toml import describe_value, read_toml
 
 

@@ -28,10 +28,7 @@ from pathlib import Path
 
 import trio
 
-from ..sandbox import Sandbox
-from ..sandbox import ViewRefused
-from ..sandbox import installation, plan_view, program_path
-from ..sandbox import shown_paths
+from ..sandbox import Sandbox, ViewRefused, installation, plan_view, program_path, shown_paths
 from . import _probe_files, _probe_inside
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec

@@ -28,15 +28,9 @@ from pathlib import Path
 
 import trio
 
-from ..sandbox import BotCgroup
-from ..sandbox import ViewRefused
-from ..sandbox import Confinement, Sandbox, SandboxError
-from ..sandbox import current_arch
-from ..sandbox import Child, spawn
-from ..sandbox import ListenerInstaller, listener_pair, receive_listener
-from ..sandbox import answer as answer_sysinfo
-from ..sandbox import UidError, UidLease
-from ..sandbox import kill_namespace, namespace_of
+from ..sandbox import BotCgroup, ViewRefused, Confinement, Sandbox, SandboxError, current_arch, Child, spawn
+from ..sandbox import ListenerInstaller, listener_pair, receive_listener, answer as answer_sysinfo
+from ..sandbox import UidError, UidLease, kill_namespace, namespace_of
 from ._faults import BotFault, FaultKind
 from ._manifest import BotSpec, log_name
 from ._program import bot_environment, missing_program, program_exists, why_not_executable

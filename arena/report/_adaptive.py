@@ -34,8 +34,7 @@ def adaptive_state(store: ResultsStore, games: Sequence[StoredGame]) -> dict[str
         return None
     if not isinstance(raw, dict) or raw.get("format") != "adaptive":
         return None
-    from ..tournament import plan_of
-    from ..tournament import ConfigError, config_from_dict
+    from ..tournament import plan_of, ConfigError, config_from_dict
 
     try:
         config = config_from_dict(raw, Path(store.meta("config_path") or "tournament.toml"))

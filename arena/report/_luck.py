@@ -10,8 +10,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..ratings import GameRecord
-from ..ratings import Baseline, BaselineError, NoBaseline, game_baseline
+from ..ratings import GameRecord, Baseline, BaselineError, NoBaseline, game_baseline
 from ..ratings import DEFAULT_SAMPLES, game_luck
 from ..tournament import ResultsStore, StoredGame, cache_luck, cached_luck
 from ._tables import records_of, with_result

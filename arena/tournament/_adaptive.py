@@ -31,8 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..ratings import Goal, Verdict, judge, parse_goal
-from ..ratings import first_round, next_round
+from ..ratings import Goal, Verdict, judge, parse_goal, first_round, next_round
 from ._config import ADAPTIVE_LOOKS, TournamentConfig
 from ._schedule import GAME_SEED_BITS, ScheduledGame, keyed_seed, rotated_game
 

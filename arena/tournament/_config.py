@@ -20,8 +20,7 @@ import engines
 from ..match import MatchSettings
 from ..players import FAULT_SETTING, FAULT_SETTINGS, FaultPolicy
 from ..players import BotSpec, ManifestError, check_name, load_manifest, manifest_from_dict
-from ..players import TIME_SETTINGS, TimeControl
-from ..players import KIND_NAMES, describe_value, read_toml
+from ..players import TIME_SETTINGS, TimeControl, KIND_NAMES, describe_value, read_toml
 from ._ranges import RangeError, check_number, check_real
 from ._schedule import Format, ScheduleSpec
 

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..players import BotSpec, ManifestError, manifest_from_dict
-from ..players import read_toml
+from ..players import BotSpec, ManifestError, manifest_from_dict, read_toml
 from ._config import ADAPTIVE_LOOKS, ConfigError, TournamentConfig, config_from_dict, entrant_from_item
 from ._ranges import RangeError, check_number
 from ._schedule import Format, build_schedule, extension_problem, new_key

@@ -11,10 +11,8 @@ import dataclasses
 
 from engines import Game
 
-from ..match import play_match
-from ..match import MatchResult
-from ..players import FaultKind
-from ..players import BotPool
+from ..match import play_match, MatchResult
+from ..players import FaultKind, BotPool
 from ._config import TournamentConfig
 from ._schedule import ScheduledGame
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..players import FAULT_SETTINGS
-from ..players import TIME_SETTINGS
+from ..players import FAULT_SETTINGS, TIME_SETTINGS
 
 
 @dataclass(frozen=True)

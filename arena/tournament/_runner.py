@@ -32,8 +32,7 @@ import trio
 from engines import get_game
 
 from ..match import MatchResult
-from ..players import between_games
-from ..players import BotPool, open_bot_pool
+from ..players import between_games, BotPool, open_bot_pool
 from ..sandbox import Sandbox
 from ._config import TournamentConfig
 from ._handout import GameSource, WindowPlan

@@ -68,8 +68,7 @@ def _picklable(error: BaseException) -> BaseException:
 
 async def _play_games(setup: Setup, reader: FrameReader, send) -> None:
     """Pre-flight, then play the games ``reader`` brings until it ends."""
-    from ..players import open_bot_pool
-    from ..players import StartupError
+    from ..players import open_bot_pool, StartupError
     from ._play import play_scheduled
 
     config = setup.config

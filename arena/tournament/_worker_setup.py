@@ -10,9 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..sandbox import find_cgroups
-from ..sandbox import Sandbox
-from ..sandbox import UidAllocator
+from ..sandbox import find_cgroups, Sandbox, UidAllocator
 from ._config import TournamentConfig
 
 

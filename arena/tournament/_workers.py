@@ -43,9 +43,7 @@ from typing import Any
 
 import trio
 
-from ..sandbox import find_cgroups
-from ..sandbox import spawn
-from ..sandbox import enter_own_namespace, kill_descendants, namespace_of
+from ..sandbox import find_cgroups, spawn, enter_own_namespace, kill_descendants, namespace_of
 from ._frames import FrameReader, frame
 from ._handout import LOOKAHEAD, GameSource
 from ._schedule import ScheduledGame
