@@ -167,7 +167,7 @@ def main() -> None:
         rr = first_decision([n for n, _ in FIELD], rr_games(folder / "round-robin.db"))
         rr["wall_s"] = round(time.monotonic() - t, 1)
         print("round-robin", json.dumps(rr), flush=True)
-    print(f"\n| run | games | rounds | answer right? | round-robin games to the same decision | ratio |")
+    print("\n| run | games | rounds | answer right? | round-robin games to the same decision | ratio |")
     print("|---|---|---|---|---|---|")
     for run in runs:
         answer = ", ".join(run["answer"]) if run["answer"] else "-"
