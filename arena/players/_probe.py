@@ -62,7 +62,7 @@ def program_text() -> str:
     return Path(_probe_files.__file__).read_text() + "\n\n" + "".join(lines)
 
 
-async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec | None = None) -> dict:
+async def run_probe(sandbox: Sandbox, limit_s: float = 90.0, manifest: BotSpec | None = None) -> dict:
     """Start the probe in ``sandbox`` and return what it found, with what reached the targets
     (``reached``) and the processes it left behind (``survivors``). Raises ``RuntimeError`` if
     it says nothing (it could not start, or was killed).
@@ -96,14 +96,19 @@ async def run_probe(sandbox: Sandbox, limit_s: float = 30.0, manifest: BotSpec |
                        env=manifest.env if manifest is not None else {}, limits=PROBE_LIMITS)
         arena_side: dict = {}
         async with open_bot_process(spec, sandbox, view_argv=view_argv) as bot:
-            with trio.move_on_after(limit_s):
+            # A bound, not a timing: the probe takes a few seconds on a quiet machine, and over
+            # 30 s at a load of 30 (a suite beside five benchmarks on 2 cores).
+            with trio.move_on_after(limit_s) as bound:
                 await _freeze_in_window(bot, arena_side)
                 await bot.process.wait()
         lines = bot.stderr.tail().splitlines()
         try:
             found = json.loads(lines[-1])
         except (IndexError, ValueError):
-            raise RuntimeError("the sandbox probe said nothing" + (f"; its stderr ends: {lines[-1]}" if lines else ""))
+            why = (f"did not finish in {limit_s:g} s (a machine this loaded?)" if bound.cancelled_caught
+                   else "said nothing")
+            end = f"; its stderr ends: {lines[-1]}" if lines else ""
+            raise RuntimeError(f"the sandbox probe {why}{end}")
         found["reached"] = targets.reached()
         found["freeze"] = arena_side.get("freeze", "ran out of time before the probe's window")
         found["frozen"] = arena_side.get("frozen")
