@@ -115,7 +115,7 @@ def print_standings(store: ResultsStore, fmt: str, n_boot: int | None, anchor: s
     standings = _standings(records_of(games), n_boot, pinned)
     if corrected:
         from ..ratings import corrected_points, corrected_table
-        from ..report import NoBaseline
+        from ..ratings import NoBaseline
 
         try:
             records, label = _luck_records(store, games)
@@ -147,7 +147,8 @@ def _luck_records(store: ResultsStore, games, *, keep: bool = True, tally: LuckT
     """The games with their luck (computed from the replays, kept in the database as it goes
     unless not ``keep``; see :func:`arena.report._luck.records_with_luck`); ``hint`` ends the
     error line of a luck that cannot be computed."""
-    from ..report import BaselineError, NoBaseline, records_with_luck
+    from ..ratings import BaselineError, NoBaseline
+    from ..report import records_with_luck
 
     try:
         return records_with_luck(store, games, keep=keep, tally=tally)
@@ -334,7 +335,7 @@ def compare_command(
       arena compare t.db bot-v2 bot-v1 --raw
     """
     from ..ratings import compare
-    from ..report import NoBaseline
+    from ..ratings import NoBaseline
 
     fmt = _text_format(fmt, "compare")
     records = _stored_records(database, (a, b))

@@ -19,7 +19,7 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
     "_charts": ["error_bar_chart"],
     "_chunks": ["pack_chunk"],
     "_frames": ["ViewError", "game_frames"],
-    "_luck": ["BaselineError", "LuckTally", "NoBaseline", "records_with_luck"],
+    "_luck": ["LuckTally", "records_with_luck"],
     "_meta": ["viewer_meta"],
     "_page": [
         "REPLAY_BUDGET", "game_payload", "report_html", "stored_meta", "viewer_css", "viewer_html",
