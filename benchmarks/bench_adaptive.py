@@ -60,11 +60,20 @@ def play(strength: np.ndarray, tables: list[tuple[int, ...]] | np.ndarray,
     return np.take_along_axis(seats, np.argsort(-noise, axis=1), axis=1)
 
 
-def right(strength: np.ndarray, answer, k: int, margin: float) -> tuple[bool, bool]:
-    """(within the margin of the true k-th best, exactly the true top k)."""
-    kth = np.sort(strength)[-k]
-    within = all(strength[i] >= kth - margin / ELO_PER_NAT for i in answer)
-    return within, set(answer) == set(np.argsort(-strength)[:k].tolist())
+def right(strength: np.ndarray, answer, goal) -> tuple[bool, bool]:
+    """(the answer holds within the margin, and exactly).
+
+    ``top K``: every entrant named no worse than the true K-th best by more than the margin;
+    exactly the true top K. ``order``: every reported neighbour ahead of, or within the margin
+    of, the next; exactly the true order.
+    """
+    margin = goal.margin / ELO_PER_NAT
+    if goal.kind == "order":
+        s = strength[list(answer)]
+        return bool(np.all(s[:-1] >= s[1:] - margin)), list(answer) == np.argsort(-strength).tolist()
+    kth = np.sort(strength)[-goal.k]
+    within = all(strength[i] >= kth - margin for i in answer)
+    return within, set(answer) == set(np.argsort(-strength)[:goal.k].tolist())
 
 
 def adaptive(strength, k_table, goal, error, seed, rng):
@@ -114,7 +123,32 @@ def swiss(strength, k_table, goal, error, rng):
             return verdict, played * k_table
 
 
-def uniform(fields, k_table, k, margin, first, target, until, cap, rng):
+def uniform_judged(strength, k_table, goal, error, rng):
+    """Uniform tables stopped by the same judge at the same looks: games used and the verdict.
+
+    The first round is two random partitions of the field (as adaptive's), then each round
+    adds ``GROWTH`` of the tables so far, drawn uniformly among all k-subsets, and the judge
+    looks after every round: adaptive's looks and error split exactly, only the tables differ.
+    """
+    n = len(strength)
+    tables = np.concatenate([rng.permutation(n)[: n - n % k_table].reshape(-1, k_table)
+                             for _ in range(2)])
+    counts: dict[tuple[int, ...], int] = {}
+    verdict, played = None, 0
+    while True:
+        for row in map(tuple, play(strength, tables, rng)):
+            counts[row] = counts.get(row, 0) + 1
+        played += len(tables)
+        orders = np.array(list(counts), dtype=np.int64)
+        verdict = judge(n, orders, goal, error=error, previous=verdict,
+                        counts=np.array(list(counts.values()), dtype=float))
+        if verdict.decided or verdict.exhausted:
+            return verdict, played * k_table
+        extra = max(1, math.ceil(GROWTH * played))
+        tables = np.argsort(rng.random((extra, n)), axis=1)[:, :k_table]
+
+
+def uniform(fields, k_table, goal, first, target, until, cap, rng):
     """Wrong answers of the uniform sample per field and checkpoint, swept over all fields at once.
 
     Returns ``(checkpoints, wrong)``, ``wrong`` a (fields, checkpoints) boolean array judged
@@ -134,7 +168,8 @@ def uniform(fields, k_table, k, margin, first, target, until, cap, rng):
             orders[f] = np.concatenate([orders[f], play(strength, tables, rng).astype(np.int16)])
             fit = fit_indices(n, orders[f], start=starts[f], tolerance=1e-5)
             starts[f] = fit.strength
-            wrong[f] = not right(strength, np.argsort(-fit.strength)[:k], k, margin)[0]
+            answer = np.argsort(-fit.strength)
+            wrong[f] = not right(strength, answer if goal.kind == 'order' else answer[:goal.k], goal)[0]
         checkpoints.append(games)
         columns.append(wrong)
         error = wrong.mean()
@@ -220,13 +255,25 @@ def report_uniform(checkpoints, wrong, adaptive_games, target, until, resamples,
               f"bootstrap resamples not reaching it {int(np.isinf(boot_u).sum())}/{resamples}", flush=True)
 
 
+def report_paired(name, games, adaptive_games, resamples, rng) -> None:
+    """The ratio of mean games on the same fields, with a paired bootstrap 95 % interval."""
+    ratio = games.mean() / adaptive_games.mean()
+    boot = []
+    for _ in range(resamples):
+        idx = rng.integers(0, len(games), len(games))
+        boot.append(games[idx].mean() / adaptive_games[idx].mean())
+    lo, hi = np.quantile(boot, [0.025, 0.975])
+    print(f"{name}: {games.mean():.0f} games against adaptive's {adaptive_games.mean():.0f} on the "
+          f"same {len(games)} fields: {ratio:.2f}x (95 % CI {lo:.2f}-{hi:.2f}x)", flush=True)
+
+
 def tournaments(name, a, fields, run, runs) -> np.ndarray:
     """Play ``runs`` tournaments (``run(r)`` -> (verdict, games)), print and return the games of each."""
     t0 = time.time()
     games, within, exact, spent = [], 0, 0, 0
     for r in range(runs):
         verdict, used = run(r)
-        w, e = right(fields[r], verdict.answer, a.top, a.margin)
+        w, e = right(fields[r], verdict.answer, a.goal)
         games.append(used)
         within += w
         exact += e
@@ -234,7 +281,7 @@ def tournaments(name, a, fields, run, runs) -> np.ndarray:
     g = np.array(games)
     print(f"{name} ({runs} fields, {time.time() - t0:.0f} s): games mean {g.mean():.0f} median "
           f"{np.median(g):.0f} p90 {np.percentile(g, 90):.0f} max {g.max()}; wrong beyond the margin "
-          f"{runs - within}/{runs} = {(runs - within) / runs:.3f}; not the exact top {a.top} "
+          f"{runs - within}/{runs} = {(runs - within) / runs:.3f}; not exact "
           f"{runs - exact}/{runs}; looks spent {spent}", flush=True)
     return g
 
@@ -244,6 +291,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=64)
     ap.add_argument("--k", type=int, default=4, help="players per table")
     ap.add_argument("--top", type=int, default=3)
+    ap.add_argument("--goal", default=None, help="'top K' (default: --top) or 'order'")
     ap.add_argument("--error", type=float, default=0.05)
     ap.add_argument("--margin", type=float, default=20.0, help="indifference margin, Elo")
     ap.add_argument("--spread", type=float, default=200.0, help="SD of the field's ratings, Elo")
@@ -254,16 +302,18 @@ def main() -> None:
                     help="stop the uniform sweep once its error is at or below this twice in a row")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples over fields")
     ap.add_argument("--swiss-runs", type=int, default=500, help="Swiss tournaments (0: none)")
+    ap.add_argument("--judged-runs", type=int, default=0,
+                    help="uniform tables stopped by the same judge at the same looks (0: none)")
     ap.add_argument("--seed", type=int, default=46)
     a = ap.parse_args()
     if a.uniform_runs > a.runs:
         ap.error("--uniform-runs must not exceed --runs (uniform is paired with adaptive's fields)")
-    goal = parse_goal(f"top {a.top}", margin=a.margin)
+    goal = a.goal = parse_goal(a.goal or f"top {a.top}", margin=a.margin)
     rng = np.random.default_rng(a.seed)
-    print(f"N={a.n} k={a.k} top {a.top} error {a.error} margin {a.margin:g} Elo spread {a.spread:g} Elo",
+    print(f"N={a.n} k={a.k} goal {a.goal.kind} {a.goal.k or ''} error {a.error} margin {a.margin:g} Elo spread {a.spread:g} Elo",
           flush=True)
     fields = [rng.normal(0.0, a.spread, a.n) / ELO_PER_NAT
-              for _ in range(max(a.runs, a.uniform_runs, a.swiss_runs))]
+              for _ in range(max(a.runs, a.uniform_runs, a.swiss_runs, a.judged_runs))]
     adaptive_games = tournaments("adaptive", a, fields, lambda r: adaptive(
         fields[r], a.k, goal, a.error, a.seed + r, rng), a.runs)
     mean_games = float(adaptive_games.mean())
@@ -271,11 +321,17 @@ def main() -> None:
         swiss_games = tournaments("swiss", a, fields, lambda r: swiss(fields[r], a.k, goal, a.error, rng),
                                   a.swiss_runs).mean()
         print(f"swiss plays {swiss_games / mean_games:.1f}x the games of adaptive")
+    if a.judged_runs:
+        judged_rng = np.random.default_rng([a.seed, 4])  # its own stream, as uniform's
+        judged = tournaments("uniform stopped by the judge", a, fields, lambda r: uniform_judged(
+            fields[r], a.k, goal, a.error, judged_rng), a.judged_runs)
+        report_paired("uniform stopped by the judge", judged, adaptive_games[: a.judged_runs],
+                      a.bootstrap, np.random.default_rng([a.seed, 5]))
     if not a.uniform_runs:
         return
     t0 = time.time()
     uniform_rng = np.random.default_rng([a.seed, 2])  # independent of adaptive's and Swiss's draws
-    checkpoints, wrong = uniform(fields[: a.uniform_runs], a.k, a.top, a.margin, first=a.n * a.k,
+    checkpoints, wrong = uniform(fields[: a.uniform_runs], a.k, goal, first=a.n * a.k,
                                  target=a.error, until=a.uniform_until, cap=40 * mean_games,
                                  rng=uniform_rng)
     print(f"uniform ({a.uniform_runs} fields, {time.time() - t0:.0f} s)")

@@ -5,8 +5,8 @@ finishing orders (a ``(G, k)`` array, best first, with optional counts). Each
 look refits Plackett-Luce (:func:`fit_indices`) and tests the question with
 Wald bounds on rating differences. The error is spent by a weighted union
 bound fixed before each look's data (:mod:`._adaptive_error`): a share per
-look (:func:`look_share`), and for ``top K`` a weight per pair of undecided
-entrants from the previous look's fit (:func:`pair_weights`), so the rule is
+look (:func:`look_share`), and a weight per pair from the previous look's fit
+(:func:`pair_weights` for ``top K``, :func:`order_weights` for ``order``), so the rule is
 valid under optional stopping and an adaptive schedule. Entrants whose place
 is decided are not scheduled again. docs/ratings.md, "Adaptive scheduling",
 has the rule, its assumptions and the proof that a stop is right with
@@ -22,7 +22,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ._adaptive_error import look_share, pair_weights
+from ._adaptive_error import look_share, order_weights, pair_weights
 from ._adaptive_fit import IndexFit, fit_indices
 from ._fit import ELO_PER_NAT
 
@@ -126,7 +126,7 @@ def judge(n: int, orders: np.ndarray, goal: Goal, *, error: float,
     if goal.kind == "top":
         verdict = _judge_top(n, fit, goal, alpha, look, previous)
     elif goal.kind == "order":
-        verdict = _judge_order(n, fit, goal, alpha, look)
+        verdict = _judge_order(n, fit, goal, alpha, look, previous)
     else:
         verdict = _judge_elo(n, fit, goal, alpha, look)
     if not verdict.decided and look >= max_looks:
@@ -178,13 +178,19 @@ def _judge_top(n: int, fit: IndexFit, goal: Goal, alpha: float, look: int,
                    {i: closeness.get(i, 0.0) for i in undecided})
 
 
-def _judge_order(n: int, fit: IndexFit, goal: Goal, alpha: float, look: int) -> Verdict:
+def _judge_order(n: int, fit: IndexFit, goal: Goal, alpha: float, look: int,
+                 previous: Verdict | None) -> Verdict:
     order = sorted(range(n), key=lambda i: (-fit.strength[i], i))
-    z = _z(alpha / (n - 1))
-    diff, se = fit.difference(np.array(order[:-1]), np.array(order[1:]))
-    lower = diff - z * se
-    settled = lower > -goal.margin / ELO_PER_NAT
-    t = (diff + goal.margin / ELO_PER_NAT) / np.maximum(se, 1e-12)
+    margin = goal.margin / ELO_PER_NAT
+    weight = order_weights(n, margin, *((previous.fit, previous.z) if previous else ()))
+    ahead, behind = np.array(order[:-1]), np.array(order[1:])
+    zs = np.array([_z(alpha * weight[i, j]) for i, j in zip(ahead, behind)])
+    z = float(zs.min())
+    diff, se = fit.difference(ahead, behind)
+    lower = diff - zs * se
+    settled = lower > -margin
+    # distance from the stop, in standard errors, on the scale where z decides
+    t = (diff + margin) / np.maximum(se, 1e-12) * (z / zs)
     open_ = set()
     for p in np.flatnonzero(~settled):
         open_ |= {order[p], order[p + 1]}

@@ -14,6 +14,8 @@ Wald bound here makes (a look's statistic, given what earlier looks chose, close
   far apart in standard errors get a hundredth each (a bound at that level still decides
   them). Weighted Bonferroni; the weights are normalised so that, whichever entrants are
   truly the best, the pairs that could produce a wrong answer carry at most 1.
+- :func:`order_weights`: the same for ``order``, over every pair of entrants (a wrong
+  order needs one of them), normalised to sum to 1.
 """
 
 from __future__ import annotations
@@ -93,4 +95,30 @@ def pair_weights(rest: list[int], need: int, margin: float, n: int,
     stars = np.sort(w.sum(axis=1))[::-1]
     total = min(float(near.sum()), float(stars[:need].sum()))
     weight[np.ix_(idx, idx)] = w / total
+    return weight
+
+
+def order_weights(n: int, margin: float, previous: IndexFit | None = None,
+                  z: float = math.inf) -> np.ndarray:
+    """Bonferroni weights of every pair of the ``n`` entrants for ``order``: an ``(n, n)``
+    symmetric array whose upper triangle sums to 1. ``previous`` and ``z`` as in
+    :func:`pair_weights` (``None``: equal weights, ``1 / (n (n - 1) / 2)`` each).
+
+    A wrong order needs a pair reported as neighbours, the one ahead more than the margin
+    behind the other, whose bound fails; the pairs are those of the look's own order, so the
+    weights cover every pair, which is what keeps the union bound valid. A pair whose distance
+    from the stop at the previous look, ``(|d| + margin) / se``, was within ``FAR_BEYOND`` of
+    that look's ``z`` gets 1, any other 1/100.
+    """
+    weight = np.zeros((n, n))
+    if n < 2:
+        return weight
+    a, b = np.triu_indices(n, 1)
+    if previous is None:
+        near = np.ones(len(a))
+    else:
+        diff, se = previous.difference(a, b)
+        t = (np.abs(diff) + margin) / np.maximum(se, 1e-12)
+        near = np.where(t < (z if math.isfinite(z) else 3.0) + FAR_BEYOND, 1.0, FAR_WEIGHT)
+    weight[a, b] = weight[b, a] = near / near.sum()
     return weight

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from arena.ratings._adaptive import Goal, judge, parse_goal
-from arena.ratings._adaptive_error import FAR_WEIGHT, look_share, pair_weights
+from arena.ratings import _adaptive
+from arena.ratings._adaptive_error import FAR_WEIGHT, look_share, order_weights, pair_weights
 from arena.ratings._adaptive_round import next_round
 from arena.ratings._fit import ELO_PER_NAT
 
@@ -70,3 +71,34 @@ def test_a_round_keeps_growing_when_every_undecided_entrant_is_near_the_stop():
     # at weight 0.2 each would sit in 1 layer (2 tables), scaled to 0.4 it sits in 3
     assert len(next_round(far, 2, 1, 40)) == 14
     assert len(next_round(near, 2, 1, 40)) == 6
+
+
+def test_the_order_weights_cover_every_pair_and_sum_to_one():
+    first = order_weights(5, 0.1)
+    assert first[0, 4] == first[3, 1] == pytest.approx(1 / 10) and first[2, 2] == 0.0
+    previous = _previous_look()
+    w = order_weights(6, 20.0 / ELO_PER_NAT, previous.fit, previous.z)
+    assert w[np.triu_indices(6, 1)].sum() == pytest.approx(1.0)
+    assert (w == w.T).all()
+    # 1 and 2 (250 and 240 Elo) were near each other, 0 and 5 (700 Elo apart) far: a hundredth
+    assert w[0, 5] == pytest.approx(FAR_WEIGHT * w[1, 2])
+
+
+def _order_error_rate(fields, error):
+    wrong = 0
+    for f, elo in enumerate(fields):
+        verdict, _, _ = _run(elo, 2, Goal("order", margin=10.0), error=error, seed=f, max_looks=20)
+        s = np.array(elo)[list(verdict.answer)]
+        # a wrong stop: the guarantee is for a decided order (20 looks leave many undecided)
+        wrong += verdict.decided and bool(np.any(s[:-1] < s[1:] - 10.0))
+    return wrong
+
+
+def test_the_order_goal_holds_its_error_and_the_check_can_fail(monkeypatch):
+    # 40 fields of 5 at 2 players, 60 Elo apart on average: neighbours near the margin are common
+    rng = np.random.default_rng(7)
+    fields = [list(rng.normal(0, 60, 5)) for _ in range(40)]
+    # at error 0.2: at most 8 wrong expected; 15 is past the binomial 99.5 % point
+    assert _order_error_rate(fields, 0.2) <= 15
+    monkeypatch.setattr(_adaptive, "_z", lambda alpha: 0.3)
+    assert _order_error_rate(fields, 0.2) > 15
