@@ -44,6 +44,14 @@ def arena(*args, cwd=None, check=True):
     return result
 
 
+def play(path: Path, *more: str, command: str = "run", check=True):
+    """``arena tournament run PATH -q`` (or ``resume``) in one worker process without bubblewrap:
+    for tests whose claim is about what is stored and rated, not about the sandbox or the workers
+    (those have their own tests); a second worker process and a sandbox per bot cost about half
+    of a small tournament's CPU time."""
+    return arena("tournament", command, str(path), "-q", "--sandbox", "none", "--workers", "1", *more, check=check)
+
+
 def standings(db: Path) -> list:
     data = json.loads(arena("standings", str(db), "--format", "json").stdout)
     return data["rows"]
