@@ -44,6 +44,7 @@ def states_of(game_id: str, count: int = 12):
 @pytest.mark.parametrize("game_id", game_ids())
 def test_arbitrary_actions_are_accepted_or_cleanly_rejected(game_id):
     states = states_of(game_id)
+    pickled = [pickle.dumps(state) for state in states]  # once per state: see judge()
 
     @settings(max_examples=150, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
@@ -57,12 +58,11 @@ def test_arbitrary_actions_are_accepted_or_cleanly_rejected(game_id):
             # Mutate a legal action: same shape, wrong contents.
             template = legal[hash(repr(value)) % len(legal)]
             action = [value] + list(template[1:]) if isinstance(template, list) and template else value
-        before = pickle.dumps(state)
         try:
             state.check(seat, action)
         except IllegalAction as error:
             assert error.player == seat and error.reason
-            assert pickle.dumps(state) == before
+            assert pickle.dumps(state) == pickled[index]
             return
         copy = state.clone()
         copy.apply({s: action if s == seat else copy.random_action(s, random.Random(0)) for s in copy.acting})
@@ -79,9 +79,13 @@ def template_actions(state, seat, rng, limit=6):
     return rng.sample(legal, min(limit, len(legal)))
 
 
-def judge(state, seat, action):
-    """Check ``action``: a clean rejection, or a strictly legal action that plays to the end."""
-    before = pickle.dumps(state)
+def judge(state, seat, action, before=None):
+    """Check ``action``: a clean rejection, or a strictly legal action that plays to the end.
+
+    ``before`` is ``pickle.dumps(state)`` taken once for every action judged at ``state`` (the
+    pickling was most of the fuzzing's time): a rejection must leave the state equal to it,
+    so every judged action is compared with the state as it was before the first one."""
+    before = pickle.dumps(state) if before is None else before
     try:
         state.check(seat, action)
     except IllegalAction as error:
@@ -102,10 +106,11 @@ def test_every_mutant_of_legal_actions_is_rejected_or_strictly_legal(game_id):
     rng = random.Random(13)
     rejected = accepted = 0
     for state in states_of(game_id):
+        before = pickle.dumps(state)
         for seat in state.acting:
             for template in template_actions(state, seat, rng):
                 for action in mutants(template, wire=False):
-                    if judge(state, seat, action):
+                    if judge(state, seat, action, before):
                         accepted += 1
                     else:
                         rejected += 1
@@ -117,15 +122,17 @@ def test_mutated_legal_actions_are_rejected_or_apply(game_id):
     """Property: one or two successive mutations of a legal action never escape as anything
     but IllegalAction, and what is accepted applies without error."""
     states = states_of(game_id)
+    pickled = [pickle.dumps(state) for state in states]
 
     @st.composite
     def cases(draw):
-        state = states[draw(st.integers(0, len(states) - 1))]
+        index = draw(st.integers(0, len(states) - 1))
+        state = states[index]
         seat = draw(st.sampled_from(state.acting))
         action = draw(st.sampled_from(template_actions(state, seat, random.Random(draw(st.integers(0, 99))))))
         for _ in range(draw(st.integers(1, 2))):
             action = draw(st.sampled_from(mutants(action, wire=False)))
-        return state, seat, action
+        return state, seat, action, pickled[index]
 
     @settings(max_examples=150, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
