@@ -215,8 +215,10 @@ def test_the_view_holds_for_a_clone_under_a_home_var_tmp_or_tmp(parent):
             shutil.copytree(root / name, top / name, ignore=ignore)
         shutil.copy(root / "pyproject.toml", top / "pyproject.toml")
         result = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/arena/test_sandbox_view.py",
-             "-k", "sees_only_its_view or never_shows_the_root"],
+            # -n 0: the one test in this process, not in two xdist workers of pyproject's addopts
+            # (each would start and import the suite again, for nothing the view depends on).
+            [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+             "tests/arena/test_sandbox_view.py", "-k", "sees_only_its_view or never_shows_the_root"],
             # The copy imports itself (its folder comes first on sys.path with -m); an organiser's
             # PYTHONPATH would be shown to bots whole.
             cwd=top, capture_output=True, text=True, timeout=300,
@@ -247,9 +249,12 @@ def test_a_python_bot_runs_from_the_virtual_environment_the_readme_makes():
         outer = [path for path in site.getsitepackages() if os.path.isdir(path)]
         Path(inner, "suite.pth").write_text("".join(f"import site; site.addsitedir({path!r})\n" for path in outer))
         root = Path(__file__).resolve().parents[2]
+        # The bug was every Python bot failing to start, which any game shows: Karibik at one game
+        # per variant is check-bot's cheapest (3 games; Dead Man's Draw played 44, looking for a
+        # kind of decision a random bot seldom meets).
         result = subprocess.run([str(python), "-m", "arena.cli", "check-bot", "examples/bots/py-random.toml",
-                                 "--game", "dead-mans-draw"], cwd=root, capture_output=True, text=True, timeout=300,
-                                env={**os.environ, "PATH": f"{python.parent}:{os.environ['PATH']}"})
+                                 "--game", "karibik", "--games-per", "1"], cwd=root, capture_output=True, text=True,
+                                timeout=300, env={**os.environ, "PATH": f"{python.parent}:{os.environ['PATH']}"})
     finally:
         shutil.rmtree(top)
     assert result.returncode == 0 and result.stdout.splitlines()[-1] == "result: PASS", (
