@@ -32,7 +32,15 @@ Per field, with the goal ``top K`` at ``--error`` and an indifference margin of
   error), first crossing, linear in log games between checkpoints; its 95 %
   interval and that of the ratio to adaptive's mean games from a paired
   bootstrap over the fields (adaptive and uniform on the same resampled
-  fields). The raw "stays at or below from here on" point is printed beside it.
+  fields). The raw "stays at or below from here on" point is printed beside it;
+- uniform stopped by the judge (``--judged-runs``): uniform tables in adaptive's rounds
+  (two random partitions, then a quarter more tables a round), the same judge after each
+  round: the same guarantee as adaptive for every field, only the tables differ; the ratio
+  of mean games on the same fields with a paired bootstrap interval.
+
+``--goal order`` asks for the whole order instead (every reported neighbour ahead of, or
+within the margin of, the next). ``--field hard`` plays one field in every run, the one a
+fixed budget finds hard: three entrants 1 Elo beyond the margin below the K-th best.
 
     PYTHONPATH=. python benchmarks/bench_adaptive.py --n 64 --k 4 --runs 500 --swiss-runs 100
 """
@@ -74,6 +82,16 @@ def right(strength: np.ndarray, answer, goal) -> tuple[bool, bool]:
     kth = np.sort(strength)[-goal.k]
     within = all(strength[i] >= kth - margin for i in answer)
     return within, set(answer) == set(np.argsort(-strength)[:goal.k].tolist())
+
+
+def hard_field(n: int, k: int, margin: float, spread: float, rng: np.random.Generator) -> np.ndarray:
+    """A field built to be hard for a fixed budget at ``top k``: the k-th best at 0 Elo, three
+    entrants 1 Elo beyond the margin below it (naming one is wrong), the best k - 1 spread
+    above (100 Elo apart) and the rest at least that far below, ``spread`` wide."""
+    top = 100.0 * np.arange(k - 1, 0, -1)
+    near = np.full(3, -margin - 1.0)
+    rest = -margin - 1.0 - np.abs(rng.normal(0.0, spread, n - k - 3))
+    return np.concatenate([top, [0.0], near, rest]) / ELO_PER_NAT
 
 
 def adaptive(strength, k_table, goal, error, seed, rng):
@@ -304,6 +322,9 @@ def main() -> None:
     ap.add_argument("--swiss-runs", type=int, default=500, help="Swiss tournaments (0: none)")
     ap.add_argument("--judged-runs", type=int, default=0,
                     help="uniform tables stopped by the same judge at the same looks (0: none)")
+    ap.add_argument("--field", choices=["random", "hard"], default="random",
+                    help="random: a new N(0, spread) field per run; hard: one field, the same for "
+                         "every run, with three entrants just beyond the margin below the K-th")
     ap.add_argument("--seed", type=int, default=46)
     a = ap.parse_args()
     if a.uniform_runs > a.runs:
@@ -312,8 +333,11 @@ def main() -> None:
     rng = np.random.default_rng(a.seed)
     print(f"N={a.n} k={a.k} goal {a.goal.kind} {a.goal.k or ''} error {a.error} margin {a.margin:g} Elo spread {a.spread:g} Elo",
           flush=True)
-    fields = [rng.normal(0.0, a.spread, a.n) / ELO_PER_NAT
-              for _ in range(max(a.runs, a.uniform_runs, a.swiss_runs, a.judged_runs))]
+    count = max(a.runs, a.uniform_runs, a.swiss_runs, a.judged_runs)
+    if a.field == "hard":
+        fields = [hard_field(a.n, a.top, a.margin, a.spread, np.random.default_rng([a.seed, 6]))] * count
+    else:
+        fields = [rng.normal(0.0, a.spread, a.n) / ELO_PER_NAT for _ in range(count)]
     adaptive_games = tournaments("adaptive", a, fields, lambda r: adaptive(
         fields[r], a.k, goal, a.error, a.seed + r, rng), a.runs)
     mean_games = float(adaptive_games.mean())
