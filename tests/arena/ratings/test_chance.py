@@ -26,12 +26,13 @@ def _random_game(game_id, seed, players=2):
 
 
 def test_mean_correction_is_zero_within_its_standard_error_and_it_removes_spread():
-    """400 Dead Man's Draw games of random bots, seed fixed: the mean luck of seat 0 against
+    """160 Dead Man's Draw games of random bots, seed fixed: the mean luck of seat 0 against
     seat 1 is within 3 standard errors of 0 (it is 0 in expectation whatever the value), and
     the corrected results spread less than the raw ones (the benchmark measures how much less
-    between reference bots)."""
+    between reference bots). Here: 1.14 standard errors, variance ratio 0.77; the luck negated
+    gives 2.10, the luck of the next game 1.46, a bias of 0.3 of its spread 4.9 errors."""
     raw, luck = [], []
-    for seed in range(400):
+    for seed in range(160):
         state, replay = _random_game("dead-mans-draw", seed)
         ranks = state.outcome().ranks
         raw.append(1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0)
