@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_tournament import arena, standings, write_tournament
+from .test_tournament import arena, play, standings, write_tournament
 
 #: a database and its file written by pirate-arena d15c981 (schedule version 1), 12 games
 OLD = Path(__file__).parent / "data" / "schedule-v1"
@@ -51,14 +51,14 @@ def new_bot(folder: Path, name: str) -> Path:
 def test_extend_by_rounds_and_an_entrant_then_resume(tmp_path):
     path = write_tournament(tmp_path, rounds=1)
     db = tmp_path / "t.db"
-    arena("tournament", "run", str(path), "-q", "--sandbox", "none")
+    play(path)
     before = rows(db)
     assert len(before) == 6  # C(3,2) tables x 2 rotations
     extended = arena("tournament", "extend", str(db), "--rounds", "1", "--entrant", str(new_bot(tmp_path, "v2")))
     assert extended.stdout == (f"{db}: added 1 entrant (v2) and 1 round: 18 new games, 18 of 24 to play; "
                                f"play them with: arena tournament resume {db}\n")
     assert rows(db) == before  # nothing played yet
-    arena("tournament", "resume", str(db), "-q", "--sandbox", "none")
+    play(db, command="resume")
     after = rows(db)
     assert len(after) == 24 and {key: after[key] for key in before} == before  # byte-identical
     assert set(pairs(db).values()) == {4}  # every pair, the new one too: 2 rounds x 2 rotations
@@ -72,12 +72,12 @@ def test_extend_by_rounds_and_an_entrant_then_resume(tmp_path):
 def test_a_gauntlet_takes_a_new_candidate_against_the_same_field(tmp_path):
     path = write_tournament(tmp_path, rounds=1, entrants=4, extra='format = "gauntlet"\ncandidates = ["r0"]')
     db = tmp_path / "t.db"
-    arena("tournament", "run", str(path), "-q", "--sandbox", "none")
+    play(path)
     before = rows(db)
     entrants = write(tmp_path / "more.toml", 'game = "dead-mans-draw"\nplayers = 2\n[[entrants]]\nname = "r0-v2"\n'
                                              'command = "python -m bots.random"\n')
     arena("tournament", "extend", str(db), "--candidate", str(entrants))
-    arena("tournament", "resume", str(db), "-q", "--sandbox", "none")
+    play(db, command="resume")
     after = rows(db)
     assert {key: after[key] for key in before} == before and len(after) == 2 * len(before)
     new = [json.loads(after[key][6]) for key in after.keys() - before.keys()]
@@ -89,11 +89,11 @@ def test_a_gauntlet_takes_a_new_candidate_against_the_same_field(tmp_path):
 def test_resume_of_a_grown_tournament_after_kill_9_ends_like_an_uninterrupted_one(tmp_path):
     path = write_tournament(tmp_path, rounds=1)
     db = tmp_path / "t.db"
-    arena("tournament", "run", str(path), "-q", "--sandbox", "none")
+    play(path)
     before = rows(db)
     arena("tournament", "extend", str(db), "--rounds", "3", "--entrant", str(new_bot(tmp_path, "v2")))
     reference = copy_db(db, tmp_path / "ref.db")
-    process = subprocess.Popen(["arena", "tournament", "resume", str(db), "-q", "--sandbox", "none"],
+    process = subprocess.Popen(["arena", "tournament", "resume", str(db), "-q", "--sandbox", "none", "--workers", "1"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while len(rows(db)) < 16 and process.poll() is None and time.monotonic() < deadline:
@@ -102,8 +102,8 @@ def test_resume_of_a_grown_tournament_after_kill_9_ends_like_an_uninterrupted_on
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert len(rows(db)) < 48
-    arena("tournament", "resume", str(db), "-q", "--sandbox", "none")
-    arena("tournament", "resume", str(reference), "-q", "--sandbox", "none")
+    play(db, command="resume")
+    play(reference, command="resume")
     resumed, uninterrupted = rows(db), rows(reference)
     assert {key: resumed[key] for key in before} == before and len(resumed) == 48
     assert resumed.keys() == uninterrupted.keys()
@@ -132,7 +132,7 @@ def test_an_old_database_resumes_with_the_same_games_and_standings(old_db, tmp_p
     with sqlite3.connect(old_db) as connection:
         connection.execute("DELETE FROM games WHERE rowid % 2 = 0")  # an interruption after half the games
     assert len(rows(old_db)) == 6
-    arena("tournament", "resume", str(old_db), "-q", "--sandbox", "none")
+    play(old_db, command="resume")
     resumed = rows(old_db)
     assert {k: r[1:13] + r[16:] for k, r in resumed.items()} == {k: r[1:13] + r[16:] for k, r in full.items()}
     assert standings(old_db) == standings(complete)
@@ -146,7 +146,7 @@ def test_an_old_database_takes_more_rounds_but_no_new_entrant(old_db, tmp_path):
                               f"new entrants (schedule version 1): it can take more rounds; for new entrants, run "
                               f"the larger tournament into a new database\n")
     arena("tournament", "extend", str(old_db), "--rounds", "1")
-    arena("tournament", "resume", str(old_db), "-q", "--sandbox", "none")
+    play(old_db, command="resume")
     after = rows(old_db)
     assert {key: after[key] for key in before} == before
     assert sorted(after.keys() - before.keys()) == [f"r2t{t}s{s}" for t in range(3) for s in range(2)]

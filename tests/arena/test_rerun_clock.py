@@ -47,7 +47,7 @@ def tournament(folder: Path, entrants: list[Path], game: str = "dead-mans-draw")
     for manifest in entrants:
         lines += ["[[entrants]]", f'manifest = "{manifest}"']
     (folder / "t.toml").write_text("\n".join(lines) + "\n")
-    result = arena("tournament", "run", str(folder / "t.toml"), "-q", "--sandbox", "none")
+    result = arena("tournament", "run", str(folder / "t.toml"), "-q", "--sandbox", "none", "--workers", "1")
     assert result.returncode == 0, result.stderr
     return folder / "t.db"
 
