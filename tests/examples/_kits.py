@@ -127,19 +127,24 @@ def prepare(name: str) -> BotSpec:
     return load_manifest(kit.manifest)
 
 
-async def play(game_id: str, specs: list[BotSpec], seeds: list[int], players: int | None = None) -> list[MatchResult]:
+async def play(game_id: str, specs: list[BotSpec], seeds: list[int],
+               seatings: list[tuple[int, ...]] | None = None) -> list[MatchResult]:
     """Start one process per spec, then play one game per seed with the same processes.
 
-    Each seat's ``bot_seed`` is fixed by the seed and the seat (a real match draws it at
-    random), so the same seeds give the same games and two kits can be compared.
+    ``seatings[i]``, if given, seats game ``i``'s players: the indexes in ``specs`` of seat 0,
+    seat 1, ... (by default ``specs``' order), so one process of each bot plays every seating
+    (a tournament reuses its processes so too). Each seat's ``bot_seed`` is fixed by the seed
+    and the seat (a real match draws it at random), so the same seeds give the same games and
+    two kits can be compared.
     """
     game = get_game(game_id)
+    seatings = seatings or [tuple(range(len(specs)))] * len(seeds)
     async with AsyncExitStack() as stack:
         started = [await stack.enter_async_context(open_player(spec, SETTINGS.time_control.startup_ms / 1000))
                    for spec in specs]
-        return [await play_match(game, started, seed, settings=SETTINGS,
-                                 bot_seeds=[(seed * 1_000_003 + seat) % 2**64 for seat in range(len(started))])
-                for seed in seeds]
+        return [await play_match(game, [started[index] for index in seating], seed, settings=SETTINGS,
+                                 bot_seeds=[(seed * 1_000_003 + seat) % 2**64 for seat in range(len(seating))])
+                for seed, seating in zip(seeds, seatings, strict=True)]
 
 
 def describe(results: list[MatchResult]) -> str:
