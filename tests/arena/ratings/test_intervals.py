@@ -232,12 +232,13 @@ def coverage(design, tournaments, seed=2026):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("design", "tournaments", "low", "high"), [
-    ("round robin, 56 games", 1000, 0.93, 0.97),
-    ("500 two-player games", 250, 0.94, 0.96),
-    ("300 four-player games", 250, 0.94, 0.96),
-    ("250 duplicate pairs", 250, 0.93, 0.97),
-    ("newcomer 2 pairs", 250, 0.93, 0.995),  # the newcomer's intervals only; 71 % before the fix
+    ("round robin, 56 games", 500, 0.93, 0.97),
+    ("500 two-player games", 125, 0.94, 0.96),
+    ("300 four-player games", 125, 0.94, 0.96),
+    ("250 duplicate pairs", 125, 0.93, 0.97),
+    ("newcomer 2 pairs", 125, 0.93, 0.995),  # the newcomer's intervals only; 71 % before the fix
 ])
 def test_interval_covers_the_truth_95_percent_of_the_time(design, tournaments, low, high):
-    """Measured (seed 2026): 94.8 %, 94.8 %, 94.9 %, 94.9 %, 98.4 %; docs/ratings.md has 2000 each."""
+    """Measured (seed 2026): 94.6 %, 94.4 %, 95.3 %, 95.8 %, 98.4 % (twice these tournaments:
+    94.8 %, 94.8 %, 94.9 %, 94.9 %, 98.4 %); docs/ratings.md has 2000 each."""
     assert low <= coverage(design, tournaments) <= high
