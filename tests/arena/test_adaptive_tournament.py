@@ -23,7 +23,7 @@ from arena.tournament._store import ResultsStore
 
 from ._warnings import without_sandbox_warnings
 from .test_cli_interrupt import interrupt
-from .test_tournament import arena
+from .test_tournament import arena, play
 
 
 def write_adaptive(folder: Path, question: str = 'goal = "top 1"') -> Path:
@@ -86,7 +86,7 @@ def stored(db: Path) -> int:
 
 def test_it_stops_decided_at_the_stated_error_and_says_why(tmp_path):
     path = write_adaptive(tmp_path)
-    run = arena("tournament", "run", str(path), "-q", "--sandbox", "none", "--workers", "1")
+    run = play(path)
     db = tmp_path / "a.db"
     plan, seated, undecided = replayed(db)
     line = f"adaptive: decided: top 1 = h at error 0.05 after {stored(db)} games ({len(seated)} rounds)"
@@ -97,7 +97,7 @@ def test_it_stops_decided_at_the_stated_error_and_says_why(tmp_path):
     assert json.loads(arena("standings", str(db), "--format", "json").stdout)["adaptive"] == {
         "goal": "top 1", "error": 0.05, "margin": 20.0, "state": "decided", "answer": ["h"],
         "games": stored(db), "rounds": len(seated), "undecided": [], "lines": [line]}
-    assert line in arena("tournament", "resume", str(db), "-q").stdout.splitlines()  # nothing left to play
+    assert line in play(db, command="resume").stdout.splitlines()  # nothing left to play
     assert stored(db) == plan.look.games
     arena("report", str(db), "-o", str(tmp_path / "r.html"))
     assert f'<p class="adaptive">{line}</p>' in (tmp_path / "r.html").read_text()
@@ -118,7 +118,7 @@ def test_resume_after_kill_9_plays_the_rounds_the_stored_results_call_for(tmp_pa
     store = ResultsStore.open(db, read_only=True)
     before = {game.key: (game.seats, game.seed, game.ranks) for game in store.games()}
     store.close()
-    arena("tournament", "resume", str(db), "-q", "--sandbox", "none")
+    play(db, command="resume")
     plan, _, _ = replayed(db)
     store = ResultsStore.open(db, read_only=True)
     after = {game.key: (game.seats, game.seed, game.ranks) for game in store.games()}
@@ -145,7 +145,7 @@ def test_ctrl_c_then_resume_plays_the_rounds_the_stored_results_call_for(tmp_pat
     text = [line for line in arena("standings", str(db)).stdout.splitlines() if line.startswith("adaptive: ")]
     state = json.loads(arena("standings", str(db), "--format", "json").stdout)["adaptive"]
     assert state["lines"] == text and state["state"] in ("open", "decided")
-    arena("tournament", "resume", str(db), "-q", "--sandbox", "none")
+    play(db, command="resume")
     plan, _, _ = replayed(db)
     store = ResultsStore.open(db, read_only=True)
     after = {game.key: (game.seats, game.seed, game.ranks) for game in store.games()}

@@ -237,7 +237,7 @@ def test_a_withdrawal_is_one_warning_and_holds_on_resume(tmp_path, bot_folder):
     path = write_tournament(tmp_path, {"leaver": ["python", "lifecycle.py", "write-after-end"], "r1": RANDOM,
                                        "r2": RANDOM}, rounds=1, extra="[faults]\nwithdraw_after = 1", ponder=True,
                             cwd=bot_folder)
-    result = arena("tournament", "run", str(path), "-q", "--sandbox", "none")
+    result = arena("tournament", "run", str(path), "-q", "--sandbox", "none", "--workers", "1")
     assert result.returncode == 0, result.stderr
     assert without_sandbox_warnings(result.stderr) == ("warning: entrant 'leaver' withdrawn after 1 faults between "
                                                        "games (limit 1): it forfeited its remaining games\n")
@@ -249,7 +249,7 @@ def test_a_withdrawal_is_one_warning_and_holds_on_resume(tmp_path, bot_folder):
     # Resumed with more rounds, it is not started again.
     assert arena("tournament", "extend", str(tmp_path / "t.db"), "--rounds", "2").returncode == 0
     logs = len(list(log_dir_of(tmp_path / "t.db").glob("leaver.*.log")))
-    result = arena("tournament", "resume", str(tmp_path / "t.db"), "-q", "--sandbox", "none")
+    result = arena("tournament", "resume", str(tmp_path / "t.db"), "-q", "--sandbox", "none", "--workers", "1")
     assert result.returncode == 0, result.stderr
     assert "warning: entrant 'leaver' withdrawn after 1 faults" in result.stderr
     assert len(list(log_dir_of(tmp_path / "t.db").glob("leaver.*.log"))) == logs
@@ -264,7 +264,7 @@ def test_a_withdrawal_is_one_warning_and_holds_on_resume(tmp_path, bot_folder):
 
 def test_an_old_databases_deaths_between_games_are_still_shown(tmp_path):
     path = write_tournament(tmp_path, {"r0": RANDOM, "r1": RANDOM}, rounds=1)
-    assert arena("tournament", "run", str(path), "-q", "--sandbox", "none").returncode == 0
+    assert arena("tournament", "run", str(path), "-q", "--sandbox", "none", "--workers", "1").returncode == 0
     store = ResultsStore.open(tmp_path / "t.db")
     store.record_event("r0", "died-between-games", "exited with code 0 between games")  # as before issue 25
     store.close()
@@ -445,14 +445,15 @@ def one_error_line(result, run: bool = False) -> str:
 ])
 def test_a_tournament_with_an_entrant_that_cannot_start_stops_before_any_game(tmp_path, command, expected):
     path = write_tournament(tmp_path, {"good": RANDOM, "broken": command, "r2": RANDOM})
-    line = one_error_line(arena("tournament", "run", str(path), "-q", "--sandbox", "none"), run=True)
+    line = one_error_line(arena("tournament", "run", str(path), "-q", "--sandbox", "none", "--workers", "1"), run=True)
     assert line.startswith(f"error: entrant 'broken' {expected}")
     if "randon" in command[-1]:
         assert line.endswith("No module named bots.randon")
     store = ResultsStore.open(tmp_path / "t.db")
     assert store.completed_keys() == set()
     store.close()
-    resumed = one_error_line(arena("tournament", "resume", str(tmp_path / "t.db"), "-q", "--sandbox", "none"),
+    resumed = one_error_line(arena("tournament", "resume", str(tmp_path / "t.db"), "-q", "--sandbox", "none",
+                                   "--workers", "1"),
                              run=True)
     assert resumed.startswith(f"error: entrant 'broken' {expected}")
 
@@ -483,7 +484,7 @@ def test_a_program_beside_the_manifest_named_without_a_path_is_not_looked_up_the
 def test_skip_broken_plays_on_and_the_broken_entrant_forfeits_every_game(tmp_path):
     path = write_tournament(tmp_path, {"good": RANDOM, "broken": ["python", "-m", "bots.randon"], "r2": RANDOM},
                             rounds=1)
-    result = arena("tournament", "run", str(path), "-q", "--skip-broken", "--sandbox", "none")
+    result = arena("tournament", "run", str(path), "-q", "--skip-broken", "--sandbox", "none", "--workers", "1")
     assert result.returncode == 0, result.stderr
     assert "warning: entrant 'broken' could not start; it forfeited all its games" in result.stderr
     store = ResultsStore.open(tmp_path / "t.db")
