@@ -50,13 +50,14 @@ def test_an_author_keeps_its_newest_logs_across_its_versions_up_to_its_limit(tmp
 
 @pytest.mark.slow
 def test_a_bot_that_writes_a_log_per_game_keeps_one_versions_worth():
-    folder = ladder_folder('logs_per_version_mb = 1\ngame_fault_limit = 12\ngame_fault_window = 12\n\n'
+    # chatty's only opponent is the random bot, so every game the ladder plays is one of chatty's
+    folder = ladder_folder('logs_per_version_mb = 1\ngame_fault_limit = 4\ngame_fault_window = 4\n\n'
                            f'[[bots]]\nauthor = "chatty"\nmanifest = "{BOTS}/chatty/bot.toml"\n'
-                           + house_bots(random="py-random.toml", heuristic="py-heuristic.toml"))
+                           + house_bots(random="py-random.toml"))
     logs = folder / "ladder.db.logs"
     server = Server(folder, "auto")
     try:
-        # 12 games with a fault: 12 processes, each of which wrote a 1 MiB log; then no more.
+        # 4 games with a fault: 4 processes, each of which wrote a 1 MiB log; then no more.
         server.wait_for(lambda: server.json("/api/bots/chatty-v1")["withdrawn"], "chatty withdrawn")
 
         def chatty_logs() -> int:
@@ -79,7 +80,7 @@ def test_an_author_with_two_versions_playing_keeps_one_authors_worth():
                            'game_fault_limit = 4\ngame_fault_window = 4\n'
                            + "".join(f'\n[[bots]]\nauthor = "chatty"\nmanifest = "{manifest}"\n'
                                      for manifest in (BOTS / "chatty/bot.toml", BOTS / "chatty/again.toml"))
-                           + house_bots(random="py-random.toml", heuristic="py-heuristic.toml"))
+                           + house_bots(random="py-random.toml"))
     logs = folder / "ladder.db.logs"
     server = Server(folder, "auto")
     try:
