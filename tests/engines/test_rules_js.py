@@ -7,7 +7,7 @@ compares every state: every seat's observation, the omniscient view, who acts, t
 decisions and legal actions, and the events (``rules_js_runner.js`` says how). The twins
 use ``arena/report/assets/pyrandom.js`` for Python's ``random.Random``, checked first.
 
-``ARENA_RULES_JS_GAMES=N`` plays N games for each player count and option set (default 4),
+``ARENA_RULES_JS_GAMES=N`` plays N games for each player count and option set (default 2),
 e.g. 100 when a twin changes.
 """
 
