@@ -94,9 +94,10 @@ def hard_field(n: int, k: int, margin: float, spread: float, rng: np.random.Gene
     return np.concatenate([top, [0.0], near, rest]) / ELO_PER_NAT
 
 
-def adaptive(strength, k_table, goal, error, seed, rng):
+def judged_rounds(strength, k_table, goal, error, tables, next_tables, rng):
+    """Play ``tables``, judge every game so far, and go on with ``next_tables(verdict, played)``
+    until the verdict is decided or its looks are spent: (last verdict, games)."""
     n = len(strength)
-    tables = first_round(n, k_table, seed)
     counts: dict[tuple[int, ...], int] = {}
     verdict, played = None, 0
     while True:
@@ -108,7 +109,12 @@ def adaptive(strength, k_table, goal, error, seed, rng):
                         counts=np.array(list(counts.values()), dtype=float))
         if verdict.decided or verdict.exhausted:
             return verdict, played * k_table
-        tables = next_round(verdict, k_table, seed, played)
+        tables = next_tables(verdict, played)
+
+
+def adaptive(strength, k_table, goal, error, seed, rng):
+    return judged_rounds(strength, k_table, goal, error, first_round(len(strength), k_table, seed),
+                         lambda verdict, played: next_round(verdict, k_table, seed, played), rng)
 
 
 def swiss(strength, k_table, goal, error, rng):
@@ -151,19 +157,12 @@ def uniform_judged(strength, k_table, goal, error, rng):
     n = len(strength)
     tables = np.concatenate([rng.permutation(n)[: n - n % k_table].reshape(-1, k_table)
                              for _ in range(2)])
-    counts: dict[tuple[int, ...], int] = {}
-    verdict, played = None, 0
-    while True:
-        for row in map(tuple, play(strength, tables, rng)):
-            counts[row] = counts.get(row, 0) + 1
-        played += len(tables)
-        orders = np.array(list(counts), dtype=np.int64)
-        verdict = judge(n, orders, goal, error=error, previous=verdict,
-                        counts=np.array(list(counts.values()), dtype=float))
-        if verdict.decided or verdict.exhausted:
-            return verdict, played * k_table
+
+    def uniform_tables(verdict, played):
         extra = max(1, math.ceil(GROWTH * played))
-        tables = np.argsort(rng.random((extra, n)), axis=1)[:, :k_table]
+        return np.argsort(rng.random((extra, n)), axis=1)[:, :k_table]
+
+    return judged_rounds(strength, k_table, goal, error, tables, uniform_tables, rng)
 
 
 def uniform(fields, k_table, goal, first, target, until, cap, rng):
