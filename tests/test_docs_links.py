@@ -91,8 +91,8 @@ def test_the_readme_says_which_python_how_to_isolate_it_and_how_long_the_tests_t
     assert f"They need Python {version} or later" in text
     assert f"python{version} -m venv .venv && . .venv/bin/activate" in text
     # as a newcomer runs it (a normal user: .ci/run's way, issue 43), and as root
-    assert "takes about 11 minutes on 2 cores run by a normal user" in text
-    assert "and about 17-21 as root" in text
+    assert "takes about 13 minutes on 2 cores run by a normal user" in text
+    assert "longer as root, where they run too" in text
     assert "`python -m pytest -q -n 0` runs it in one process, in about twice the time" in text
 
 
