@@ -1,6 +1,6 @@
 """How an adaptive tournament spends its error: over looks, and over the pairs of a look.
 
-Two pure rules (issue 46 part 2), both fixed by earlier looks before the data they are used
+Pure rules (issue 46 part 2), each fixed by earlier looks before the data they are used
 on, so the union bound in docs/ratings.md ("Adaptive scheduling", "The error split") holds
 however the schedule and the stop depend on earlier results, up to the approximation every
 Wald bound here makes (a look's statistic, given what earlier looks chose, close to normal):
@@ -79,8 +79,7 @@ def pair_weights(rest: list[int], need: int, margin: float, n: int,
         weight[np.ix_(idx, idx)] = w / (need * (r - need))
         return weight
     a, b = np.triu_indices(r, 1)
-    diff, se = previous.difference(idx[a], idx[b])
-    t = (np.abs(diff) + margin) / np.maximum(se, 1e-12)
+    t = _distance(previous, idx[a], idx[b], margin)
     z = z if math.isfinite(z) else 3.0
     # the previous look's split of rest: only pairs across it are tested
     ahead = np.argsort(-previous.strength[idx], kind="stable")[:need]
@@ -117,8 +116,13 @@ def order_weights(n: int, margin: float, previous: IndexFit | None = None,
     if previous is None:
         near = np.ones(len(a))
     else:
-        diff, se = previous.difference(a, b)
-        t = (np.abs(diff) + margin) / np.maximum(se, 1e-12)
+        t = _distance(previous, a, b, margin)
         near = np.where(t < (z if math.isfinite(z) else 3.0) + FAR_BEYOND, 1.0, FAR_WEIGHT)
     weight[a, b] = weight[b, a] = near / near.sum()
     return weight
+
+
+def _distance(fit: IndexFit, a: np.ndarray, b: np.ndarray, margin: float) -> np.ndarray:
+    """Each pair's distance from the stop at ``fit``, in standard errors: ``(|d| + margin) / se``."""
+    diff, se = fit.difference(a, b)
+    return (np.abs(diff) + margin) / np.maximum(se, 1e-12)
