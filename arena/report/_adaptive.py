@@ -25,9 +25,10 @@ def adaptive_state(store: ResultsStore, games: Sequence[StoredGame]) -> dict[str
     a bound, ``open``: still being played); ``answer``, the names of the last look's answer,
     best first (the top set or the whole order; the likeliest one unless decided; ``None``
     before the first look); ``games`` and ``rounds``, as of the last look; ``undecided``, the
-    entrants whose place is still undecided, best first; ``lines``, the lines under the text standings. The plan
-    is rebuilt from the stored games (:func:`arena.tournament._adaptive.plan_of`): the same
-    looks the run made."""
+    entrants whose place is still undecided, best first; ``lines``, the lines under the text
+    standings. ``state`` is ``unreadable`` (with ``None`` figures) when the stored question no
+    longer loads. The plan is rebuilt from the stored games
+    (:func:`arena.tournament._adaptive.plan_of`): the same looks the run made."""
     try:
         raw = json.loads(store.meta("config") or "{}")
     except ValueError:
@@ -59,7 +60,7 @@ def adaptive_state(store: ResultsStore, games: Sequence[StoredGame]) -> dict[str
     head = f"adaptive: {question.goal} at error {question.error:g}"
     if look is None:
         return state | {"lines": [f"{head}: open, round 1 not complete ({len(games)} games)"]}
-    undecided = plan.undecided()
+    undecided = state["undecided"]
     return state | {"lines": [
         f"{head}: open after {look.round + 1} rounds ({look.games} games): {look.verdict.reason}",
         f"adaptive: round {plan.round + 1} is for {len(undecided)} undecided: {', '.join(undecided)}"]}
